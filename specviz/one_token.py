@@ -161,3 +161,33 @@ def output_distribution(p: ArrayLike, q: ArrayLike) -> np.ndarray:
     """
     p, q = as_prob_pair(p, q)
     return q * acceptance_probs(p, q) + rejection_mass(p, q) * residual(p, q)
+
+
+def token_balance(p: ArrayLike, q: ArrayLike) -> np.ndarray:
+    """Which way the draft errs on each token.
+
+    Returns
+    -------
+    numpy.ndarray
+        int array: ``+1`` over-sampled (``q > p``: some proposals are bounced), ``-1``
+        under-sampled (``q < p``: topped up from the bucket), ``0`` balanced (``q == p``).
+    """
+    p, q = as_prob_pair(p, q)
+    return np.sign(q - p).astype(int)
+
+
+def mixture(a: ArrayLike, b: ArrayLike, weight: float) -> np.ndarray:
+    """The blend ``weight * a + (1 - weight) * b`` of two distributions (a distribution again).
+
+    Parameters
+    ----------
+    a, b : array_like
+        Probability vectors of equal length.
+    weight : float
+        Share of ``a``, in [0, 1].
+    """
+    a_arr, b_arr = as_prob_pair(a, b)
+    w = float(weight)
+    if not 0.0 <= w <= 1.0:
+        raise ValueError(f"weight must lie in [0, 1]; got {weight!r}")
+    return w * a_arr + (1.0 - w) * b_arr

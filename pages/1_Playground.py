@@ -1,0 +1,236 @@
+"""Playground: set the target p and the draft q, and watch every part of the procedure follow."""
+
+from dataclasses import replace
+
+import streamlit as st
+
+from specviz import acceptance_rate, expected_tokens_per_step, normalize, rejection_mass
+from specviz.figures import captions
+from specviz.figures.playground import (
+    acceptance_figure,
+    bucket_figure,
+    distributions_figure,
+    proof_figure,
+)
+from specviz.figures.style import ChartStyle, percent
+from specviz.one_token import total_variation
+from specviz.palette import Notation
+from specviz.scenario import (
+    MAX_TOKENS,
+    MAX_WEIGHT,
+    MIN_TOKENS,
+    PRESETS,
+    PROMPT,
+    clean_label,
+    random_scenario,
+)
+from specviz.ui import page, state
+
+LESSON = "playground.lesson"
+CHART_CONFIG = {"displayModeBar": False, "responsive": True}
+
+page.setup("Playground", ":material/tune:")
+scenario = state.current()
+note = state.notation()
+
+st.title("Playground")
+st.markdown(
+    note.fill(
+        f"Next word after *“{PROMPT}”*. Set how likely each word is under the big **target** "
+        "{T} and the small **draft** {D}; every chart follows."
+    )
+)
+page.show_notices()
+
+
+# ---------------------------------------------------------------- presets: one lesson per click
+def _load_preset(preset) -> None:
+    state.save(preset.apply(state.current()))
+    st.session_state[LESSON] = preset.key
+
+
+def _load_random() -> None:
+    now = state.current()
+    seed = (now.seed + 1) % 2**32
+    state.save(random_scenario(now, seed))
+    st.session_state[LESSON] = "random"
+
+
+st.markdown("**Presets** — each one teaches one lesson:")
+buttons = st.columns(len(PRESETS) + 1)
+for column, preset in zip(buttons, PRESETS, strict=False):
+    column.button(
+        preset.title,
+        key=f"preset.{preset.key}",
+        on_click=_load_preset,
+        args=(preset,),
+        width="stretch",
+    )
+buttons[-1].button(
+    "Random",
+    key="preset.random",
+    icon=":material/casino:",
+    on_click=_load_random,
+    help="Random weights from the next seed (shown in the sidebar), so it can be replayed.",
+    width="stretch",
+)
+lesson_key = st.session_state.get(LESSON)
+for preset in PRESETS:
+    if preset.key == lesson_key:
+        st.info(
+            f"**{preset.title}.** {note.fill(preset.lesson_for(scenario.labels))}",
+            icon=":material/school:",
+        )
+if lesson_key == "random":
+    st.info(f"**Random** weights drawn with seed {scenario.seed}.", icon=":material/casino:")
+
+
+# ---------------------------------------------------------------- the learner's own p and q
+def _set_weight(field: str, i: int, value: int) -> None:
+    now = state.current()
+    weights = list(getattr(now, field))
+    weights[i] = int(value)
+    state.save(replace(now, **{field: tuple(weights)}))
+    st.session_state.pop(LESSON, None)
+
+
+def _set_label(i: int, value: str) -> None:
+    now = state.current()
+    labels = list(now.labels)
+    labels[i] = clean_label(value) or labels[i]
+    state.save(replace(now, labels=tuple(labels)))
+
+
+controls, charts = st.columns([2, 3], gap="large")
+with controls:
+    state.bound(
+        st.slider,
+        "pg.size",
+        scenario.size,
+        lambda v: state.save(state.current().resized(int(v))),
+        label="Words in the vocabulary",
+        min_value=MIN_TOKENS,
+        max_value=MAX_TOKENS,
+    )
+    head = st.columns([2, 3, 3])
+    head[0].markdown("**word**")
+    head[1].markdown(note.fill("**target {T}** weight"))
+    head[2].markdown(note.fill("**draft {D}** weight"))
+    for i, word in enumerate(scenario.labels):
+        row = st.columns([2, 3, 3], vertical_alignment="center")
+        with row[0]:
+            state.bound(
+                st.text_input,
+                f"pg.word{i}",
+                word,
+                lambda v, i=i: _set_label(i, v),
+                label=f"Word {i + 1}",
+                label_visibility="collapsed",
+                max_chars=12,
+            )
+        with row[1]:
+            state.bound(
+                st.slider,
+                f"pg.p{i}",
+                scenario.p_weights[i],
+                lambda v, i=i: _set_weight("p_weights", i, v),
+                label=note.fill(f"target {{T}} weight of {word}"),
+                min_value=0,
+                max_value=MAX_WEIGHT,
+                label_visibility="collapsed",
+            )
+        with row[2]:
+            state.bound(
+                st.slider,
+                f"pg.q{i}",
+                scenario.q_weights[i],
+                lambda v, i=i: _set_weight("q_weights", i, v),
+                label=note.fill(f"draft {{D}} weight of {word}"),
+                min_value=0,
+                max_value=MAX_WEIGHT,
+                label_visibility="collapsed",
+            )
+    st.caption(
+        "Weights are relative: each model's weights are divided by their sum, so the charts show "
+        "probabilities."
+    )
+
+
+@st.cache_data(max_entries=512, show_spinner=False)
+def _figures(
+    labels: tuple[str, ...], p_weights: tuple, q_weights: tuple, projector: bool, swapped: bool
+) -> dict:
+    """Every chart of one state; cached across sessions, so a class on one preset shares it."""
+    p, q = normalize(p_weights), normalize(q_weights)
+    style = ChartStyle(projector=projector, notation=Notation(swapped=swapped))
+    builders = {
+        "dist": (distributions_figure, captions.distributions_caption),
+        "accept": (acceptance_figure, captions.acceptance_caption),
+        "bucket": (bucket_figure, captions.bucket_caption),
+        "proof": (proof_figure, captions.proof_caption),
+    }
+    return {
+        key: (build(labels, p, q, style), describe(labels, p, q, style.notation))
+        for key, (build, describe) in builders.items()
+    }
+
+
+with charts:
+    try:
+        p, q = scenario.distributions()
+    except ValueError as problem:
+        st.error(str(problem), icon=":material/error:")
+        state.sync_url()
+        st.stop()
+
+    alpha = acceptance_rate(p, q)
+    z = rejection_mass(p, q)
+    gamma = st.select_slider(
+        "Guesses per target call γ (for the last number)",
+        options=list(range(1, 9)),
+        value=4,
+        key="pg.gamma",
+    )
+    m = st.columns(4)
+    m[0].metric(
+        "α acceptance rate",
+        percent(alpha),
+        help=note.fill("Σ min({T}, {D}): the chance that a guess is kept."),
+    )
+    m[1].metric(
+        note.fill("TV({T}, {D})"),
+        percent(total_variation(p, q)),
+        help="Total variation distance: how far the draft is from the target. α = 1 − TV.",
+    )
+    m[2].metric(
+        "Z bucket size",
+        percent(z),
+        help=note.fill("Σ max(0, {T} − {D}): the probability that a guess is rejected."),
+    )
+    m[3].metric(
+        f"words per call (γ = {gamma})",
+        f"{expected_tokens_per_step(alpha, gamma):.2f}",
+        help="(1 − α^(γ+1)) / (1 − α): a target call checks γ guesses and always "
+        "yields at least one word.",
+    )
+    st.markdown(
+        f"A guess is kept **{percent(alpha)}** of the time (α = 1 − TV). "
+        f"**P(rejection) = {percent(z)} = size of the bucket Z**: every rejection is refilled "
+        f"from the bucket, so the words that come out follow the target exactly. "
+        f"With γ = {gamma} guesses, one expensive target call yields "
+        f"{expected_tokens_per_step(alpha, gamma):.2f} words on average instead of 1."
+    )
+
+    for key, (figure, caption) in _figures(
+        scenario.labels,
+        scenario.p_weights,
+        scenario.q_weights,
+        scenario.projector,
+        scenario.swapped,
+    ).items():
+        st.plotly_chart(
+            figure, width="stretch", key=f"pg.chart.{key}", config=CHART_CONFIG, alt=caption
+        )
+        st.caption(caption)
+
+state.sync_url()

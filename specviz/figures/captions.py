@@ -1,0 +1,76 @@
+"""Plain-language descriptions of the charts: their alt text and captions.
+
+A screen-reader user, or a student who cannot tell the colours apart, gets the same facts as the
+picture: which words are over- or under-sampled, how big the bucket is, where the mass comes from.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from specviz.figures.style import percent
+from specviz.one_token import acceptance_probs, rejection_mass, residual, token_balance
+from specviz.palette import Notation
+
+
+def _join(words: Sequence[str]) -> str:
+    return ", ".join(words) if words else "none"
+
+
+def distributions_caption(labels: Sequence[str], p: np.ndarray, q: np.ndarray, n: Notation) -> str:
+    """Which words the draft over- and under-samples, with both probabilities."""
+    balance = token_balance(p, q)
+    over = [
+        f"{w} ({percent(qi)} > {percent(pi)})"
+        for w, pi, qi, b in zip(labels, p, q, balance, strict=True)
+        if b > 0
+    ]
+    under = [
+        f"{w} ({percent(qi)} < {percent(pi)})"
+        for w, pi, qi, b in zip(labels, p, q, balance, strict=True)
+        if b < 0
+    ]
+    return n.fill(
+        f"Grouped bars of target {{T}} and draft {{D}} per word. "
+        f"Over-sampled (▼, {{D}} > {{T}}): {_join(over)}. "
+        f"Under-sampled (▲, {{D}} < {{T}}): {_join(under)}."
+    )
+
+
+def acceptance_caption(labels: Sequence[str], p: np.ndarray, q: np.ndarray, n: Notation) -> str:
+    """The acceptance probability of every word."""
+    accept = acceptance_probs(p, q)
+    parts = [
+        f"{w} {percent(a)}" if qi > 0 else f"{w} never proposed"
+        for w, a, qi in zip(labels, accept, q, strict=True)
+    ]
+    return n.fill(f"Stacked bars of P(accept) = min(1, {{T}}/{{D}}) per word: {'; '.join(parts)}.")
+
+
+def bucket_caption(labels: Sequence[str], p: np.ndarray, q: np.ndarray, n: Notation) -> str:
+    """How big the bucket is and what is in it."""
+    z = rejection_mass(p, q)
+    if z <= 1e-12:
+        return n.fill("The leftover bucket is empty (Z = 0): {T} = {D}, nothing is ever rejected.")
+    r = residual(p, q)
+    parts = [f"{w} {percent(v)}" for w, v in zip(labels, r, strict=True) if v > 0]
+    return (
+        f"Bar chart of the leftover bucket r. Size Z = {percent(z)}, which is exactly the "
+        f"probability of a rejection. Contents: {'; '.join(parts)}."
+    )
+
+
+def proof_caption(labels: Sequence[str], p: np.ndarray, q: np.ndarray, n: Notation) -> str:
+    """Per word: mass from accepted drafts plus mass from the bucket equals the target."""
+    kept = np.minimum(p, q)
+    topped = np.maximum(p - q, 0.0)
+    parts = [
+        f"{w}: {percent(k)} + {percent(t)} = {percent(pi)}"
+        for w, k, t, pi in zip(labels, kept, topped, p, strict=True)
+    ]
+    return n.fill(
+        "Stacked bars per word, accepted drafts plus bucket refills, reaching the dashed target "
+        f"outline {{T}}: {'; '.join(parts)}."
+    )

@@ -1,0 +1,55 @@
+"""The landing page's small live example (Altair)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import altair as alt
+import numpy as np
+
+from specviz import palette
+from specviz.figures.style import DEFAULT_STYLE, ChartStyle, percent
+
+
+def pair_chart(
+    labels: Sequence[str], p: np.ndarray, q: np.ndarray, style: ChartStyle = DEFAULT_STYLE
+) -> alt.Chart:
+    """Target and draft as grouped bars, each bar also labelled with its letter and value."""
+    target, draft = style.notation.target, style.notation.draft
+    names = {
+        target: f"{palette.TARGET.icon} target {target}",
+        draft: f"{palette.DRAFT.icon} draft {draft}",
+    }
+    rows = [
+        {"word": w, "model": names[letter], "prob": float(v), "tag": f"{letter} {percent(v)}"}
+        for letter, dist in ((target, p), (draft, q))
+        for w, v in zip(labels, dist, strict=True)
+    ]
+    order = list(labels)
+    base = alt.Chart(alt.Data(values=rows)).encode(
+        x=alt.X("word:N", sort=order, title=None, axis=alt.Axis(labelAngle=0)),
+        xOffset=alt.XOffset("model:N"),
+        y=alt.Y("prob:Q", title=None, axis=alt.Axis(format="%")),
+    )
+    bars = base.mark_bar(stroke=palette.INK, strokeWidth=1).encode(
+        color=alt.Color(
+            "model:N",
+            scale=alt.Scale(
+                domain=list(names.values()), range=[palette.TARGET.color, palette.DRAFT.color]
+            ),
+            legend=alt.Legend(orient="top", title=None),
+        ),
+        strokeDash=alt.StrokeDash(
+            "model:N",
+            scale=alt.Scale(domain=list(names.values()), range=[[1, 0], [4, 2]]),
+            legend=None,
+        ),
+        tooltip=["word:N", "model:N", alt.Tooltip("prob:Q", format=".1%")],
+    )
+    text = base.mark_text(dy=-8, fontSize=style.text_size).encode(text="tag:N")
+    return (
+        (bars + text)
+        .properties(height=style.height - 100)
+        .configure_axis(labelFontSize=style.font_size, titleFontSize=style.font_size)
+        .configure_legend(labelFontSize=style.font_size, symbolSize=200)
+    )
