@@ -57,7 +57,7 @@ def _load_random() -> None:
 
 
 st.markdown("**Presets** — each one teaches one lesson:")
-buttons = st.columns(len(PRESETS) + 1)
+buttons = [column for _ in range(2) for column in st.columns(4)]
 for column, preset in zip(buttons, PRESETS, strict=False):
     column.button(
         preset.title,
@@ -101,8 +101,44 @@ def _set_label(i: int, value: str) -> None:
     state.save(replace(now, labels=tuple(labels)))
 
 
-controls, charts = st.columns([2, 3], gap="large")
-with controls:
+def _token_widgets(i: int, word: str, slots: list, collapsed: bool) -> None:
+    """The word and its two weight sliders, drawn into three slots (columns or one column)."""
+    visibility = "collapsed" if collapsed else "visible"
+    with slots[0]:
+        state.bound(
+            st.text_input,
+            f"pg.word{i}",
+            word,
+            lambda v: _set_label(i, v),
+            label=f"Word {i + 1}",
+            label_visibility=visibility,
+            max_chars=12,
+        )
+    with slots[1]:
+        state.bound(
+            st.slider,
+            f"pg.p{i}",
+            scenario.p_weights[i],
+            lambda v: _set_weight("p_weights", i, v),
+            label=note.fill(f"target {{T}} weight of {word}"),
+            min_value=0,
+            max_value=MAX_WEIGHT,
+            label_visibility=visibility,
+        )
+    with slots[2]:
+        state.bound(
+            st.slider,
+            f"pg.q{i}",
+            scenario.q_weights[i],
+            lambda v: _set_weight("q_weights", i, v),
+            label=note.fill(f"draft {{D}} weight of {word}"),
+            min_value=0,
+            max_value=MAX_WEIGHT,
+            label_visibility=visibility,
+        )
+
+
+def _controls() -> None:
     state.bound(
         st.slider,
         "pg.size",
@@ -112,51 +148,37 @@ with controls:
         min_value=MIN_TOKENS,
         max_value=MAX_TOKENS,
     )
-    head = st.columns([2, 3, 3])
-    head[0].markdown("**word**")
-    head[1].markdown(note.fill("**target {T}** weight"))
-    head[2].markdown(note.fill("**draft {D}** weight"))
-    for i, word in enumerate(scenario.labels):
-        row = st.columns([2, 3, 3], vertical_alignment="center")
-        with row[0]:
-            state.bound(
-                st.text_input,
-                f"pg.word{i}",
-                word,
-                lambda v, i=i: _set_label(i, v),
-                label=f"Word {i + 1}",
-                label_visibility="collapsed",
-                max_chars=12,
-            )
-        with row[1]:
-            state.bound(
-                st.slider,
-                f"pg.p{i}",
-                scenario.p_weights[i],
-                lambda v, i=i: _set_weight("p_weights", i, v),
-                label=note.fill(f"target {{T}} weight of {word}"),
-                min_value=0,
-                max_value=MAX_WEIGHT,
-                label_visibility="collapsed",
-            )
-        with row[2]:
-            state.bound(
-                st.slider,
-                f"pg.q{i}",
-                scenario.q_weights[i],
-                lambda v, i=i: _set_weight("q_weights", i, v),
-                label=note.fill(f"draft {{D}} weight of {word}"),
-                min_value=0,
-                max_value=MAX_WEIGHT,
-                label_visibility="collapsed",
-            )
+    if scenario.projector:
+        # One column per word: wide enough for large type, and it reads like the bar charts.
+        for i, (word, column) in enumerate(
+            zip(scenario.labels, st.columns(scenario.size), strict=True)
+        ):
+            _token_widgets(i, word, [column] * 3, collapsed=False)
+    else:
+        head = st.columns([2, 3, 3])
+        head[0].markdown("**word**")
+        head[1].markdown(note.fill("**target {T}** weight"))
+        head[2].markdown(note.fill("**draft {D}** weight"))
+        for i, word in enumerate(scenario.labels):
+            _token_widgets(i, word, st.columns([2, 3, 3], vertical_alignment="center"), True)
     st.caption(
         "Weights are relative: each model's weights are divided by their sum, so the charts show "
         "probabilities."
     )
 
 
-@st.cache_data(max_entries=512, show_spinner=False)
+if scenario.projector:
+    _controls()
+    charts = st.container()
+else:
+    controls, charts = st.columns([2, 3], gap="large")
+    with controls:
+        _controls()
+
+
+# cache_resource, not cache_data: the figures are shared read-only (st.plotly_chart copies them),
+# and unpickling a Plotly figure on every hit would cost more than building it.
+@st.cache_resource(max_entries=128, show_spinner=False)
 def _figures(
     labels: tuple[str, ...], p_weights: tuple, q_weights: tuple, projector: bool, swapped: bool
 ) -> dict:
@@ -193,22 +215,22 @@ with charts:
     )
     m = st.columns(4)
     m[0].metric(
-        "α acceptance rate",
+        "Acceptance α",
         percent(alpha),
         help=note.fill("Σ min({T}, {D}): the chance that a guess is kept."),
     )
     m[1].metric(
-        note.fill("TV({T}, {D})"),
+        note.fill("Distance TV({T}, {D})"),
         percent(total_variation(p, q)),
         help="Total variation distance: how far the draft is from the target. α = 1 − TV.",
     )
     m[2].metric(
-        "Z bucket size",
+        "Bucket size Z",
         percent(z),
         help=note.fill("Σ max(0, {T} − {D}): the probability that a guess is rejected."),
     )
     m[3].metric(
-        f"words per call (γ = {gamma})",
+        f"Words per call, γ = {gamma}",
         f"{expected_tokens_per_step(alpha, gamma):.2f}",
         help="(1 − α^(γ+1)) / (1 − α): a target call checks γ guesses and always "
         "yields at least one word.",
@@ -229,7 +251,7 @@ with charts:
         scenario.swapped,
     ).items():
         st.plotly_chart(
-            figure, width="stretch", key=f"pg.chart.{key}", config=CHART_CONFIG, alt=caption
+            figure, width="stretch", key=f"pg.chart.{key}", config=CHART_CONFIG, theme=None, alt=caption
         )
         st.caption(caption)
 

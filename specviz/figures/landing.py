@@ -28,7 +28,7 @@ def pair_chart(
     order = list(labels)
     base = alt.Chart(alt.Data(values=rows)).encode(
         x=alt.X("word:N", sort=order, title=None, axis=alt.Axis(labelAngle=0)),
-        xOffset=alt.XOffset("model:N"),
+        xOffset=alt.XOffset("model:N", sort=list(names.values())),
         y=alt.Y("prob:Q", title=None, axis=alt.Axis(format="%")),
     )
     bars = base.mark_bar(stroke=palette.INK, strokeWidth=1).encode(

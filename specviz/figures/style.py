@@ -73,32 +73,53 @@ def token_axis(labels: Sequence[str], notes: Sequence[str] | None = None) -> dic
     }
 
 
-def base_layout(fig: go.Figure, style: ChartStyle, title: str, y_title: str) -> go.Figure:
-    """Apply the house style: title, fonts, probability y axis, legend on top, transitions."""
-    fig.update_layout(
-        title={"text": title, "x": 0, "xanchor": "left", "font": {"size": style.font_size + 4}},
-        template="simple_white",
-        font={"size": style.font_size, "color": INK},
-        height=style.height,
-        margin={"l": 10, "r": 10, "t": 90 if style.projector else 70, "b": 10},
-        legend={"orientation": "h", "yanchor": "bottom", "y": 1.0, "x": 0, "title": None},
-        hoverlabel={"font_size": style.font_size},
-        transition=TRANSITION,
-        uniformtext={"minsize": style.text_size - 2, "mode": "hide"},
-        # Keep the learner's zoom/legend clicks across reruns; the data still updates.
-        uirevision="keep",
-    )
-    fig.update_yaxes(
-        title=y_title,
-        tickformat=".0%",
-        gridcolor=GRID,
-        showgrid=True,
-        rangemode="tozero",
-        fixedrange=True,
-        automargin=True,
-    )
-    fig.update_xaxes(automargin=True)
-    return fig
+def layout(style: ChartStyle, title: str, **overrides: object) -> dict:
+    """The house layout (title, fonts, legend on top, transitions) as a plain dict.
+
+    Figures are assembled as dicts and validated once by ``go.Figure``: building them through
+    ``update_layout`` and trace constructors costs several times more, on every slider release.
+    """
+    spec: dict = {
+        "title": {
+            "text": title,
+            "x": 0,
+            "xanchor": "left",
+            "xref": "container",
+            "y": 0.985,
+            "yref": "container",
+            "yanchor": "top",
+            "font": {"size": style.font_size + 4},
+        },
+        "template": "simple_white",
+        "font": {"size": style.font_size, "color": INK},
+        "height": style.height,
+        "margin": {"l": 10, "r": 10, "t": 4 * style.font_size + 40, "b": 10},
+        "legend": {"orientation": "h", "yanchor": "bottom", "y": 1.04, "x": 0},
+        "hoverlabel": {"font": {"size": style.font_size}},
+        "transition": TRANSITION,
+        "uniformtext": {"minsize": style.text_size - 2, "mode": "hide"},
+        # Keep the learner's legend clicks across reruns; the data still updates.
+        "uirevision": "keep",
+        "yaxis": {
+            "tickformat": ".0%",
+            "gridcolor": GRID,
+            "showgrid": True,
+            "rangemode": "tozero",
+            "fixedrange": True,
+            "automargin": True,
+        },
+    }
+    for key, value in overrides.items():
+        if isinstance(value, dict) and isinstance(spec.get(key), dict):
+            spec[key] = {**spec[key], **value}
+        else:
+            spec[key] = value
+    return spec
+
+
+def figure(data: list[dict], layout_spec: dict) -> go.Figure:
+    """Validate a dict-built figure once and return it as a ``go.Figure``."""
+    return go.Figure({"data": data, "layout": layout_spec})
 
 
 def percent(x: float) -> str:

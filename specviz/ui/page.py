@@ -21,10 +21,20 @@ MENU = (
 
 _PROJECTOR_CSS = """
 <style>
-html { font-size: 22px; }
-[data-testid="stMetricValue"] { font-size: 2.6rem; }
-[data-testid="stMarkdownContainer"] p, [data-testid="stMarkdownContainer"] li { font-size: 1.1rem; }
-[data-testid="stSlider"] [role="slider"] { width: 1.4rem; height: 1.4rem; }
+/* Projector mode: everything a student reads from the back row, one step larger. */
+[data-testid="stMarkdownContainer"] p, [data-testid="stMarkdownContainer"] li,
+[data-testid="stCaptionContainer"], [data-testid="stWidgetLabel"] p,
+[data-testid="stBaseButton-secondary"] p, [data-testid="stPageLink"] p,
+[data-testid="stAlertContentInfo"] p, [data-testid="stAlertContentWarning"] p
+  { font-size: 1.35rem !important; line-height: 1.4; }
+[data-testid="stMetricLabel"] p { font-size: 1.3rem !important; }
+[data-testid="stMetricValue"] p { font-size: 3rem !important; font-weight: 600; }
+[data-testid="stSliderThumbValue"], [data-testid="stSliderTickBarMin"],
+[data-testid="stSliderTickBarMax"] { font-size: 1.2rem !important; }
+[data-testid="stSlider"] [role="slider"] { width: 1.5rem; height: 1.5rem; }
+h1 { font-size: 3.4rem !important; }
+h2, h3 { font-size: 2.2rem !important; }
+input { font-size: 1.3rem !important; }
 </style>
 """
 

@@ -1,0 +1,86 @@
+"""Server-side rerun time of each page after warm-up, measured with Streamlit's AppTest.
+
+A rerun is what a slider release costs the server: the time spent executing the page script
+(callbacks included), timed inside Streamlit's script thread so that AppTest's own polling is not
+counted. "new state" moves a slider to a value not seen
+before (every chart is rebuilt); "seen state" returns to an earlier one (charts come from the
+cross-session cache, as when a class loads the same preset).
+
+Run from the repository root: ``.venv/bin/python -m benchmarks.bench_pages``.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+import warnings
+from pathlib import Path
+
+from streamlit.runtime.scriptrunner import script_runner
+from streamlit.testing.v1 import AppTest
+
+ROUNDS = 20
+APP = str(Path(__file__).resolve().parents[1] / "app.py")
+
+
+_script_seconds: list[float] = []
+_exec = script_runner.exec_func_with_error_handling
+
+
+def _timed_exec(func, ctx):
+    start = time.perf_counter()
+    try:
+        return _exec(func, ctx)
+    finally:
+        _script_seconds.append(time.perf_counter() - start)
+
+
+script_runner.exec_func_with_error_handling = _timed_exec
+
+
+def _timed(at: AppTest) -> float:
+    """Run the app once; return the seconds its script took on the server."""
+    _script_seconds.clear()
+    at.run()
+    if at.exception:
+        raise RuntimeError(at.exception[0].message)
+    return sum(_script_seconds)
+
+
+def bench_playground() -> None:
+    at = AppTest.from_file(APP, default_timeout=60).run()
+    at.switch_page("pages/1_Playground.py").run()
+    for _ in range(3):  # warm-up: imports, first figures
+        at.slider(key="pg.p0").set_value(41)
+        _timed(at)
+    fresh, seen = [], []
+    for i in range(ROUNDS):
+        at.slider(key="pg.p0").set_value(50 + i)  # a weight not used before: new figures
+        fresh.append(_timed(at))
+        at.slider(key="pg.p0").set_value(41)  # back to a state already drawn: cached figures
+        seen.append(_timed(at))
+    report("Playground, slider to a new state", fresh)
+    report("Playground, slider to a seen state", seen)
+
+
+def bench_landing() -> None:
+    at = AppTest.from_file(APP, default_timeout=60).run()
+    times = []
+    for i in range(ROUNDS):
+        at.slider[0].set_value(5 * (i % 20))
+        times.append(_timed(at))
+    report("Home, draft-quality slider", times)
+
+
+def report(name: str, times: list[float]) -> None:
+    ms = sorted(t * 1e3 for t in times)
+    print(
+        f"{name:40s} median {statistics.median(ms):6.1f} ms   "
+        f"p90 {ms[int(0.9 * (len(ms) - 1))]:6.1f} ms   min {ms[0]:6.1f} ms"
+    )
+
+
+if __name__ == "__main__":
+    warnings.filterwarnings("ignore")
+    bench_landing()
+    bench_playground()
