@@ -1,8 +1,8 @@
 """Sampler throughput: per-draw speculative sampling against numpy's own categorical sampler, and
 the count-level sampler at n = 10**12.
 
-Run from the repository root: ``.venv/bin/python -m benchmarks.bench_sampling``. Prints the best of several repeats (the
-least disturbed by whatever else the machine is doing).
+Run from the repository root: ``.venv/bin/python -m benchmarks.bench_sampling``. Prints the best
+of several repeats (the least disturbed by whatever else the machine is doing).
 """
 
 from __future__ import annotations

@@ -251,7 +251,12 @@ with charts:
         scenario.swapped,
     ).items():
         st.plotly_chart(
-            figure, width="stretch", key=f"pg.chart.{key}", config=CHART_CONFIG, theme=None, alt=caption
+            figure,
+            width="stretch",
+            key=f"pg.chart.{key}",
+            config=CHART_CONFIG,
+            theme=None,  # keep our font sizes: Streamlit's theme would override them
+            alt=caption,
         )
         st.caption(caption)
 
