@@ -1,0 +1,163 @@
+"""The lesson state: presets teach what they say, links round-trip, hostile links are tamed."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+from specviz import acceptance_rate, rejection_mass
+from specviz.scenario import (
+    MAX_LABEL,
+    MAX_TOKENS,
+    PRESETS_BY_KEY,
+    Scenario,
+    clean_label,
+    from_query,
+    random_scenario,
+    to_query,
+)
+
+# Hand-derived α = Σ min(p, q) of each preset's weights (each model's weights sum to 100 here,
+# except the long tail, whose α is checked against the core's formula below).
+PRESET_ALPHA = {
+    "close": 0.30 + 0.30 + 0.20 + 0.10,  # min of (40,30,20,10) and (30,35,25,10)
+    "garbage": 0.0,  # disjoint supports
+    "identical": 1.0,
+    "misses": 0.40 + 0.30 + 0.20 + 0.0,  # q(bed) = 0
+    "filters": 0.40 + 0.30 + 0.20 + 0.0,  # p(bed) = 0
+    "one_hot": 0.40,  # only proposals of the first word survive
+}
+
+
+@pytest.mark.parametrize("key", sorted(PRESET_ALPHA))
+def test_presets_have_the_stated_acceptance_rate(key: str) -> None:
+    p, q = PRESETS_BY_KEY[key].apply(Scenario()).distributions()
+    assert acceptance_rate(p, q) == pytest.approx(PRESET_ALPHA[key], abs=1e-12)
+    assert rejection_mass(p, q) == pytest.approx(1 - PRESET_ALPHA[key], abs=1e-12)
+
+
+def test_long_tail_preset_matches_an_independent_sum() -> None:
+    preset = PRESETS_BY_KEY["long_tail"]
+    p = np.array(preset.p_weights) / sum(preset.p_weights)
+    q = np.array(preset.q_weights) / sum(preset.q_weights)
+    alpha = sum(min(a, b) for a, b in zip(p, q, strict=True))
+    got_p, got_q = preset.apply(Scenario()).distributions()
+    assert acceptance_rate(got_p, got_q) == pytest.approx(alpha, abs=1e-12)
+    assert len(got_p) == MAX_TOKENS
+
+
+def test_presets_name_the_learners_own_words() -> None:
+    labels = ("rug", "box", "lap", "keyboard")
+    text = PRESETS_BY_KEY["misses"].lesson_for(labels)
+    assert "'keyboard'" in text and "bed" not in text
+
+
+def test_preset_keeps_edited_words() -> None:
+    mine = replace(Scenario(), labels=("a", "b", "c", "d"))
+    assert PRESETS_BY_KEY["long_tail"].apply(mine).labels[:4] == ("a", "b", "c", "d")
+
+
+def test_random_preset_is_reproducible_from_its_seed() -> None:
+    a = random_scenario(Scenario(), seed=123)
+    b = random_scenario(Scenario(), seed=123)
+    c = random_scenario(Scenario(), seed=124)
+    assert a == b and a.seed == 123
+    assert (a.p_weights, a.q_weights) != (c.p_weights, c.q_weights)
+    assert any(a.p_weights) and any(a.q_weights)
+
+
+def test_all_zero_weights_give_a_clear_error() -> None:
+    with pytest.raises(ValueError, match="target p weights are zero"):
+        replace(Scenario(), p_weights=(0, 0, 0, 0)).distributions()
+    with pytest.raises(ValueError, match="draft q weights are zero"):
+        replace(Scenario(), q_weights=(0, 0, 0, 0)).distributions()
+
+
+scenarios = st.builds(
+    lambda size, seed, proj, swap, data: Scenario(
+        labels=tuple(data[0][:size]),
+        p_weights=tuple(data[1][:size]),
+        q_weights=tuple(data[2][:size]),
+        seed=seed,
+        projector=proj,
+        swapped=swap,
+    ),
+    size=st.integers(3, MAX_TOKENS),
+    seed=st.integers(0, 2**32 - 1),
+    proj=st.booleans(),
+    swap=st.booleans(),
+    data=st.tuples(
+        st.lists(
+            st.text(alphabet="abcxyzé -'", min_size=1, max_size=MAX_LABEL)
+            .map(clean_label)
+            .filter(bool),
+            min_size=MAX_TOKENS,
+            max_size=MAX_TOKENS,
+        ),
+        st.lists(st.integers(1, 100), min_size=MAX_TOKENS, max_size=MAX_TOKENS),
+        st.lists(st.integers(0, 100), min_size=MAX_TOKENS, max_size=MAX_TOKENS),
+    ),
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(scenarios)
+def test_share_link_round_trips(scenario: Scenario) -> None:
+    assume(any(scenario.q_weights))  # an all-zero draft is no lesson; a link to one is refused
+    restored, notices = from_query(to_query(scenario))
+    assert notices == []
+    assert restored == scenario
+
+
+HOSTILE = {
+    "not numbers": {"p": "a,b,c,d"},
+    "negative": {"p": "40,-30,20,10"},
+    "NaN": {"q": "nan,1,1,1"},
+    "infinity": {"q": "inf,1,1,1"},
+    "above 100": {"p": "400,30,20,10"},
+    "too many tokens": {"p": ",".join(["1"] * 50)},
+    "too few tokens": {"p": "1,2"},
+    "huge string": {"words": "x" * 100_000},
+    "all zero": {"p": "0,0,0,0"},
+    "length mismatch": {"p": "1,2,3", "q": "1,2,3,4"},
+    "bad seed": {"seed": "-5"},
+    "seed overflow": {"seed": "9" * 40},
+    "bad flag": {"projector": "maybe"},
+}
+
+
+@pytest.mark.parametrize("params", HOSTILE.values(), ids=HOSTILE.keys())
+def test_hostile_links_fall_back_with_a_notice(params: dict[str, str]) -> None:
+    scenario, notices = from_query(params)
+    assert notices, "a bad link must be reported"
+    p, q = scenario.distributions()  # still a working lesson
+    assert np.isclose(p.sum(), 1) and np.isclose(q.sum(), 1)
+    assert all(len(text) < 300 for text in notices)
+
+
+def test_script_tags_in_labels_become_plain_words() -> None:
+    scenario, notices = from_query({"words": "<script>alert(1)</script>,b,[x](y),**d**"})
+    assert notices
+    for word in scenario.labels:
+        assert not set(word) & set('<>[]()*&"`_'), word
+    assert scenario.labels[0] == "scriptalert1"[:MAX_LABEL]
+
+
+def test_repeated_parameters_take_the_last_value() -> None:
+    scenario, notices = from_query({"seed": ["1", "2"]})
+    assert scenario.seed == 2 and notices == []
+
+
+def test_empty_link_is_the_default_scenario() -> None:
+    assert from_query({}) == (Scenario(), [])
+
+
+def test_resize_pads_with_default_words_and_truncates() -> None:
+    grown = Scenario().resized(6)
+    assert grown.size == 6 and grown.labels[4:] == ("rug", "chair")
+    assert grown.resized(3).labels == ("mat", "sofa", "floor")
+    assert Scenario().resized(99).size == MAX_TOKENS
