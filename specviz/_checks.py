@@ -25,12 +25,23 @@ MAX_COUNT_DRAWS = 10**15
 MAX_GAMMA = 10_000
 
 
+def _numbers(x: object, name: str, what: str) -> np.ndarray:
+    """``x`` as a float64 array if it holds real numbers (not text, not bools), else ValueError."""
+    if isinstance(x, str | bytes):
+        raise ValueError(f"{name} must be {what}; got text {_short(x)}")
+    try:
+        raw = np.asarray(x)
+        arr = raw.astype(np.float64)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"{name} must be {what}; got {_short(x)}") from exc
+    if raw.dtype.kind not in "iuf":
+        raise ValueError(f"{name} must be {what}; got values of type {raw.dtype}")
+    return arr
+
+
 def as_float_vector(x: object, name: str) -> np.ndarray:
     """Return ``x`` as a finite, non-negative, non-empty 1-D float64 array, or raise ValueError."""
-    try:
-        arr = np.asarray(x, dtype=np.float64)
-    except (TypeError, ValueError) as exc:
-        raise ValueError(f"{name} must be a vector of numbers; got {_short(x)}") from exc
+    arr = _numbers(x, name, "a vector of numbers")
     if arr.ndim != 1:
         raise ValueError(f"{name} must be a 1-D vector; got an array of shape {arr.shape}")
     if arr.size == 0:
@@ -72,10 +83,7 @@ def as_prob_pair(p: object, q: object) -> tuple[np.ndarray, np.ndarray]:
 
 def as_alpha(alpha: object) -> np.ndarray:
     """Validate an acceptance rate (scalar or array) in [0, 1]."""
-    try:
-        arr = np.asarray(alpha, dtype=np.float64)
-    except (TypeError, ValueError) as exc:
-        raise ValueError(f"alpha must be a number in [0, 1]; got {_short(alpha)}") from exc
+    arr = _numbers(alpha, "alpha", "a number in [0, 1]")
     if not np.isfinite(arr).all():
         raise ValueError("alpha must be a finite number in [0, 1]; got NaN or infinity")
     if (arr < 0).any() or (arr > 1).any():
@@ -105,10 +113,10 @@ def as_count(value: object, name: str, *, maximum: int | None = None) -> int:
 
 def as_cost(c: object) -> float:
     """Validate the draft/target cost ratio ``c >= 0``."""
-    try:
-        out = float(c)  # type: ignore[arg-type]
-    except (TypeError, ValueError) as exc:
-        raise ValueError(f"c must be a number >= 0; got {_short(c)}") from exc
+    arr = _numbers(c, "c", "a number >= 0")
+    if arr.ndim != 0:
+        raise ValueError(f"c must be a single number; got an array of shape {arr.shape}")
+    out = float(arr)
     if not np.isfinite(out) or out < 0:
         raise ValueError(f"c (draft cost / target cost) must be a finite number >= 0; got {c!r}")
     return out

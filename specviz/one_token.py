@@ -47,10 +47,12 @@ def normalize(weights: ArrayLike) -> np.ndarray:
     array([0.25, 0.25, 0.5 ])
     """
     w = as_float_vector(weights, "weights")
-    total = w.sum()
-    if total <= 0:
+    top = w.max()
+    if top <= 0:
         raise ValueError("weights are all zero; at least one weight must be positive")
-    return w / total
+    # Scale by the largest weight first, so that weights near 1e308 do not overflow the sum.
+    scaled = w / top
+    return scaled / scaled.sum()
 
 
 def acceptance_probs(p: ArrayLike, q: ArrayLike) -> np.ndarray:
@@ -91,8 +93,8 @@ def acceptance_rate(p: ArrayLike, q: ArrayLike) -> float:
 
     Examples
     --------
-    >>> acceptance_rate([0.4, 0.3, 0.2, 0.1], [0.1, 0.2, 0.3, 0.4])
-    0.6
+    >>> acceptance_rate([0.5, 0.5], [0.25, 0.75])
+    0.75
     """
     p, q = as_prob_pair(p, q)
     return float(np.minimum(p, q).sum())

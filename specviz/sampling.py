@@ -78,6 +78,24 @@ def _bucket_weights(p: np.ndarray, q: np.ndarray) -> np.ndarray:
     return excess if excess.sum() > 0 else p
 
 
+def multinomial_on_support(
+    rng: np.random.Generator, n: int | np.ndarray, probs: np.ndarray
+) -> np.ndarray:
+    """``Multinomial(n, probs)`` counts that are exactly 0 wherever ``probs`` is 0.
+
+    numpy draws the categories one by one and gives the last one whatever is left, computing the
+    remaining mass in floating point (1 - .1 - .3 = .6000000000000001): a trailing category of
+    probability 0 can then receive ~n·1e-16 draws, and at n = 10**15 a safety-filtered token is
+    emitted. Drawing over the support only removes that. ``n`` may be an array of trial counts
+    (one row of counts each).
+    """
+    support = np.flatnonzero(probs > 0)
+    sizes = np.asarray(n)
+    counts = np.zeros((*sizes.shape, probs.size), dtype=np.int64)
+    counts[..., support] = rng.multinomial(sizes, probs[support] / probs[support].sum())
+    return counts
+
+
 def _inverse_cdf(probs: np.ndarray, u: np.ndarray) -> np.ndarray:
     """Map uniforms in [0, 1) to tokens; a token of probability 0 is never returned."""
     cdf = np.cumsum(probs)
@@ -151,11 +169,11 @@ def sample_counts(p: ArrayLike, q: ArrayLike, n: int, seed: SeedLike = None) -> 
     n = as_count(n, "n", maximum=MAX_COUNT_DRAWS)
     rng = as_generator(seed)
 
-    draft_counts = rng.multinomial(n, q).astype(np.int64)
+    draft_counts = multinomial_on_support(rng, n, q)
     accepted_counts = rng.binomial(draft_counts, accept_ratio(p, q)).astype(np.int64)
     rejections = int(n - accepted_counts.sum())
     bucket = _bucket_weights(p, q)
-    residual_counts = rng.multinomial(rejections, bucket / bucket.sum()).astype(np.int64)
+    residual_counts = multinomial_on_support(rng, rejections, bucket)
     return SpeculativeCounts(
         draft_counts=draft_counts,
         accepted_counts=accepted_counts,

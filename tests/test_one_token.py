@@ -1,0 +1,316 @@
+"""Exact one-token quantities: hand-derived cases, a long tail, and hypothesis properties.
+
+Notation as in the core: ``p`` is the target, ``q`` the draft. Every reference value below is
+derived by hand (or, for the Zipf tail, by an independent pure-Python loop), never copied from the
+core.
+"""
+
+from __future__ import annotations
+
+import doctest
+import math
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+
+from specviz import (
+    _checks,
+    acceptance_probs,
+    acceptance_rate,
+    normalize,
+    one_token,
+    output_distribution,
+    rejection_mass,
+    residual,
+    sampling,
+    theory,
+)
+from specviz.one_token import total_variation
+
+#: Tolerance for exact quantities: float64 sums over at most a few thousand terms in [0, 1] carry a
+#: rounding error of order 1e-13 at worst, so 1e-12 catches any real mistake with no false alarms.
+EXACT = 1e-12
+
+#: The design doc rounds its temperature example to three decimals.
+DOC_ROUNDING = 5e-4
+
+#: Property tests: no deadline (first calls pay numpy's warm-up) and a fixed example stream so the
+#: suite is as deterministic as the fixed-seed statistics; 200 examples take about a second a test.
+PROPERTY = settings(
+    deadline=None,
+    max_examples=200,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.filter_too_much],
+)
+
+
+def _geometric_tail(size: int, r: float) -> tuple[np.ndarray, np.ndarray]:
+    """A long geometric tail and the same tail shifted by one token (closed-form case below).
+
+    ``p_i = c r^i`` for ``i = 0..V-2`` and ``p_{V-1} = 0``; ``q_0 = 0`` and ``q_i = c r^(i-1)``
+    for ``i = 1..V-1``; both sum to ``c (1 - r^(V-1)) / (1 - r) = 1`` with
+    ``c = (1 - r) / (1 - r^(V-1))``.
+    """
+    c = (1 - r) / (1 - r ** (size - 1))
+    p = np.zeros(size)
+    q = np.zeros(size)
+    p[:-1] = c * r ** np.arange(size - 1)
+    q[1:] = c * r ** np.arange(size - 1)
+    return p, q
+
+
+GEO_SIZE, GEO_R = 4000, 0.998
+GEO_P, GEO_Q = _geometric_tail(GEO_SIZE, GEO_R)
+# min(p_i, q_i) = 0 at i = 0 (q = 0) and i = V-1 (p = 0), and c r^i in between (r < 1), so
+# alpha = c (r + ... + r^(V-2)) = r (1 - r^(V-2)) / (1 - r^(V-1)); Z = 1 - alpha = c = p_0 (the only
+# excess is token 0, which q never proposes), hence the residual is the one-hot at token 0.
+GEO_ALPHA = GEO_R * (1 - GEO_R ** (GEO_SIZE - 2)) / (1 - GEO_R ** (GEO_SIZE - 1))
+GEO_ACCEPT = np.r_[1.0, np.full(GEO_SIZE - 2, GEO_R), 0.0]  # vacuous 1, p/q = r, filtered 0
+GEO_RESIDUAL = np.r_[1.0, np.zeros(GEO_SIZE - 1)]
+
+# name: (p, q, alpha, residual, acceptance probabilities), all derived by hand.
+CASES = {
+    # min = [.1,.2,.2,.1] -> alpha .6; p - q = [.3,.1,-.1,-.3] -> Z .4, r = [.3,.1,0,0]/.4;
+    # a = min(1, p/q) = [1, 1, .2/.3, .1/.4].
+    "design-doc pair": (
+        [0.4, 0.3, 0.2, 0.1],
+        [0.1, 0.2, 0.3, 0.4],
+        0.6,
+        [0.75, 0.25, 0, 0],
+        [1, 1, 2 / 3, 1 / 4],
+    ),
+    # p == q: everything accepted, Z = 0, residual all zeros (never NaN).
+    "p == q": ([0.5, 0.25, 0.25], [0.5, 0.25, 0.25], 1.0, [0, 0, 0], [1, 1, 1]),
+    # Disjoint supports: alpha 0, every proposal bounced, residual = p; a = 1 where q = 0
+    # (vacuous), 0 where p = 0 < q.
+    "disjoint": ([0.5, 0.5, 0, 0], [0, 0, 0.25, 0.75], 0.0, [0.5, 0.5, 0, 0], [1, 1, 0, 0]),
+    # q misses token 2: min = [.5,.3,0] -> alpha .8; the only excess is token 2 (.2 - 0) -> r = e_2;
+    # a = [.5/.6, .3/.4, 1 (never proposed)].
+    "q misses a token": ([0.5, 0.3, 0.2], [0.6, 0.4, 0], 0.8, [0, 0, 1], [5 / 6, 3 / 4, 1]),
+    # p filters token 2: min = [.5,.3,0] -> alpha .8; excess [.1,.1,0] -> Z .2, r = [.5,.5,0];
+    # a = [1, 1, 0] (p = 0 < q: always rejected).
+    "p filters a token": ([0.6, 0.4, 0], [0.5, 0.3, 0.2], 0.8, [0.5, 0.5, 0], [1, 1, 0]),
+    "one-hot, same": ([0, 1, 0], [0, 1, 0], 1.0, [0, 0, 0], [1, 1, 1]),
+    # One-hot on different tokens: alpha 0, r = p; a = [1 (q = 0), 1 (q = 0), 0 (p = 0)].
+    "one-hot, different": ([1, 0, 0], [0, 0, 1], 0.0, [1, 0, 0], [1, 1, 0]),
+    "single token": ([1.0], [1.0], 1.0, [0.0], [1.0]),
+    "geometric tail": (GEO_P, GEO_Q, GEO_ALPHA, GEO_RESIDUAL, GEO_ACCEPT),
+}
+
+
+@pytest.fixture(params=list(CASES), ids=list(CASES))
+def case(request):
+    p, q, alpha, r, a = CASES[request.param]
+    return np.asarray(p, float), np.asarray(q, float), alpha, np.asarray(r, float), np.asarray(a)
+
+
+def test_acceptance_rate(case):
+    p, q, alpha, _, _ = case
+    assert acceptance_rate(p, q) == pytest.approx(alpha, abs=EXACT)
+
+
+def test_rejection_mass_is_one_minus_alpha(case):
+    p, q, alpha, _, _ = case
+    assert rejection_mass(p, q) == pytest.approx(1 - alpha, abs=EXACT)
+
+
+def test_total_variation_is_one_minus_alpha(case):
+    p, q, alpha, _, _ = case
+    assert total_variation(p, q) == pytest.approx(1 - alpha, abs=EXACT)
+
+
+def test_residual(case):
+    p, q, _, r, _ = case
+    got = residual(p, q)
+    assert not np.isnan(got).any()
+    np.testing.assert_allclose(got, r, rtol=0, atol=EXACT)
+
+
+def test_acceptance_probs(case):
+    p, q, _, _, a = case
+    np.testing.assert_allclose(acceptance_probs(p, q), a, rtol=0, atol=EXACT)
+
+
+def test_output_distribution_is_p(case):
+    p, q, _, _, _ = case
+    out = output_distribution(p, q)
+    assert out.dtype == np.float64
+    np.testing.assert_allclose(out, p, rtol=0, atol=EXACT)
+
+
+def test_total_variation_direct():
+    # |p - q| = [.3, .1, .1, .3] on the design-doc pair: half of .8 is .4.
+    assert total_variation([0.4, 0.3, 0.2, 0.1], [0.1, 0.2, 0.3, 0.4]) == pytest.approx(
+        0.4, abs=EXACT
+    )
+
+
+def test_inputs_are_not_mutated():
+    p = np.array([0.4, 0.3, 0.2, 0.1])
+    q = np.array([0.1, 0.2, 0.3, 0.4])
+    for f in (acceptance_probs, acceptance_rate, rejection_mass, residual, output_distribution):
+        f(p, q)
+    np.testing.assert_array_equal(p, [0.4, 0.3, 0.2, 0.1])
+    np.testing.assert_array_equal(q, [0.1, 0.2, 0.3, 0.4])
+
+
+def test_zipf_tail_against_python_loop():
+    """Thousands of tokens, Zipf-like p and a reversed, flatter Zipf q, vs a plain fsum loop."""
+    size = 3000
+    p = normalize([1 / (i + 1) ** 1.1 for i in range(size)])
+    q = normalize([1 / (size - i) ** 0.9 for i in range(size)])
+    pl, ql = p.tolist(), q.tolist()
+    alpha = math.fsum(min(a, b) for a, b in zip(pl, ql, strict=True))
+    excess = [max(0.0, a - b) for a, b in zip(pl, ql, strict=True)]
+    z = math.fsum(excess)
+    ratio = [1.0 if b == 0 else min(1.0, a / b) for a, b in zip(pl, ql, strict=True)]
+    tv = 0.5 * math.fsum(abs(a - b) for a, b in zip(pl, ql, strict=True))
+
+    assert acceptance_rate(p, q) == pytest.approx(alpha, abs=EXACT)
+    assert rejection_mass(p, q) == pytest.approx(z, abs=EXACT)
+    assert total_variation(p, q) == pytest.approx(tv, abs=EXACT)
+    np.testing.assert_allclose(residual(p, q), [e / z for e in excess], rtol=0, atol=EXACT)
+    np.testing.assert_allclose(acceptance_probs(p, q), ratio, rtol=0, atol=EXACT)
+    np.testing.assert_allclose(output_distribution(p, q), p, rtol=0, atol=EXACT)
+
+
+def _softmax(logits, temperature):
+    z = np.asarray(logits, float) / temperature
+    w = np.exp(z - z.max())
+    return w / w.sum()
+
+
+@pytest.mark.parametrize(("temperature", "alpha"), [(1.0, 0.533), (0.5, 0.240), (2.0, 0.747)])
+def test_temperature_example_from_design_doc(temperature, alpha):
+    """math.md: target logits [2, 1, .5, -1], draft [1, 2, 0, .8], same temperature on both."""
+    p = _softmax([2, 1, 0.5, -1], temperature)
+    q = _softmax([1, 2, 0, 0.8], temperature)
+    assert acceptance_rate(p, q) == pytest.approx(alpha, abs=DOC_ROUNDING)
+    np.testing.assert_allclose(output_distribution(p, q), p, rtol=0, atol=EXACT)
+
+
+def test_nearly_equal_vectors_leave_a_harmless_residual():
+    """p and q one ulp apart: Z is rounding-sized, r is still a distribution, the law stays p."""
+    # Dyadic entries, so both vectors sum to exactly 1 and the core's renormalisation is a no-op:
+    # p - q = [2^-54, -2^-54, 0], hence Z = 2^-54 and r = e_0.
+    tiny = 2.0**-54
+    p = np.array([0.25, 0.25, 0.5])
+    q = np.array([0.25 - tiny, 0.25 + tiny, 0.5])
+    assert rejection_mass(p, q) == tiny
+    np.testing.assert_array_equal(residual(p, q), [1.0, 0.0, 0.0])
+    np.testing.assert_allclose(output_distribution(p, q), p, rtol=0, atol=EXACT)
+
+
+def test_probabilities_are_renormalised_within_tolerance():
+    # Sums to 1 + 4e-7, inside the core's 1e-6 tolerance: used as p / sum(p).
+    p = np.array([0.5, 0.5 + 4e-7])
+    out = output_distribution(p, [0.5, 0.5])
+    assert out.sum() == pytest.approx(1.0, abs=EXACT)
+    np.testing.assert_allclose(out, p / p.sum(), rtol=0, atol=EXACT)
+
+
+@pytest.mark.parametrize(
+    ("weights", "expected"),
+    [
+        ([1, 1, 2], [0.25, 0.25, 0.5]),
+        ([0, 3, 0, 1], [0, 0.75, 0, 0.25]),  # zeros stay exactly zero
+        ([7], [1.0]),
+        ([1e-300, 3e-300], [0.25, 0.75]),  # tiny but positive weights
+        ([5e-324, 5e-324], [0.5, 0.5]),  # subnormal weights
+        ([1e308, 1e308], [0.5, 0.5]),  # finite weights whose float sum overflows
+    ],
+)
+def test_normalize(weights, expected):
+    out = normalize(weights)
+    assert out.dtype == np.float64
+    np.testing.assert_allclose(out, expected, rtol=0, atol=EXACT)
+
+
+@pytest.mark.parametrize("module", [one_token, sampling, theory, _checks], ids=lambda m: m.__name__)
+def test_docstring_examples_hold(module):
+    """The core's docstrings show learners examples; they must print what the code returns."""
+    result = doctest.testmod(module, optionflags=doctest.NORMALIZE_WHITESPACE)
+    assert result.failed == 0
+
+
+# --- hypothesis properties -----------------------------------------------------------------------
+
+#: Weights: many exact zeros, ordinary magnitudes, and a few tiny ones (far below the others).
+WEIGHT = st.one_of(
+    st.just(0.0),
+    st.floats(min_value=1e-3, max_value=1e3),
+    st.floats(min_value=1e-300, max_value=1e-250),
+)
+
+
+def weight_vectors(size: int):
+    return hnp.arrays(np.float64, size, elements=WEIGHT).filter(lambda w: w.sum() > 0)
+
+
+@st.composite
+def prob_pairs(draw, max_size=50):
+    """(p, q) of a common length 1..max_size, each normalized; sometimes q == p or a tweak of p."""
+    size = draw(st.integers(1, max_size))
+    p = normalize(draw(weight_vectors(size)))
+    how = draw(st.sampled_from(["independent", "equal", "tweaked"]))
+    if how == "independent":
+        return p, normalize(draw(weight_vectors(size)))
+    w = p.copy()
+    if how == "tweaked":  # q differs from p on one token only
+        w[draw(st.integers(0, size - 1))] = draw(WEIGHT)
+    return p, (normalize(w) if w.sum() > 0 else p.copy())
+
+
+def _as_core_sees_them(p, q):
+    """The core renormalises each input (``x / x.sum()``, see ``_checks.as_prob_vector``), which can
+    move entries by an ulp; exact support statements (p <= q, p == 0) refer to those vectors."""
+    return p / p.sum(), q / q.sum()
+
+
+@PROPERTY
+@given(prob_pairs())
+def test_law_and_identities(pq):
+    """Output law is p; alpha is symmetric, equals 1 - TV, and alpha + Z = 1."""
+    p, q = pq
+    np.testing.assert_allclose(output_distribution(p, q), p, rtol=0, atol=EXACT)
+    alpha = acceptance_rate(p, q)
+    assert -EXACT <= alpha <= 1 + EXACT
+    assert alpha == pytest.approx(acceptance_rate(q, p), abs=EXACT)
+    assert alpha == pytest.approx(1 - total_variation(p, q), abs=EXACT)
+    assert alpha + rejection_mass(p, q) == pytest.approx(1.0, abs=EXACT)
+
+
+@PROPERTY
+@given(prob_pairs())
+def test_residual_and_acceptance_live_where_they_should(pq):
+    """r is a distribution on the under-sampled tokens (zeros if Z = 0); a is in [0, 1], is 1 where
+    p >= q (vacuously where q = 0), 0 where p = 0 < q, and q * a = min(p, q)."""
+    p, q = _as_core_sees_them(*pq)
+    r = residual(*pq)
+    assert r.shape == p.shape
+    assert np.isfinite(r).all()
+    assert (r >= 0).all()
+    assert (r[p <= q] == 0).all()
+    if rejection_mass(*pq) > 0:
+        assert r.sum() == pytest.approx(1.0, abs=EXACT)
+    else:
+        assert not r.any()
+
+    a = acceptance_probs(*pq)
+    assert ((a >= 0) & (a <= 1)).all()
+    assert (a[p >= q] == 1).all()
+    assert (a[(p == 0) & (q > 0)] == 0).all()
+    np.testing.assert_allclose(q * a, np.minimum(p, q), rtol=0, atol=EXACT)
+
+
+@PROPERTY
+@given(st.integers(1, 50).flatmap(weight_vectors))
+def test_normalize_properties(weights):
+    """Sums to 1, keeps exactly the zero pattern, and ignores the overall scale."""
+    out = normalize(weights)
+    assert out.sum() == pytest.approx(1.0, abs=EXACT)
+    np.testing.assert_array_equal(out == 0, weights == 0)
+    np.testing.assert_allclose(normalize(weights * 8.0), out, rtol=0, atol=EXACT)

@@ -1,0 +1,398 @@
+"""Tests of the bug zoo: exact laws, literal samplers, and the sampling-settings helpers.
+
+The chi-square tests of each sampler against its law are the proof that the closed forms are
+right: the samplers run the mistaken procedures step by step and never look at the laws. Each
+uses n = 200_000 draws with a fixed seed and requires a p-value above 1e-3.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from specviz.stats import chi_square_gof
+from specviz.variants import (
+    MAX_RULE_DRAWS,
+    RULE_KEYS,
+    RULES,
+    Rule,
+    get_rule,
+    rule_counts,
+    rule_output_law,
+    rule_sample,
+    softmax,
+    top_k,
+    top_p,
+)
+
+P = [0.4, 0.3, 0.2, 0.1]
+Q = [0.1, 0.2, 0.3, 0.4]
+TARGET_LOGITS = [2.0, 1.0, 0.5, -1.0]
+DRAFT_LOGITS = [1.0, 2.0, 0.0, 0.8]
+N_CHECK = 200_000
+MIN_P_VALUE = 1e-3
+
+
+def tv(a: np.ndarray, b: np.ndarray) -> float:
+    return float(0.5 * np.abs(np.asarray(a) - np.asarray(b)).sum())
+
+
+# --------------------------------------------------------------------------------------------
+# Exact laws against math.md's table (hand values)
+# --------------------------------------------------------------------------------------------
+
+ZOO_TABLE = {
+    "resample_from_p": ([0.26, 0.32, 0.28, 0.14], 0.14),
+    "inverted_ratio": ([0.13125, 0.16875, 0.3, 0.4], 0.40),
+    "redraw_from_q": ([1 / 6, 1 / 3, 1 / 3, 1 / 6], 0.7 / 3),
+    "reuse_uniform": ([0.325, 0.375, 0.2, 0.1], 0.075),
+}
+
+
+@pytest.mark.parametrize("key", sorted(ZOO_TABLE))
+def test_zoo_laws_match_math_md(key):
+    expected, expected_tv = ZOO_TABLE[key]
+    law = rule_output_law(key, P, Q)
+    np.testing.assert_allclose(law, expected, rtol=0, atol=1e-12)
+    assert tv(law, P) == pytest.approx(expected_tv, abs=1e-12)
+
+
+def test_correct_law_is_p():
+    np.testing.assert_allclose(rule_output_law("correct", P, Q), P, rtol=0, atol=1e-15)
+    assert tv(rule_output_law("correct", P, Q), P) < 1e-15
+
+
+def test_topk_mismatch_hand_values():
+    # k = 1: only token 3 (q = .4) is drafted, kept w.p. .25; the rejected .75 goes to
+    # r = [.75, .25] (as .5625 and .1875).
+    np.testing.assert_allclose(
+        rule_output_law("topk_mismatch", P, Q, k=1), [0.5625, 0.1875, 0, 0.25], atol=1e-12
+    )
+    # k = 2 (default): q_2 = [0, 0, 3/7, 4/7]; accepted 2/7 and 1/7, rejected 4/7 -> [3/7, 1/7].
+    np.testing.assert_allclose(
+        rule_output_law("topk_mismatch", P, Q), [3 / 7, 1 / 7, 2 / 7, 1 / 7], atol=1e-12
+    )
+    # k >= V: no filtering, the correct rule.
+    np.testing.assert_allclose(rule_output_law("topk_mismatch", P, Q, k=4), P, atol=1e-15)
+    np.testing.assert_allclose(rule_output_law("topk_mismatch", P, Q, k=99), P, atol=1e-15)
+
+
+def test_topk_mismatch_on_the_logits_example_gives_tv_011():
+    # math.md's "TV .11": raw target at T = 1, draft filtered to its top 2 (k = 2).
+    p, q = softmax(TARGET_LOGITS), softmax(DRAFT_LOGITS)
+    law = rule_output_law("topk_mismatch", p, q, k=2)
+    assert tv(law, p) == pytest.approx(0.10943, abs=1e-5)
+    assert round(tv(law, p), 2) == 0.11
+    # Other settings do not give .11 (k = 1: .18, k = 3: .07), which pins the example down.
+    assert tv(rule_output_law("topk_mismatch", p, q, k=1), p) == pytest.approx(0.1804, abs=1e-4)
+    assert tv(rule_output_law("topk_mismatch", p, q, k=3), p) == pytest.approx(0.0701, abs=1e-4)
+
+
+def test_typical_acceptance_hand_values():
+    # H(p) = .428 so delta * exp(-H) = .196 and the threshold is eps = .09: only token 0 passes.
+    p = [0.9, 0.05, 0.03, 0.02]
+    q = [0.25, 0.25, 0.25, 0.25]
+    law = rule_output_law("typical_acceptance", p, q)
+    np.testing.assert_allclose(law, [0.925, 0.0375, 0.0225, 0.015], atol=1e-12)
+    # On math.md's pair the threshold is .3 * exp(-1.28) = .083 < every p(x): the output is q.
+    np.testing.assert_allclose(rule_output_law("typical_acceptance", P, Q), Q, atol=1e-12)
+    # A stricter eps only lets token 0 through.
+    np.testing.assert_allclose(
+        rule_output_law("typical_acceptance", P, Q, eps=0.35, delta=10.0),
+        [0.1 + 0.9 * 0.4, 0.9 * 0.3, 0.9 * 0.2, 0.9 * 0.1],
+        atol=1e-12,
+    )
+
+
+def test_inverted_ratio_accepts_tokens_the_target_forbids():
+    # p(2) = 0 < q(2): the coded q/p is inf, min(1, inf) = 1, so the forbidden token is emitted
+    # every time it is proposed.
+    p, q = [0.5, 0.5, 0.0], [0.2, 0.3, 0.5]
+    law = rule_output_law("inverted_ratio", p, q)
+    # b = [.4, .6, 1]: accepted .08, .18, .5; the rejected .24 goes to r = [.6, .4, 0].
+    np.testing.assert_allclose(law, [0.224, 0.276, 0.5], atol=1e-12)
+    draws = rule_sample("inverted_ratio", p, q, N_CHECK, seed=5)
+    assert chi_square_gof(np.bincount(draws, minlength=3), law).p_value > MIN_P_VALUE
+    # The correct rule never emits it.
+    assert not (rule_sample("correct", p, q, 10_000, seed=5) == 2).any()
+
+
+def test_reuse_uniform_by_brute_force_overlaps():
+    law = rule_output_law("reuse_uniform", P, Q)
+    np.testing.assert_allclose(law, brute_force_reuse_uniform(P, Q), atol=1e-14)
+
+
+def brute_force_reuse_uniform(p, q):
+    """O(V^2) oracle: each rejectable x spreads q(x) * |[a(x), 1) ∩ I_k| to token k."""
+    p, q = np.asarray(p, float), np.asarray(q, float)
+    p, q = p / p.sum(), q / q.sum()
+    excess = np.maximum(p - q, 0)
+    if excess.sum() == 0:
+        return p
+    cdf = np.concatenate(([0.0], np.cumsum(excess) / excess.sum()))
+    cdf[np.flatnonzero(excess)[-1] + 1 :] = 1.0
+    law = np.minimum(p, q).copy()
+    for x in range(p.size):
+        if q[x] == 0 or p[x] >= q[x]:
+            continue
+        a = p[x] / q[x]
+        for k in range(p.size):
+            law[k] += q[x] * max(0.0, cdf[k + 1] - max(a, cdf[k]))
+    return law
+
+
+# --------------------------------------------------------------------------------------------
+# Samplers against laws (chi-square, n = 200_000, fixed seeds, p-value > 1e-3)
+# --------------------------------------------------------------------------------------------
+
+PAIRS = {
+    "math_md": (P, Q, {}),
+    # zeros on both sides: token 1 only the draft can say, token 2 only the target, token 4
+    # nobody; five tokens so the residual spans several intervals.
+    "with_zeros": ([0.45, 0.0, 0.3, 0.15, 0.0, 0.1], [0.2, 0.3, 0.0, 0.35, 0.0, 0.15], {}),
+    "logits_T1": (softmax(TARGET_LOGITS), softmax(DRAFT_LOGITS), {}),
+}
+
+
+def _params_for(key: str, pair: str) -> dict:
+    if key == "topk_mismatch":
+        return {"k": 2 if pair != "with_zeros" else 3}
+    if key == "typical_acceptance" and pair == "math_md":
+        return {"eps": 0.35, "delta": 10.0}  # make some proposals fail the test
+    return {}
+
+
+@pytest.mark.parametrize("pair", sorted(PAIRS))
+@pytest.mark.parametrize("key", RULE_KEYS)
+def test_sampler_matches_law(key, pair):
+    p, q, _ = PAIRS[pair]
+    params = _params_for(key, pair)
+    law = rule_output_law(key, p, q, **params)
+    seed = 1000 + 17 * RULE_KEYS.index(key) + sorted(PAIRS).index(pair)
+    draws = rule_sample(key, p, q, N_CHECK, seed=seed, **params)
+    assert draws.shape == (N_CHECK,)
+    assert draws.dtype == np.int64
+    counts = np.bincount(draws, minlength=len(p))
+    result = chi_square_gof(counts, law)
+    assert result.p_value > MIN_P_VALUE, (key, pair, result, counts / N_CHECK, law)
+
+
+def test_redraw_sampler_with_small_alpha():
+    # alpha = .01: about 100 proposals per run, handled in blocks.
+    p, q = [0.99, 0.005, 0.005], [0.0, 0.5, 0.5]
+    law = rule_output_law("redraw_from_q", p, q)
+    np.testing.assert_allclose(law, [0, 0.5, 0.5], atol=1e-12)
+    draws = rule_sample("redraw_from_q", p, q, 20_000, seed=2)
+    assert chi_square_gof(np.bincount(draws, minlength=3), law).p_value > MIN_P_VALUE
+
+
+def test_redraw_disjoint_supports_raise():
+    p, q = [0.5, 0.5, 0.0], [0.0, 0.0, 1.0]
+    for call in (rule_output_law, lambda *a: rule_sample(*a, 10), lambda *a: rule_counts(*a, 10)):
+        with pytest.raises(ValueError, match="disjoint supports"):
+            call("redraw_from_q", p, q)
+    # The other rules are still defined there (every draft is rejected).
+    np.testing.assert_allclose(rule_output_law("reuse_uniform", p, q), p, atol=1e-15)
+    np.testing.assert_allclose(rule_output_law("resample_from_p", p, q), p, atol=1e-15)
+
+
+def test_redraw_refuses_hopeless_loops():
+    p, q = [1 - 1e-9, 1e-9], [0.0, 1.0]
+    with pytest.raises(ValueError, match="rule_counts"):
+        rule_sample("redraw_from_q", p, q, 1000, seed=0)
+    # The law exists, and the count-level sampler handles it.
+    counts = rule_counts("redraw_from_q", p, q, 10**12, seed=0)
+    np.testing.assert_array_equal(counts, [0, 10**12])
+
+
+def test_samplers_are_reproducible_and_handle_zero_n():
+    for key in RULE_KEYS:
+        a = rule_sample(key, P, Q, 1000, seed=42)
+        b = rule_sample(key, P, Q, 1000, seed=42)
+        np.testing.assert_array_equal(a, b)
+        assert rule_sample(key, P, Q, 0, seed=1).shape == (0,)
+    gen = np.random.default_rng(3)
+    assert rule_sample("reuse_uniform", P, Q, 10, seed=gen).shape == (10,)
+
+
+def test_rule_counts():
+    for key in RULE_KEYS:
+        counts = rule_counts(key, P, Q, 10**12, seed=9)
+        assert counts.dtype == np.int64
+        assert counts.sum() == 10**12
+        law = rule_output_law(key, P, Q)
+        assert np.abs(counts / 10**12 - law).max() < 1e-5
+    counts = rule_counts("reuse_uniform", P, Q, N_CHECK, seed=4)
+    assert chi_square_gof(counts, ZOO_TABLE["reuse_uniform"][0]).p_value > MIN_P_VALUE
+    np.testing.assert_array_equal(
+        rule_counts("inverted_ratio", P, Q, 500, seed=1),
+        rule_counts("inverted_ratio", P, Q, 500, 1),
+    )
+    assert rule_counts("correct", P, Q, 0, seed=1).sum() == 0
+
+
+# --------------------------------------------------------------------------------------------
+# Properties
+# --------------------------------------------------------------------------------------------
+
+
+@st.composite
+def prob_pairs(draw, min_size=1, max_size=8):
+    size = draw(st.integers(min_size, max_size))
+    entry = st.one_of(st.just(0.0), st.floats(0.001, 1.0))
+
+    def vector():
+        values = draw(st.lists(entry, min_size=size, max_size=size).filter(lambda v: sum(v) > 0))
+        arr = np.array(values)
+        return arr / arr.sum()
+
+    return vector(), vector()
+
+
+@settings(max_examples=150, deadline=None)
+@given(prob_pairs())
+def test_every_law_is_a_probability_vector(pair):
+    p, q = pair
+    for key in RULE_KEYS:
+        if key == "redraw_from_q" and np.minimum(p, q).sum() == 0:
+            continue
+        law = rule_output_law(key, p, q)
+        assert law.shape == p.shape
+        assert (law >= 0).all()
+        assert law.sum() == pytest.approx(1.0, abs=1e-12)
+
+
+@settings(max_examples=150, deadline=None)
+@given(prob_pairs())
+def test_closed_forms(pair):
+    p, q = pair
+    low = np.minimum(p, q)
+    z = np.maximum(p - q, 0).sum()
+    np.testing.assert_allclose(rule_output_law("resample_from_p", p, q), low + z * p, atol=1e-12)
+    if low.sum() > 0:
+        np.testing.assert_allclose(
+            rule_output_law("redraw_from_q", p, q), low / low.sum(), atol=1e-12
+        )
+    np.testing.assert_allclose(
+        rule_output_law("reuse_uniform", p, q), brute_force_reuse_uniform(p, q), atol=1e-12
+    )
+    # No filtering when k covers the draft's support: the correct rule again.
+    k = max(1, int((q > 0).sum()))
+    np.testing.assert_allclose(rule_output_law("topk_mismatch", p, q, k=k), p, atol=1e-12)
+
+
+@settings(max_examples=100, deadline=None)
+@given(prob_pairs())
+def test_every_mistake_is_harmless_when_draft_equals_target(pair):
+    p, _ = pair
+    for key in ("correct", "resample_from_p", "inverted_ratio", "redraw_from_q", "reuse_uniform"):
+        np.testing.assert_allclose(rule_output_law(key, p, p), p, atol=1e-12)
+    # Not so for top-k: every top-k draft is accepted, so the output is top_k(p).
+    np.testing.assert_allclose(rule_output_law("topk_mismatch", p, p, k=1), top_k(p, 1))
+
+
+@settings(max_examples=100, deadline=None)
+@given(prob_pairs(min_size=2, max_size=2))
+def test_reuse_uniform_is_exact_with_a_single_residual_token(pair):
+    # With two tokens the residual has one token, which every u maps to.
+    p, q = pair
+    np.testing.assert_allclose(rule_output_law("reuse_uniform", p, q), p, atol=1e-12)
+
+
+# --------------------------------------------------------------------------------------------
+# Temperature, top-k, top-p
+# --------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("temperature", "alpha"), [(1.0, 0.533), (0.5, 0.240), (2.0, 0.747)])
+def test_math_md_alpha_at_temperatures(temperature, alpha):
+    p = softmax(TARGET_LOGITS, temperature)
+    q = softmax(DRAFT_LOGITS, temperature)
+    assert round(float(np.minimum(p, q).sum()), 3) == alpha
+
+
+def test_softmax():
+    np.testing.assert_allclose(softmax([0.0, np.log(3.0)]), [0.25, 0.75], atol=1e-15)
+    np.testing.assert_allclose(softmax([1000.0, 0.0]), [1.0, 0.0])  # no overflow
+    np.testing.assert_allclose(softmax([1.0, -np.inf, 1.0]), [0.5, 0.0, 0.5])
+    np.testing.assert_array_equal(softmax([1.0, 3.0, 2.0], 0), [0, 1, 0])
+    np.testing.assert_array_equal(softmax([3.0, 1.0, 3.0], 0), [0.5, 0, 0.5])
+    np.testing.assert_allclose(softmax([5.0, 1.0], 1e-300), [1.0, 0.0])
+    hot = softmax(TARGET_LOGITS, 1e6)
+    np.testing.assert_allclose(hot, 0.25, atol=1e-6)
+
+
+def test_top_k_and_top_p():
+    np.testing.assert_allclose(top_k([0.2, 0.5, 0.3], 2), [0, 0.625, 0.375])
+    np.testing.assert_array_equal(top_k([0.25] * 4, 2), [0.5, 0.5, 0, 0])  # ties: lower index
+    np.testing.assert_allclose(top_k([0.2, 0.5, 0.3], 10), [0.2, 0.5, 0.3])
+    np.testing.assert_allclose(top_p([0.5, 0.2, 0.3], 0.8), [0.625, 0, 0.375])
+    np.testing.assert_allclose(top_p([0.5, 0.2, 0.3], 0.81), [0.5, 0.2, 0.3])
+    np.testing.assert_allclose(top_p([0.5, 0.2, 0.3], 0.01), [1, 0, 0])
+    np.testing.assert_allclose(top_p([0.1, 0.2, 0.7], 0.3 + 0.7 - 1e-15), [0.1, 0.2, 0.7])
+    np.testing.assert_array_equal(top_p([0.25] * 4, 0.5), [0.5, 0.5, 0, 0])
+    np.testing.assert_array_equal(top_p([0.5, 0.0, 0.5], 1.0), [0.5, 0, 0.5])
+
+
+def test_same_settings_on_both_sides_stay_exact():
+    # Filtering p and q alike is just a different (p, q) pair: the correct rule's law is the
+    # filtered target, the one the user asked for.
+    p = top_p(softmax(TARGET_LOGITS, 0.7), 0.9)
+    q = top_p(softmax(DRAFT_LOGITS, 0.7), 0.9)
+    draws = rule_sample("correct", p, q, N_CHECK, seed=8)
+    assert chi_square_gof(np.bincount(draws, minlength=4), p).p_value > MIN_P_VALUE
+
+
+# --------------------------------------------------------------------------------------------
+# Registry and bad input
+# --------------------------------------------------------------------------------------------
+
+
+def test_registry():
+    assert RULE_KEYS[0] == "correct"
+    assert set(ZOO_TABLE) | {"topk_mismatch"} <= set(RULE_KEYS)
+    for key, rule in RULES.items():
+        assert isinstance(rule, Rule)
+        assert rule.key == key
+        assert rule.title and rule.mistake.endswith(".") and rule.why.endswith(".")
+        assert get_rule(key) is rule
+        assert rule.exact == (key == "correct")
+    assert get_rule("topk_mismatch").params == {"k": 2}
+    with pytest.raises(AttributeError):
+        get_rule("correct").title = "x"  # type: ignore[misc]
+
+
+@pytest.mark.parametrize(
+    ("call", "match"),
+    [
+        (lambda: rule_output_law("nope", P, Q), "key must be one of"),
+        (lambda: rule_output_law("correct", P, Q, k=2), "unknown parameter"),
+        (lambda: rule_output_law("topk_mismatch", P, Q, k=0), "k must be at least 1"),
+        (lambda: rule_output_law("topk_mismatch", P, Q, k=1.5), "k must be a whole number"),
+        (lambda: rule_output_law("typical_acceptance", P, Q, eps=2), "eps"),
+        (lambda: rule_output_law("typical_acceptance", P, Q, delta=-1), "delta"),
+        (lambda: rule_output_law("reuse_uniform", [0.5, 0.6], [0.5, 0.5]), "p must sum to 1"),
+        (lambda: rule_output_law("reuse_uniform", P, [0.5, 0.5]), "same length"),
+        (lambda: rule_sample("reuse_uniform", P, Q, -1), "n must be >= 0"),
+        (lambda: rule_sample("reuse_uniform", P, Q, MAX_RULE_DRAWS + 1), "too large"),
+        (lambda: rule_sample("reuse_uniform", P, Q, 10, seed=-3), "seed"),
+        (lambda: rule_counts("reuse_uniform", P, Q, 10**16), "too large"),
+        (lambda: softmax([1.0, np.nan]), "NaN"),
+        (lambda: softmax([1.0, np.inf]), r"\+inf"),
+        (lambda: softmax([-np.inf, -np.inf]), "all -inf"),
+        (lambda: softmax([[1.0]]), "1-D"),
+        (lambda: softmax([]), "empty"),
+        (lambda: softmax([1.0], temperature=-1), "temperature"),
+        (lambda: softmax([1.0], temperature="hot"), "temperature"),
+        (lambda: top_k([0.5, 0.5], 0), "k must be at least 1"),
+        (lambda: top_k([0.5, 0.6], 1), "probs must sum to 1"),
+        (lambda: top_p([0.5, 0.5], 0), "top-p"),
+        (lambda: top_p([0.5, 0.5], 1.5), "top-p"),
+        (lambda: top_p([0.5, 0.5], None), "top-p"),
+    ],
+)
+def test_bad_input_raises_value_error(call, match):
+    with pytest.raises(ValueError, match=match):
+        call()
