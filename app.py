@@ -88,7 +88,14 @@ for script, label, icon, blurb in (
         "pages/3_Monte_Carlo.py",
         "Monte Carlo",
         ":material/scatter_plot:",
-        "Millions of draws converge to the target; broken implementations drift away.",
+        "Millions of draws converge to the target at the 1/√N rate, with a chi-square check.",
+    ),
+    (
+        "pages/4_Bug_zoo.py",
+        "Bug zoo",
+        ":material/bug_report:",
+        "Real mistakes from public implementations, run against the correct rule: watch the "
+        "bias grow out of the noise.",
     ),
 ):
     if (page.ROOT / script).exists():

@@ -40,6 +40,13 @@ st.markdown(
         "{T} and the small **draft** {D}; every chart follows."
     )
 )
+st.caption(
+    note.fill(
+        "Notation: {T} = target (the big model), {D} = draft (the small one), as in Leviathan et "
+        "al. (2023). Chen et al. (2023) and many blog posts swap the two letters — a classic "
+        "source of inverted ratios; the *Swap letters* switch in the sidebar relabels everything."
+    )
+)
 page.show_notices()
 
 
