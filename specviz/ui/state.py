@@ -56,16 +56,23 @@ def notation() -> Notation:
 
 
 def sync_url(extra: dict[str, str] | None = None) -> None:
-    """Write the scenario (plus page-specific ``extra`` parameters) into the address bar."""
+    """Write the scenario (plus page-specific ``extra`` parameters) into the address bar, and
+    show the same link in the sidebar with a copy button (the last call of every page)."""
     wanted = to_query(current()) | (extra or {})
     if st.query_params.to_dict() != wanted:
         st.query_params.from_dict(wanted)
+    with st.sidebar:
+        st.markdown(
+            "#### Share this view",
+            help="This link restores the words, weights, seed and settings exactly.",
+        )
+        st.code(share_url(extra), language=None, wrap_lines=True)
 
 
 def share_url(extra: dict[str, str] | None = None) -> str:
     """The full link that restores this page in this state."""
     base = st.context.url or ""
-    return f"{base}?{urlencode(to_query(current()) | (extra or {}))}"
+    return f"{base}?{urlencode(to_query(current()) | (extra or {}), safe=',')}"
 
 
 def bound(
