@@ -6,6 +6,7 @@ from specviz import acceptance_rate, expected_tokens_per_step
 from specviz.figures.landing import pair_chart
 from specviz.figures.style import ChartStyle, percent
 from specviz.one_token import mixture
+from specviz.palette import Notation
 from specviz.scenario import DEFAULT_WORDS, PROMPT
 from specviz.ui import page, state
 
@@ -57,9 +58,21 @@ with left:
         "Whatever the draft, the words that come out follow the target exactly; a better draft "
         "only means fewer rejections, so more words per expensive call."
     )
+
+
+@st.cache_resource(max_entries=64, show_spinner=False)
+def _chart(quality: int, projector: bool, swapped: bool) -> dict:
+    """The example chart's Vega-Lite spec at one slider position, shared by every session.
+
+    Built with Altair once; converting an Altair chart costs ~30 ms, so reruns reuse the spec.
+    """
+    style = ChartStyle(projector=projector, notation=Notation(swapped=swapped))
+    draft = mixture(target, off_target, quality / 100)
+    return pair_chart(labels, target, draft, style).to_dict()
+
+
 with right:
-    style = ChartStyle(projector=state.current().projector, notation=note)
-    st.altair_chart(pair_chart(labels, target, draft, style), width="stretch")
+    st.vega_lite_chart(_chart(quality, state.current().projector, note.swapped), width="stretch")
     st.caption(
         note.fill(
             f"Bar chart of target {{T}} and draft {{D}} over {', '.join(labels)}. "

@@ -63,13 +63,27 @@ def bench_playground() -> None:
     report("Playground, slider to a seen state", seen)
 
 
+def bench_one_draw() -> None:
+    at = AppTest.from_file(APP, default_timeout=60).run()
+    at.switch_page("pages/2_One_draw.py").run()
+    for _ in range(2):
+        _timed(at)
+    fresh = []
+    for _ in range(ROUNDS):
+        at.button[0].click()  # "New draws (next seed)": a story not drawn before
+        fresh.append(_timed(at))
+    report("One draw, new story (next seed)", fresh)
+
+
 def bench_landing() -> None:
     at = AppTest.from_file(APP, default_timeout=60).run()
-    times = []
-    for i in range(ROUNDS):
-        at.slider[0].set_value(5 * (i % 20))
-        times.append(_timed(at))
-    report("Home, draft-quality slider", times)
+    passes: list[list[float]] = [[], []]
+    for times in passes:  # first pass: every position new; second: every position seen
+        for value in range(0, 101, 5):
+            at.slider[0].set_value(value)
+            times.append(_timed(at))
+    report("Home, quality slider to a new position", passes[0])
+    report("Home, quality slider to a seen position", passes[1])
 
 
 def report(name: str, times: list[float]) -> None:
@@ -84,3 +98,4 @@ if __name__ == "__main__":
     warnings.filterwarnings("ignore")
     bench_landing()
     bench_playground()
+    bench_one_draw()
