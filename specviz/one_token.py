@@ -47,12 +47,16 @@ def normalize(weights: ArrayLike) -> np.ndarray:
     array([0.25, 0.25, 0.5 ])
     """
     w = as_float_vector(weights, "weights")
-    top = w.max()
-    if top <= 0:
+    total = w.sum()
+    if total <= 0:
         raise ValueError("weights are all zero; at least one weight must be positive")
-    # Scale by the largest weight first, so that weights near 1e308 do not overflow the sum.
-    scaled = w / top
-    return scaled / scaled.sum()
+    if not np.isfinite(total):
+        # Weights near 1e308 overflow the sum: scale by the largest first (one more rounding).
+        w = w / w.max()
+        total = w.sum()
+    # One correctly rounded division: equal ratios (3/10, 30/100) give identical floats, so a
+    # token the two models weigh alike is exactly "balanced" and p == q gives Z == 0 exactly.
+    return w / total
 
 
 def acceptance_probs(p: ArrayLike, q: ArrayLike) -> np.ndarray:

@@ -28,6 +28,7 @@ from specviz import (
     sampling,
     theory,
 )
+from specviz._checks import as_prob_pair
 from specviz.one_token import total_variation
 
 #: Tolerance for exact quantities: float64 sums over at most a few thousand terms in [0, 1] carry a
@@ -265,9 +266,10 @@ def prob_pairs(draw, max_size=50):
 
 
 def _as_core_sees_them(p, q):
-    """The core renormalises each input (``x / x.sum()``, see ``_checks.as_prob_vector``), which can
-    move entries by an ulp; exact support statements (p <= q, p == 0) refer to those vectors."""
-    return p / p.sum(), q / q.sum()
+    """The core renormalises an input whose sum is off by more than rounding (see
+    ``_checks.as_prob_vector``), which can move entries by an ulp; exact support statements
+    (p <= q, p == 0) refer to the vectors the core works with."""
+    return as_prob_pair(p, q)
 
 
 @PROPERTY
