@@ -24,7 +24,6 @@ st.markdown(
         "the leftover bucket, ④ the emitted word joins the tally, which settles on {T}."
     )
 )
-page.show_notices()
 
 
 def _load_preset() -> None:
@@ -46,9 +45,14 @@ left.selectbox(
     on_change=_load_preset,
     help="The Playground's target and draft, or one of its presets.",
 )
-draws = middle.select_slider("Draws in the story", DRAW_CHOICES, value=50, key="od.draws")
+state.link_choice("draws", "od.draws", DRAW_CHOICES, default=50)
+draws = middle.select_slider("Draws in the story", DRAW_CHOICES, key="od.draws")
 right.button(
-    "New draws (next seed)", icon=":material/refresh:", on_click=_new_draws, width="stretch"
+    "New draws",
+    icon=":material/refresh:",
+    on_click=_new_draws,
+    width="stretch",
+    help="Draw a new story with the next seed (the seed is in the sidebar and in the link).",
 )
 
 
@@ -62,6 +66,7 @@ def _player(
     return player_html(labels, p, q, one_draw_story(p, q, n, seed=seed), style)
 
 
+page.show_notices()
 try:
     p, q = scenario.distributions()
 except ValueError as problem:

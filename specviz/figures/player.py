@@ -60,8 +60,14 @@ def player_html(
 ) -> str:
     """The player page for ``story`` (an HTML document for ``st.iframe``)."""
     data = story_data(labels, p, q, story, style)
-    # Inside <script>, "</" could close the tag early; JSON allows the escaped form.
-    payload = json.dumps(data, allow_nan=False).replace("</", "<\\/")
+    # Inside <script>, "</script" or "<!--" in a label could end or swallow the tag: escape every
+    # "<", ">" and "&" as JSON unicode escapes, which parse back to the same strings.
+    payload = (
+        json.dumps(data, allow_nan=False)
+        .replace("<", "\\u003c")
+        .replace(">", "\\u003e")
+        .replace("&", "\\u0026")
+    )
     replacements = {
         "__FONT__": str(style.font_size + (6 if style.projector else 2)),
         "__DRAFT__": palette.DRAFT.color,

@@ -138,6 +138,7 @@ def acceptance_figure(
             text=[percent(a) if ok else "—" for a, ok in zip(accept, proposed, strict=True)],
             textposition="inside",
             insidetextanchor="middle",
+            insidetextfont={"color": palette.INK, "size": style.text_size},
             customdata=ratio_text,
             hovertemplate="P(accept) = %{y:.1%}<br>%{customdata}<extra></extra>",
         ),
@@ -149,6 +150,7 @@ def acceptance_figure(
             text=[percent(r) if r > 0 else "" for r in reject],
             textposition="inside",
             insidetextanchor="middle",
+            insidetextfont={"color": palette.INK, "size": style.text_size},
             hovertemplate="P(reject) = %{y:.1%}<extra></extra>",
         ),
         # The ratio sits above each bar, so the rule min(1, p/q) can be read off word by word.

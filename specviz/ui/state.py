@@ -10,7 +10,7 @@ nothing.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
 from urllib.parse import urlencode
@@ -48,6 +48,30 @@ def notices() -> list[str]:
     """Problems found in the link this session was opened with."""
     current()
     return list(st.session_state.get(_NOTICES, []))
+
+
+def link_choice(param: str, widget_key: str, choices: Sequence[Any], default: Any) -> None:
+    """Start a page's own widget (``widget_key``) from the link's ``param``, once per session.
+
+    A value that is not one of ``choices`` becomes a notice and ``default``. Call before the
+    widget is drawn, and draw it without ``value=`` (its value is already in session_state).
+    """
+    if widget_key in st.session_state:
+        return
+    value = default
+    raw = st.query_params.get(param)
+    if raw is not None:
+        by_text = {str(choice): choice for choice in choices}
+        if raw in by_text:
+            value = by_text[raw]
+        else:
+            current()
+            allowed = ", ".join(by_text)
+            st.session_state[_NOTICES] = [
+                *notices(),
+                f"The link's '{param}' must be one of {allowed}; {default} is used.",
+            ]
+    st.session_state[widget_key] = value
 
 
 def notation() -> Notation:

@@ -1,0 +1,315 @@
+"""The "One draw at a time" player in Chromium, against the story the core tells for the same link.
+
+A deep link (/One_draw?...&seed=4) opens the page; inside the player's iframe the test
+- steps through the first two draws (the first is rejected, the second accepted at seed 4) and
+  checks every stage's sentence, the counter and ``window.specviz.state()`` against
+  :func:`specviz.story.one_draw_story`;
+- drives Play/Pause from the keyboard only (Tab from the page's last button, Enter, Space);
+- plays all draws at the "instant" speed and compares the tally with ``np.bincount`` of the story's
+  output, split into accepted drafts and bucket words; Reset empties it;
+- takes screenshots (normal and ?projector=1) into tests/screenshots/.
+
+No stException, no page error (uncaught exceptions in the iframe reach ``page.on("pageerror")``).
+Run one at a time (2 cores: Chromium is the bottleneck).
+"""
+
+from __future__ import annotations
+
+import time
+from urllib.parse import urlencode
+
+import numpy as np
+import pytest
+from streamlit_server import open_app
+
+from specviz.one_token import normalize
+from specviz.story import one_draw_story
+
+pytestmark = pytest.mark.browser
+
+WORDS = ("mat", "sofa", "floor", "bed")
+P_WEIGHTS = (40, 30, 20, 10)
+Q_WEIGHTS = (10, 20, 30, 40)
+SEED = 4  # draw 1: 'bed' proposed and rejected, 'mat' from the bucket; draw 2: 'floor' accepted
+DRAWS = 50
+
+
+def link(base: str, **extra: str) -> str:
+    params = {
+        "words": ",".join(WORDS),
+        "p": ",".join(map(str, P_WEIGHTS)),
+        "q": ",".join(map(str, Q_WEIGHTS)),
+        "seed": str(SEED),
+        "draws": str(DRAWS),
+        **extra,
+    }
+    return f"{base}/One_draw?{urlencode(params)}"
+
+
+@pytest.fixture(scope="module")
+def story():
+    p, q = normalize(P_WEIGHTS), normalize(Q_WEIGHTS)
+    return p, q, one_draw_story(p, q, DRAWS, seed=SEED)
+
+
+@pytest.fixture
+def errors(page):
+    """Uncaught exceptions and console errors of the page and its frames.
+
+    "Failed to load resource" is left out: Streamlit itself probes /One_draw/_stcore/health (404)
+    on a deep link, and the material-icon favicon comes from fonts.gstatic.com (offline here).
+    """
+    seen: list[str] = []
+
+    def on_console(msg) -> None:
+        if msg.type == "error" and not msg.text.startswith("Failed to load resource"):
+            seen.append(f"console: {msg.text} ({msg.location.get('url')})")
+
+    page.on("pageerror", lambda exc: seen.append(f"pageerror: {exc}"))
+    page.on("console", on_console)
+    return seen
+
+
+def open_player(page, url: str):
+    """Open ``url`` and return the player's frame (a Playwright Frame) once it is initialised."""
+    watcher = open_app(page, url)
+    assert not watcher.exceptions, watcher.exceptions
+    assert page.get_by_test_id("stException").count() == 0
+    iframe = page.get_by_test_id("stIFrame")
+    assert iframe.count() == 1
+    frame = iframe.element_handle().content_frame()
+    frame.wait_for_function("() => window.specviz !== undefined")
+    return frame
+
+
+def state(frame) -> dict:
+    return frame.evaluate("window.specviz.state()")
+
+
+def text(frame, selector: str) -> str:
+    return frame.locator(selector).inner_text().strip()
+
+
+def no_trouble(page, errors: list[str]) -> None:
+    assert page.get_by_test_id("stException").count() == 0
+    assert not errors, errors
+
+
+def dec(x: float) -> str:
+    return f"{x:.2f}"
+
+
+def pct(x: float) -> str:
+    v = 100 * x
+    return f"{round(v)}%" if abs(v - round(v)) < 1e-9 else f"{v:.1f}%"
+
+
+# --------------------------------------------------------------------------- step by step
+
+
+def test_steps_tell_the_core_story(page, streamlit_server, story, errors, screenshot_dir):
+    p, q, s = story
+    assert not s.accepted[0] and s.accepted[1], "seed 4 was chosen for: rejected, then accepted"
+    frame = open_player(page, link(streamlit_server))
+    assert "this link had problems" not in page.get_by_test_id("stMain").inner_text().lower()
+    assert state(frame) == {"draw": 0, "stage": 0, "ok": [0] * 4, "bucket": [0] * 4}
+    assert text(frame, "#counter") == f"Draw 1 of {DRAWS}"
+    step = frame.get_by_role("button", name="Step ›")
+
+    ok, bucket = [0] * 4, [0] * 4
+    for d in range(2):
+        x, y, acc = int(s.draft[d]), int(s.output[d]), bool(s.accepted[d])
+        wx, wy = f"‘{WORDS[x]}’", f"‘{WORDS[y]}’"
+        for stage in range(1, 6):
+            step.click()
+            if stage == 5:
+                (ok if acc else bucket)[y] += 1
+            assert state(frame) == {"draw": d, "stage": stage, "ok": ok, "bucket": bucket}, (
+                f"draw {d + 1}, stage {stage}"
+            )
+            assert text(frame, "#counter") == f"Draw {d + 1} of {DRAWS} · stage {stage}/5"
+            said = text(frame, "#sentence")
+            where = f"draw {d + 1}, stage {stage}: {said!r}"
+            if stage == 1:
+                assert said.startswith(f"① The draft q proposes {wx}"), where
+                assert f"pointer landed at {dec(s.u_draft[d])}" in said, where
+                assert f"q({WORDS[x]}) = {pct(q[x])}" in said, where
+            elif stage == 2:
+                assert f"a({WORDS[x]}) = min(1, p/q)" in said, where
+                assert f"min(1, {pct(p[x])} / {pct(q[x])})" in said, where
+                assert f"= {dec(s.accept_prob[d])}." in said, where
+                assert f"A uniform u = {dec(s.u_accept[d])} is drawn" in said, where
+            elif stage == 3:
+                if acc:
+                    assert "✓ accepted" in said and "rejected" not in said, where
+                    assert f"u = {dec(s.u_accept[d])} < a = {dec(s.accept_prob[d])}" in said
+                    assert text(frame, "#verdict").startswith("✓ accepted")
+                else:
+                    assert "✗ rejected" in said and "accepted" not in said, where
+                    assert f"u = {dec(s.u_accept[d])} ≥ a = {dec(s.accept_prob[d])}" in said
+                    assert text(frame, "#verdict").startswith("✗ rejected")
+            elif stage == 4:
+                if acc:
+                    assert "bucket is not needed" in said, where
+                else:
+                    assert f"leftover bucket: {wy}" in said, where
+                    hit = frame.locator("#strip-bucket .seg.hit")
+                    assert hit.count() == 1 and hit.inner_text().strip() == WORDS[y]
+            else:
+                route = "✓ accepted draft" if acc else "◌ from the bucket"
+                assert said.startswith(f"⑤ {wy} is emitted ({route})"), where
+                assert f"{d + 1} word" in said, where
+        # the tally's label for the emitted word shows its count
+        counts = frame.locator("#tally .count")
+        assert counts.nth(y).inner_text().startswith(f"{ok[y] + bucket[y]} (")
+        if d == 0:
+            page.wait_for_timeout(800)  # let the pointers and bars glide into place
+            page.get_by_test_id("stIFrame").screenshot(
+                path=str(screenshot_dir / "one_draw_player_stage5.png")
+            )
+    step.click()  # the next draw starts at stage 1
+    assert state(frame)["draw"] == 2 and state(frame)["stage"] == 1
+    page.wait_for_timeout(800)
+    page.screenshot(path=str(screenshot_dir / "one_draw_steps.png"))
+    no_trouble(page, errors)
+
+
+def test_next_draw_finishes_the_draw(page, streamlit_server, story, errors):
+    _p, _q, s = story
+    frame = open_player(page, link(streamlit_server))
+    button = frame.get_by_role("button", name="Next draw »")
+    expected_ok, expected_bucket = np.zeros(4, int), np.zeros(4, int)
+    for d in range(5):
+        button.click()
+        (expected_ok if s.accepted[d] else expected_bucket)[s.output[d]] += 1
+        st = state(frame)
+        assert (st["draw"], st["stage"]) == (d, 5)
+        assert st["ok"] == expected_ok.tolist() and st["bucket"] == expected_bucket.tolist()
+    # the arrow key steps too
+    frame.locator("#step").focus()
+    frame.locator("body").press("ArrowRight")
+    assert (state(frame)["draw"], state(frame)["stage"]) == (5, 1)
+    no_trouble(page, errors)
+
+
+# --------------------------------------------------------------------------- keyboard play/pause
+
+
+def test_play_and_pause_from_the_keyboard(page, streamlit_server, errors):
+    frame = open_player(page, link(streamlit_server))
+    play = frame.locator("#play")
+    # Tab from the page's last control before the player lands on Play
+    page.get_by_role("button", name="New draws").focus()
+    for _ in range(6):
+        page.keyboard.press("Tab")
+        if frame.evaluate("document.hasFocus() && document.activeElement.id") == "play":
+            break
+    else:
+        pytest.fail("Tab never reached the player's Play button")
+    assert play.get_attribute("aria-pressed") == "false"
+
+    page.keyboard.press("Enter")
+    assert play.inner_text().strip() == "⏸ Pause"
+    assert play.get_attribute("aria-pressed") == "true"
+    first = state(frame)
+    page.wait_for_timeout(2500)  # "normal" speed: a stage every 0.7 s
+    later = state(frame)
+    progress = lambda st: 5 * st["draw"] + st["stage"]  # noqa: E731
+    assert progress(later) >= progress(first) + 2, (first, later)
+    counter = text(frame, "#counter")
+    assert counter.startswith("Draw ") and "stage" in counter
+
+    page.keyboard.press("Space")  # focus is still on the button
+    assert play.inner_text().strip() == "▶ Play"
+    assert play.get_attribute("aria-pressed") == "false"
+    paused = state(frame)
+    page.wait_for_timeout(1600)
+    assert state(frame) == paused, "the player kept going after Pause"
+    assert text(frame, "#counter") == f"Draw {paused['draw'] + 1} of {DRAWS} · stage " + (
+        f"{paused['stage']}/5"
+    )
+
+    page.keyboard.press("Enter")  # and it resumes where it was
+    page.wait_for_timeout(1000)
+    assert progress(state(frame)) > progress(paused)
+    page.keyboard.press("Enter")
+    no_trouble(page, errors)
+
+
+# --------------------------------------------------------------------------- all draws at once
+
+
+def test_instant_play_ends_on_the_story_tally_and_reset_empties_it(
+    page, streamlit_server, story, errors
+):
+    _p, _q, s = story
+    frame = open_player(page, link(streamlit_server))
+    frame.locator("#speed").select_option("0")
+    frame.locator("#play").click()
+    t0 = time.perf_counter()
+    frame.wait_for_function(f"() => window.specviz.state().draw === {DRAWS}", timeout=10_000)
+    elapsed = time.perf_counter() - t0
+    st = state(frame)
+    total = np.bincount(s.output, minlength=4)
+    ok = np.bincount(s.output[s.accepted], minlength=4)
+    bucket = np.bincount(s.output[~s.accepted], minlength=4)
+    assert np.array_equal(np.add(st["ok"], st["bucket"]), total), (st, total)
+    assert st["ok"] == ok.tolist() and st["bucket"] == bucket.tolist()
+    assert elapsed < 5, f"instant play of {DRAWS} draws took {elapsed:.1f} s"
+    frame.wait_for_function("() => document.querySelector('#play').textContent === '▶ Play'")
+    assert frame.locator("#play").get_attribute("aria-pressed") == "false"
+    assert text(frame, "#sentence").startswith(f"All {DRAWS} draws done")
+    assert text(frame, "#counter") == f"Draw {DRAWS} of {DRAWS}"
+    counts = frame.locator("#tally .count")
+    for i in range(4):
+        want = f"{total[i]} ({pct(total[i] / DRAWS)})" if total[i] else ""
+        assert counts.nth(i).inner_text().strip() == want, i
+
+    # Play at the end does nothing; Step does nothing
+    frame.locator("#play").click()
+    frame.locator("#step").click()
+    assert state(frame) == st
+
+    frame.get_by_role("button", name="↺ Reset").click()
+    assert state(frame) == {"draw": 0, "stage": 0, "ok": [0] * 4, "bucket": [0] * 4}
+    assert text(frame, "#counter") == f"Draw 1 of {DRAWS}"
+    assert text(frame, "#sentence").startswith("Press ▶ Play")
+    assert all(c.strip() == "" for c in counts.all_inner_texts())
+
+    # Reset replays the same draws
+    frame.locator("#play").click()
+    frame.wait_for_function(f"() => window.specviz.state().draw === {DRAWS}", timeout=10_000)
+    assert state(frame) == st
+    no_trouble(page, errors)
+
+
+# --------------------------------------------------------------------------- screenshots
+
+
+@pytest.mark.parametrize("projector", [False, True], ids=["normal", "projector"])
+def test_screenshots_after_a_few_steps(page, streamlit_server, errors, screenshot_dir, projector):
+    extra = {"projector": "1"} if projector else {}
+    frame = open_player(page, link(streamlit_server, **extra))
+    step = frame.get_by_role("button", name="Step ›")
+    for _ in range(3):  # draw 1 at stage 3: the verdict is on screen
+        step.click()
+    page.wait_for_timeout(800)  # let the pointers glide into place
+    name = "one_draw_projector" if projector else "one_draw"
+    page.screenshot(path=str(screenshot_dir / f"{name}.png"))
+    page.get_by_test_id("stIFrame").screenshot(path=str(screenshot_dir / f"{name}_player.png"))
+    # the player shows all of itself: no scrollbar inside the iframe
+    inner = frame.evaluate("document.documentElement.scrollHeight")
+    outer = page.get_by_test_id("stIFrame").evaluate("e => e.clientHeight")
+    assert inner <= outer + 2, f"the player needs {inner}px but its iframe is {outer}px tall"
+    font = frame.evaluate("parseFloat(getComputedStyle(document.body).fontSize)")
+    assert font >= (24 if projector else 14), font
+    no_trouble(page, errors)
+    # The acceptance zone's label carries the threshold a(x): cut off, it shows a wrong number
+    # (e.g. "accept if u < 0.2" for a = 0.25). Every zone label must fit its zone.
+    clipped = frame.evaluate(
+        """() => ["zone-ok", "zone-bad"].map((id) => document.getElementById(id))
+             .filter((e) => e.scrollWidth > e.clientWidth + 1)
+             .map((e) => `${e.id}: "${e.textContent}" needs ${e.scrollWidth}px, `
+                         + `has ${e.clientWidth}px`)"""
+    )
+    assert not clipped, clipped
