@@ -6,6 +6,7 @@ import streamlit as st
 
 from specviz import acceptance_rate, expected_tokens_per_step, normalize, rejection_mass
 from specviz.figures import captions
+from specviz.figures.flow import flow_html
 from specviz.figures.playground import (
     acceptance_figure,
     bucket_figure,
@@ -64,7 +65,9 @@ def _load_random() -> None:
 
 
 st.markdown("**Presets** — each one teaches one lesson:")
-buttons = [column for _ in range(2) for column in st.columns(4)]
+per_row = 3 if scenario.projector else 4  # projector type needs wider buttons
+rows = -(-(len(PRESETS) + 1) // per_row)
+buttons = [column for _ in range(rows) for column in st.columns(per_row)]
 for column, preset in zip(buttons, PRESETS, strict=False):
     column.button(
         preset.title,
@@ -73,7 +76,7 @@ for column, preset in zip(buttons, PRESETS, strict=False):
         args=(preset,),
         width="stretch",
     )
-buttons[-1].button(
+buttons[len(PRESETS)].button(
     "Random",
     key="preset.random",
     icon=":material/casino:",
@@ -127,7 +130,9 @@ def _token_widgets(i: int, word: str, slots: list, collapsed: bool) -> None:
             f"pg.p{i}",
             scenario.p_weights[i],
             lambda v: _set_weight("p_weights", i, v),
-            label=note.fill(f"target {{T}} weight of {word}"),
+            label=note.fill(
+                f"{{T}}({word})" if scenario.projector else f"target {{T}} weight of {word}"
+            ),
             min_value=0,
             max_value=MAX_WEIGHT,
             label_visibility=visibility,
@@ -138,7 +143,9 @@ def _token_widgets(i: int, word: str, slots: list, collapsed: bool) -> None:
             f"pg.q{i}",
             scenario.q_weights[i],
             lambda v: _set_weight("q_weights", i, v),
-            label=note.fill(f"draft {{D}} weight of {word}"),
+            label=note.fill(
+                f"{{D}}({word})" if scenario.projector else f"draft {{D}} weight of {word}"
+            ),
             min_value=0,
             max_value=MAX_WEIGHT,
             label_visibility=visibility,
@@ -227,20 +234,22 @@ with charts:
         help=note.fill("Σ min({T}, {D}): the chance that a guess is kept."),
     )
     m[1].metric(
-        note.fill("Distance TV({T}, {D})"),
+        "TV distance",
         percent(total_variation(p, q)),
-        help="Total variation distance: how far the draft is from the target. α = 1 − TV.",
+        help=note.fill(
+            "TV({T}, {D}) = ½ Σ |{T} − {D}|: how far the draft is from the target. α = 1 − TV."
+        ),
     )
     m[2].metric(
-        "Bucket size Z",
+        "Bucket Z",
         percent(z),
         help=note.fill("Σ max(0, {T} − {D}): the probability that a guess is rejected."),
     )
     m[3].metric(
-        f"Words per call, γ = {gamma}",
+        "Words per call",
         f"{expected_tokens_per_step(alpha, gamma):.2f}",
-        help="(1 − α^(γ+1)) / (1 − α): a target call checks γ guesses and always "
-        "yields at least one word.",
+        help=f"With γ = {gamma} guesses: (1 − α^(γ+1)) / (1 − α). A target call checks γ "
+        "guesses and always yields at least one word.",
     )
     st.markdown(
         f"A guess is kept **{percent(alpha)}** of the time (α = 1 − TV). "
@@ -250,6 +259,14 @@ with charts:
         f"{expected_tokens_per_step(alpha, gamma):.2f} words on average instead of 1."
     )
 
+    st.iframe(
+        flow_html(scenario.labels, p, q, ChartStyle(scenario.projector, note), key="playground"),
+        height="content",
+        alt=note.fill(
+            "Animated bars: per word, the draft's mass kept or bounced, and the "
+            "kept mass plus bucket refills reaching the target {T}."
+        ),
+    )
     for key, (figure, caption) in _figures(
         scenario.labels,
         scenario.p_weights,

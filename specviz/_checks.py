@@ -18,6 +18,9 @@ SUM_TOLERANCE = 1e-6
 #: Sums closer to 1 than this are float rounding of a true 1 (a few ulps per entry for V ~ 1e4).
 _ROUNDING = 1e-12
 
+#: How far (a few dozen ulps) an α computed by summing may stray outside [0, 1] and be clipped.
+_ALPHA_SLACK = 1e-14
+
 #: Largest ``n`` for the per-draw sampler: it holds ~40 bytes per draw in memory.
 MAX_PER_DRAW = 50_000_000
 
@@ -93,9 +96,10 @@ def as_alpha(alpha: object) -> np.ndarray:
     arr = _numbers(alpha, "alpha", "a number in [0, 1]")
     if not np.isfinite(arr).all():
         raise ValueError("alpha must be a finite number in [0, 1]; got NaN or infinity")
-    if (arr < 0).any() or (arr > 1).any():
+    if (arr < -_ALPHA_SLACK).any() or (arr > 1 + _ALPHA_SLACK).any():
         raise ValueError(f"alpha must lie in [0, 1]; got {_short(alpha)}")
-    return arr
+    # An α computed as a sum of rounded terms may sit an ulp outside [0, 1]: that is still α.
+    return np.clip(arr, 0.0, 1.0)
 
 
 def as_count(value: object, name: str, *, maximum: int | None = None) -> int:

@@ -101,7 +101,9 @@ def acceptance_rate(p: ArrayLike, q: ArrayLike) -> float:
     0.75
     """
     p, q = as_prob_pair(p, q)
-    return float(np.minimum(p, q).sum())
+    # A sum of rounded terms can land an ulp above 1 (p == q summing to 1 + 2e-16); α is a
+    # probability, and callers pass it on to functions that insist on [0, 1].
+    return min(1.0, float(np.minimum(p, q).sum()))
 
 
 def rejection_mass(p: ArrayLike, q: ArrayLike) -> float:

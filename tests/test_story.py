@@ -411,7 +411,7 @@ def test_swapped_notation_swaps_the_letters():
     assert {k: v for k, v in d_plain.items() if k not in letters} == {
         k: v for k, v in d_swapped.items() if k not in letters
     }
-    assert "a pointer lands on q's strip" in plain
-    assert "a pointer lands on p's strip" in swapped
-    assert "against the target p (dashed)" in plain
-    assert "against the target q (dashed)" in swapped
+    assert "(a pointer on q's strip)" in plain
+    assert "(a pointer on p's strip)" in swapped
+    assert "vs target p (dashed)" in plain
+    assert "vs target q (dashed)" in swapped

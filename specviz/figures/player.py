@@ -8,24 +8,14 @@ and accepted/rejected are told by icon and words as well as colour.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
-from functools import cache
-from pathlib import Path
 
 import numpy as np
 
-from specviz import palette
+from specviz.figures.html import render
 from specviz.figures.style import DEFAULT_STYLE, ChartStyle, percent
 from specviz.one_token import rejection_mass, residual
 from specviz.story import DrawStory
-
-_TEMPLATE = Path(__file__).with_name("player.html")
-
-
-@cache
-def _template() -> str:
-    return _TEMPLATE.read_text(encoding="utf-8")
 
 
 def story_data(
@@ -60,27 +50,4 @@ def player_html(
 ) -> str:
     """The player page for ``story`` (an HTML document for ``st.iframe``)."""
     data = story_data(labels, p, q, story, style)
-    # Inside <script>, "</script" or "<!--" in a label could end or swallow the tag: escape every
-    # "<", ">" and "&" as JSON unicode escapes, which parse back to the same strings.
-    payload = (
-        json.dumps(data, allow_nan=False)
-        .replace("<", "\\u003c")
-        .replace(">", "\\u003e")
-        .replace("&", "\\u0026")
-    )
-    replacements = {
-        "__FONT__": str(style.font_size + (6 if style.projector else 2)),
-        "__DRAFT__": palette.DRAFT.color,
-        "__TARGET__": palette.TARGET.color,
-        "__ACCEPTED__": palette.ACCEPTED.color,
-        "__REJECTED__": palette.REJECTED.color,
-        "__BUCKET__": palette.BUCKET.color,
-        "__Z__": percent(data["z"]),
-        "__T__": style.notation.target,
-        "__D__": style.notation.draft,
-        "__DATA__": payload,
-    }
-    html = _template()
-    for key, value in replacements.items():
-        html = html.replace(key, value)
-    return html
+    return render("player.html", style, data, z=percent(data["z"]))

@@ -1,0 +1,335 @@
+"""The Playground in Chromium: a shared link restores its state, the keyboard moves a weight and
+every chart and the address bar follow, the charts glide between states, every chart's text can
+be read (nothing cut off, hidden or drawn on top of other text), and screenshots in normal and
+projector mode (tests/screenshots/playground_*.png) to look at.
+
+Run one at a time (2 cores: Chromium is the bottleneck). Skip with `-m "not browser"`.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from urllib.parse import parse_qs, urlencode, urlsplit
+
+import pytest
+from streamlit_server import open_app, rerun_waiter, wait_for_charts, watch_stream
+
+pytestmark = pytest.mark.browser
+
+TALL = {"width": 1280, "height": 2400}  # the whole page in one screenshot
+BAR = re.compile(r"M([\d.]+),([\d.]+)V([\d.]+)H([\d.]+)V([\d.]+)Z")
+
+
+# --------------------------------------------------------------------------- reading the page
+
+
+def metric(page, label: str) -> str:
+    box = page.get_by_test_id("stMetric").filter(has_text=label)
+    return box.get_by_test_id("stMetricValue").inner_text().strip()
+
+
+def slider(page, label: str):
+    """A slider by its label. Streamlit 1.67 names the range input by aria-labelledby pointing at
+    both itself (aria-label) and the visible label, so the accessible name is the label twice."""
+    name = re.escape(label)
+    return page.get_by_role("slider", name=re.compile(rf"^{name}(?: {name})?$"))
+
+
+def link_params(url: str) -> dict[str, str]:
+    return {key: values[-1] for key, values in parse_qs(urlsplit(url).query).items()}
+
+
+def bar_paths(page, chart: int = 0) -> list[str]:
+    """The `d` of every bar of one chart (0: p vs q, 1: acceptance, 2: bucket, 3: proof)."""
+    charts = page.get_by_test_id("stPlotlyChart")
+    return (
+        charts.nth(chart)
+        .locator(".js-plotly-plot .bars path")
+        .evaluate_all("paths => paths.map(p => p.getAttribute('d'))")
+    )
+
+
+def bar_heights(paths: list[str]) -> list[float]:
+    """Pixel heights of vertical bars drawn as M x,base V top H x2 V base Z."""
+    heights = []
+    for d in paths:
+        match = BAR.fullmatch(d)
+        assert match, f"not a bar path: {d!r}"
+        heights.append(float(match.group(2)) - float(match.group(3)))
+    return heights
+
+
+def tick_texts(page, chart: int = 0) -> list[str]:
+    charts = page.get_by_test_id("stPlotlyChart")
+    return (
+        charts.nth(chart)
+        .locator(".xtick text")
+        .evaluate_all("nodes => nodes.map(n => n.textContent)")
+    )
+
+
+def poll(page, check, what: str, timeout_ms: float = 10_000):
+    """Plotly redraws a moment after the rerun: retry ``check`` (pumping the page) until truthy."""
+    deadline = time.perf_counter() + timeout_ms / 1000
+    while True:
+        result = check()
+        if result:
+            return result
+        if time.perf_counter() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        page.wait_for_timeout(50)
+
+
+def assert_healthy(page, watcher) -> None:
+    assert not watcher.exceptions, watcher.exceptions
+    assert page.get_by_test_id("stException").count() == 0
+
+
+# --------------------------------------------------------------------------- a shared link
+
+
+SHARED = {
+    "words": "tea,milk,juice,water,soda",
+    "p": "50,20,10,10,10",
+    "q": "20,20,20,20,20",
+    "seed": "3",
+}
+
+
+def test_shared_link_restores_the_state_on_a_fresh_server(page, fresh_streamlit_server) -> None:
+    """The first visit after a server start is the shared link itself."""
+    watcher = open_app(page, f"{fresh_streamlit_server}/Playground?{urlencode(SHARED)}")
+    wait_for_charts(page)
+    assert_healthy(page, watcher)
+    assert page.get_by_test_id("stAlertContainer").filter(has_text="link had problems").count() == 0
+
+    # α = .2 + .2 + .1 + .1 + .1 (min of the normalised weights), worked out by hand.
+    assert metric(page, "Acceptance α") == "70%"
+    assert metric(page, "Bucket Z") == "30%"
+
+    words = SHARED["words"].split(",")
+    for word, p, q in zip(words, SHARED["p"].split(","), SHARED["q"].split(","), strict=True):
+        for name, weight in ((f"target p weight of {word}", p), (f"draft q weight of {word}", q)):
+            thumb = slider(page, name)
+            assert thumb.input_value() == weight, name
+            assert thumb.get_attribute("aria-valuetext") == weight, name
+    shown_words = [page.get_by_label(f"Word {i + 1}", exact=True).input_value() for i in range(5)]
+    assert shown_words == words
+    assert [t.split("▼")[0].split("▲")[0].split("=")[0].strip() for t in tick_texts(page)] == words
+    assert tick_texts(page, 1) == words
+    assert slider(page, "Words in the vocabulary").input_value() == "5"
+    assert page.get_by_test_id("stSidebar").locator("input[type=number]").input_value() == "3"
+
+    # Bars are drawn to scale: target bars 50:20:10:10:10, all draft bars equal.
+    heights = bar_heights(bar_paths(page))
+    target, draft = heights[:5], heights[5:]
+    assert target[0] == pytest.approx(5 * target[2], rel=0.02)
+    assert target[1] == pytest.approx(2 * target[2], rel=0.02)
+    assert max(draft) == pytest.approx(min(draft), rel=0.01)
+    assert link_params(page.url) == SHARED
+
+
+# --------------------------------------------------------------------------- the keyboard
+
+
+def test_keyboard_moves_a_weight_and_everything_follows(page, streamlit_server) -> None:
+    watcher = open_app(page, f"{streamlit_server}/Playground")
+    wait_for_charts(page)
+    assert metric(page, "Acceptance α") == "60%"
+    before = {chart: bar_paths(page, chart) for chart in range(4)}
+
+    thumb = slider(page, "target p weight of mat")
+    thumb.focus()
+    with rerun_waiter(page):
+        page.keyboard.press("ArrowRight")
+    # p = (41, 30, 20, 10)/101, q = (10, 20, 30, 40)/100: α = .1 + .2 + 30/101 = 59.7%.
+    poll(page, lambda: metric(page, "Acceptance α") == "59.7%", "α to become 59.7%")
+    assert metric(page, "Bucket Z") == "40.3%"
+    poll(page, lambda: bar_paths(page, 0) != before[0], "the p-vs-q bars to move")
+    poll(page, lambda: bar_paths(page, 3) != before[3], "the proof bars to move")
+    assert thumb.input_value() == "41"
+    target = bar_heights(bar_paths(page, 0))[:4]
+    assert target[0] == pytest.approx(41 / 10 * target[3], rel=0.02)
+    assert link_params(page.url)["p"] == "41,30,20,10", page.url
+
+    # PageUp on a draft weight: a bigger step, the same story.
+    draft = slider(page, "draft q weight of bed")
+    draft.focus()
+    before = bar_paths(page, 1)
+    with rerun_waiter(page):
+        page.keyboard.press("PageUp")
+    moved = int(draft.input_value())
+    assert moved > 40
+    assert link_params(page.url)["q"] == f"10,20,30,{moved}", page.url
+    poll(page, lambda: bar_paths(page, 1) != before, "the acceptance bars to move")
+    assert_healthy(page, watcher)
+
+
+def test_charts_glide_between_states(page, streamlit_server) -> None:
+    """layout.transition (450 ms) promises bars that glide to their new height. Record the first
+    bar's path on every animation frame from the key press on: a glide shows heights in between."""
+    open_app(page, f"{streamlit_server}/Playground")
+    wait_for_charts(page)
+    start = bar_paths(page, 0)[0]
+    page.evaluate(
+        """() => {
+          document.querySelector('[data-testid=stPlotlyChart] .js-plotly-plot').__specvizOld = true;
+          window.__bars = [];
+          const t0 = performance.now();
+          const tick = () => {
+            const bar = document.querySelector('[data-testid=stPlotlyChart] .bars path');
+            if (bar) window.__bars.push(bar.getAttribute('d'));
+            if (performance.now() - t0 < 4000) requestAnimationFrame(tick);
+          };
+          requestAnimationFrame(tick);
+        }"""
+    )
+    slider(page, "target p weight of mat").focus()
+    with rerun_waiter(page):
+        page.keyboard.press("Home")  # 40 -> 0: the first bar falls from its full height to zero
+    end = poll(page, lambda: (d := bar_paths(page, 0)[0]) != start and d, "the first bar to fall")
+    page.wait_for_timeout(1000)
+    frames = page.evaluate("window.__bars")
+    (start_h,), (end_h,) = bar_heights([start]), bar_heights([end])
+    between = sorted(
+        {h for h in bar_heights(frames) if min(start_h, end_h) < h < max(start_h, end_h)}
+    )
+    same_plot = page.evaluate(
+        "() => !!document.querySelector('[data-testid=stPlotlyChart] .js-plotly-plot').__specvizOld"
+    )
+    assert between, (
+        f"the bar jumped from {start_h:.1f} px to {end_h:.1f} px with nothing in between over "
+        f"{len(frames)} frames: the chart does not animate "
+        f"({'the same' if same_plot else 'a new'} plot element was drawn after the rerun)"
+    )
+
+
+# --------------------------------------------------------------------------- screenshots
+
+
+def _open_tall(browser, url: str):
+    context = browser.new_context(viewport=TALL)
+    page = context.new_page()
+    page.set_default_timeout(30_000)
+    watcher = watch_stream(page)
+    open_app(page, url)
+    wait_for_charts(page)
+    page.wait_for_timeout(300)  # let plotly finish its first layout pass
+    return context, page, watcher
+
+
+def _tick_font_px(page) -> float:
+    size = page.locator(".js-plotly-plot .xtick text").first.evaluate(
+        "t => getComputedStyle(t).fontSize"
+    )
+    return float(size.removesuffix("px"))
+
+
+SHOTS = {
+    "default": {},
+    "long_tail": {
+        "words": "mat,sofa,floor,bed,rug,chair,roof,table,box,keyboard",
+        "p": "100,50,33,25,20,17,14,13,11,10",
+        "q": "100,35,16,9,6,4,3,2,1,1",
+    },
+}
+
+
+@pytest.mark.parametrize("state", list(SHOTS))
+def test_screenshots_normal_and_projector(browser, streamlit_server, screenshot_dir, state) -> None:
+    sizes = {}
+    for mode, extra in (("normal", {}), ("projector", {"projector": "1"})):
+        url = f"{streamlit_server}/Playground?{urlencode(SHOTS[state] | extra)}"
+        context, page, watcher = _open_tall(browser, url)
+        try:
+            assert_healthy(page, watcher)
+            assert page.get_by_test_id("stPlotlyChart").count() == 4
+            sizes[mode] = _tick_font_px(page)
+            page.screenshot(path=screenshot_dir / f"playground_{state}_{mode}.png")
+            # The charts go on below a tall viewport in projector mode: one picture per chart.
+            charts = page.get_by_test_id("stPlotlyChart")
+            for i, chart in enumerate(("dist", "accept", "bucket", "proof")):
+                path = screenshot_dir / f"playground_{state}_{mode}_{chart}.png"
+                charts.nth(i).screenshot(path=path)
+        finally:
+            context.close()
+    assert sizes["projector"] > sizes["normal"], sizes
+
+
+# --------------------------------------------------------------------------- legibility
+
+_TEXT_LAYOUT = """chart => {
+  const svg = chart.querySelector('.main-svg').getBoundingClientRect();
+  const box = el => {
+    const r = el.getBoundingClientRect();
+    return {left: r.left - svg.left, right: r.right - svg.left, top: r.top - svg.top,
+            bottom: r.bottom - svg.top};
+  };
+  const shown = el => getComputedStyle(el).display !== 'none' && el.textContent.trim() !== '';
+  const labels = sel => Array.from(chart.querySelectorAll(sel)).filter(shown)
+    .map(el => ({text: el.textContent, ...box(el)}));
+  return {
+    width: svg.width,
+    height: svg.height,
+    title: labels('.gtitle')[0],
+    legend: labels('.legend .traces'),
+    ticks: Array.from(chart.querySelectorAll('.xtick text'))
+      .map(el => ({text: el.textContent, hidden: !shown(el), ...box(el)})),
+    labels: labels('.scatterlayer .textpoint text, .barlayer .bartext, .xtick text'),
+  };
+}"""
+
+
+def _overlap(a: dict, b: dict, slack: float = 1.0) -> bool:
+    return (
+        a["left"] < b["right"] - slack
+        and b["left"] < a["right"] - slack
+        and a["top"] < b["bottom"] - slack
+        and b["top"] < a["bottom"] - slack
+    )
+
+
+def text_problems(page, words: list[str]) -> list[str]:
+    """What a reader of each chart would miss: unlabelled words, text cut at the chart's edge,
+    a legend drawn over the title, labels drawn over each other."""
+    problems = []
+    names = ("p vs q", "acceptance", "bucket", "proof")
+    charts = page.get_by_test_id("stPlotlyChart")
+    for i, name in enumerate(names):
+        layout = charts.nth(i).evaluate(_TEXT_LAYOUT)
+        width = layout["width"]
+        for word, tick in zip(words, layout["ticks"], strict=False):
+            if tick["hidden"] or tick["left"] < -1 or tick["right"] > width + 1:
+                problems.append(f"{name}: the word {word!r} has no visible label")
+        if len(layout["ticks"]) != len(words):
+            problems.append(f"{name}: {len(layout['ticks'])} tick labels for {len(words)} words")
+        title = layout["title"]
+        if title["right"] > width + 1:
+            problems.append(
+                f"{name}: the title is cut off ({title['right']:.0f} px wide, chart "
+                f"{width:.0f} px): {title['text']!r}"
+            )
+        for item in layout["legend"]:
+            if _overlap(item, title):
+                problems.append(f"{name}: the legend entry {item['text']!r} overlaps the title")
+        labels = layout["labels"]
+        for k, a in enumerate(labels):
+            for b in labels[k + 1 :]:
+                if _overlap(a, b):
+                    problems.append(f"{name}: {a['text']!r} is drawn over {b['text']!r}")
+    return problems
+
+
+@pytest.mark.parametrize("mode", ["normal", "projector"])
+@pytest.mark.parametrize("state", list(SHOTS))
+def test_chart_text_is_not_cut_hidden_or_stacked(page, streamlit_server, state, mode) -> None:
+    """At 1280 px wide, the size of a lecture-hall projector or a laptop."""
+    query = SHOTS[state] | ({"projector": "1"} if mode == "projector" else {})
+    watcher = open_app(page, f"{streamlit_server}/Playground?{urlencode(query)}")
+    wait_for_charts(page)
+    page.wait_for_timeout(300)  # let plotly finish its first layout pass
+    assert_healthy(page, watcher)
+    words = (SHOTS[state].get("words") or "mat,sofa,floor,bed").split(",")
+    problems = text_problems(page, words)
+    assert not problems, "\n".join(problems)
