@@ -245,9 +245,7 @@ def check_page(at: AppTest, labels, p_weights, q_weights, letters: tuple[str, st
     shown = metrics(at)
     assert shown["Acceptance α"] == percent(want["alpha"])
     assert shown["Bucket Z"] == percent(want["z"])
-    assert shown["TV distance"] == percent(
-        0.5 * float(np.abs(p - q).sum())
-    )
+    assert shown["TV distance"] == percent(0.5 * float(np.abs(p - q).sum()))
     return want
 
 

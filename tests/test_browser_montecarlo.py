@@ -1,0 +1,129 @@
+"""The Monte Carlo and Bug zoo pages in Chromium: deep links (with page parameters), keyboard
+control, no exception, the address bar following the page, and screenshots for a human to judge
+(tests/screenshots/monte_carlo*.png, bug_zoo*.png; normal and projector mode).
+
+Run one at a time (2 cores): ``pytest tests/test_browser_montecarlo.py -q``.
+"""
+
+from __future__ import annotations
+
+from urllib.parse import parse_qs, urlparse
+
+import pytest
+from streamlit_server import (
+    REPO_ROOT,
+    open_app,
+    page_url,
+    rerun_waiter,
+    wait_for_charts,
+    wait_for_render,
+)
+
+pytestmark = pytest.mark.browser
+
+MC_URL_PATH = REPO_ROOT / "pages" / "3_Monte_Carlo.py"
+ZOO_URL_PATH = REPO_ROOT / "pages" / "4_Bug_zoo.py"
+
+
+def query(page) -> dict[str, str]:
+    return {k: v[-1] for k, v in parse_qs(urlparse(page.url).query).items()}
+
+
+def assert_clean(page, watcher) -> None:
+    assert not watcher.pages_not_found, watcher.pages_not_found
+    assert not watcher.exceptions, watcher.exceptions
+    assert page.get_by_test_id("stException").count() == 0
+
+
+def shoot(page, path) -> None:
+    """The whole page: grow the viewport to the main area's height (Streamlit scrolls an inner
+    container, so full_page=True would stop at the viewport), wait for the charts, shoot."""
+    height = page.evaluate("() => document.querySelector('[data-testid=stMain]').scrollHeight")
+    page.set_viewport_size({"width": 1280, "height": max(1600, int(height) + 40)})
+    wait_for_render(page)
+    wait_for_charts(page)
+    page.wait_for_timeout(600)  # Plotly's and Vega's transitions
+    page.screenshot(path=path)
+
+
+def metric_values(page) -> list[str]:
+    return [t.strip() for t in page.get_by_test_id("stMetricValue").all_inner_texts()]
+
+
+def test_monte_carlo_deep_link_and_keyboard(page, streamlit_server, screenshot_dir) -> None:
+    watcher = open_app(page, page_url(streamlit_server, MC_URL_PATH) + "?n=1000000")
+    wait_for_charts(page)
+    assert_clean(page, watcher)
+    assert urlparse(page.url).path.rstrip("/").endswith("/Monte_Carlo")
+    main = page.get_by_test_id("stMain")
+    assert "Per-draw sampler" in main.inner_text()
+    assert page.get_by_test_id("stPlotlyChart").count() == 2
+    assert page.get_by_test_id("stVegaLiteChart").count() == 1
+    shoot(page, screenshot_dir / "monte_carlo_1M.png")
+
+    slider = main.get_by_role("slider", name="Number of runs N (1 to 1 billion)")
+    assert slider.get_attribute("aria-valuetext") == "1M"
+    slider.focus()
+    with rerun_waiter(page):
+        page.keyboard.press("ArrowRight")
+    assert slider.get_attribute("aria-valuetext") == "10M"
+    assert "Count-level sampler" in main.inner_text()
+    page.wait_for_function("() => location.search.includes('n=10000000')")
+    assert query(page)["n"] == "10000000" and query(page)["p"] == "40,30,20,10"
+    with rerun_waiter(page):
+        page.keyboard.press("End")
+    assert slider.get_attribute("aria-valuetext") == "1B"
+    assert_clean(page, watcher)
+    shoot(page, screenshot_dir / "monte_carlo_1B.png")
+
+
+def test_monte_carlo_projector(page, streamlit_server, screenshot_dir) -> None:
+    watcher = open_app(page, page_url(streamlit_server, MC_URL_PATH) + "?projector=1&n=10000")
+    wait_for_charts(page)
+    assert_clean(page, watcher)
+    shoot(page, screenshot_dir / "monte_carlo_projector.png")
+
+
+def test_monte_carlo_bad_link_shows_a_notice(page, streamlit_server) -> None:
+    watcher = open_app(page, page_url(streamlit_server, MC_URL_PATH) + "?n=lots")
+    assert_clean(page, watcher)
+    alert = page.get_by_test_id("stAlertContentWarning")
+    assert "'n'" in alert.first.inner_text()
+    assert query(page)["n"] == "10000"  # the link is repaired
+
+
+def test_bug_zoo_deep_link_and_keyboard(page, streamlit_server, screenshot_dir) -> None:
+    watcher = open_app(page, page_url(streamlit_server, ZOO_URL_PATH) + "?bug=reuse_uniform")
+    wait_for_charts(page)
+    assert_clean(page, watcher)
+    assert urlparse(page.url).path.rstrip("/").endswith("/Bug_zoo")
+    assert metric_values(page)[:2] == ["0.075", "0"]
+    shoot(page, screenshot_dir / "bug_zoo.png")
+
+    checked = page.get_by_role("radio", name="Reuse the acceptance uniform")
+    assert checked.is_checked()
+    checked.focus()
+    with rerun_waiter(page):
+        page.keyboard.press("ArrowLeft")  # the previous exhibit: Redraw from q until accepted
+    assert page.get_by_role("radio", name="Redraw from q until accepted").is_checked()
+    page.wait_for_function("() => location.search.includes('bug=redraw_from_q')")
+    assert metric_values(page)[0] == "0.233"
+    assert_clean(page, watcher)
+
+
+def test_bug_zoo_projector(page, streamlit_server, screenshot_dir) -> None:
+    url = page_url(streamlit_server, ZOO_URL_PATH) + "?projector=1&bug=inverted_ratio"
+    watcher = open_app(page, url)
+    wait_for_charts(page)
+    assert_clean(page, watcher)
+    assert metric_values(page)[0] == "0.4"
+    shoot(page, screenshot_dir / "bug_zoo_projector.png")
+
+
+def test_bug_zoo_disjoint_supports(page, streamlit_server, screenshot_dir) -> None:
+    url = page_url(streamlit_server, ZOO_URL_PATH) + ("?p=50,50,0,0&q=0,0,50,50&bug=redraw_from_q")
+    watcher = open_app(page, url)
+    assert_clean(page, watcher)
+    alert = page.get_by_test_id("stAlertContentWarning")
+    assert "disjoint supports" in alert.first.inner_text()
+    shoot(page, screenshot_dir / "bug_zoo_disjoint.png")
