@@ -97,7 +97,12 @@ def sampler_for(n: int) -> str:
 
 
 def monte_carlo(
-    p: ArrayLike, q: ArrayLike, n: int, seed: int, num: int = CHECKPOINTS
+    p: ArrayLike,
+    q: ArrayLike,
+    n: int,
+    seed: int,
+    num: int = CHECKPOINTS,
+    method: str | None = None,
 ) -> MonteCarloRun:
     """Run the one-token procedure ``n`` times and observe it at log-spaced checkpoints.
 
@@ -111,6 +116,8 @@ def monte_carlo(
         Non-negative seed; the same seed gives the same run.
     num : int, default 60
         Checkpoints of the TV path (:func:`~specviz.stats.log_checkpoints`).
+    method : {None, PER_DRAW, COUNT_LEVEL}, default None
+        Force a sampler; ``None`` picks :func:`sampler_for` ``(n)``.
 
     Returns
     -------
@@ -130,7 +137,9 @@ def monte_carlo(
         raise ValueError("n must be at least 1")
     cps = log_checkpoints(size, num)
     vocab = p_arr.size
-    if size <= PER_DRAW_MAX:
+    if method not in (None, PER_DRAW, COUNT_LEVEL):
+        raise ValueError(f"method must be None, {PER_DRAW!r} or {COUNT_LEVEL!r}; got {method!r}")
+    if (method or sampler_for(size)) == PER_DRAW:
         draws = speculative_sample(p_arr, q_arr, size, seed)
         path = total_variation_curve(draws.output, p_arr, cps)
         output = path.counts[-1].copy()
@@ -173,9 +182,13 @@ def monte_carlo_paths(
     """:func:`monte_carlo` from ``seed``, ``seed + 1``, ..., ``seed + paths - 1``.
 
     The first run is the one the page's histogram shows; the others show how much an exact
-    sampler's TV path wanders from seed to seed.
+    sampler's TV path wanders from seed to seed. Only their paths are drawn, and the counts at the
+    checkpoints have the same law whichever sampler produces them, so they always use the
+    count-level one: O(V · checkpoints) each instead of simulating every run again.
     """
-    return tuple(monte_carlo(p, q, n, seed + k) for k in range(paths))
+    first = monte_carlo(p, q, n, seed)
+    others = (monte_carlo(p, q, n, seed + k, method=COUNT_LEVEL) for k in range(1, paths))
+    return (first, *others)
 
 
 def noise_band(p: ArrayLike, n_max: int, num: int = CHECKPOINTS) -> TVBand:
