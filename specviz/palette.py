@@ -2,7 +2,9 @@
 icon and words everywhere.
 
 Colours are the Okabe–Ito set, distinguishable with the common colour-vision deficiencies; each
-role also has a fill pattern and an icon so that nothing is told by colour alone.
+role also has a fill pattern and an icon so that nothing is told by colour alone. Several of those
+fills are too light for small text on white (vermillion 3.9:1, reddish purple 3.1:1), so each role
+also has a darker shade of the same hue for coloured *text*, at least 5:1 on white (WCAG AA).
 """
 
 from __future__ import annotations
@@ -12,20 +14,29 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class Role:
-    """How one meaning is drawn: colour, plotly fill pattern, icon and name."""
+    """How one meaning is drawn: colour, plotly fill pattern, icon and name.
+
+    ``color`` fills bars and lines; ``text_color`` is the same hue darkened for small text on white.
+    """
 
     color: str
     pattern: str
     icon: str
     name: str
+    text_color: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.text_color:
+            object.__setattr__(self, "text_color", self.color)
 
 
-TARGET = Role("#0072B2", "", "●", "target")  # blue, solid
-DRAFT = Role("#E69F00", "/", "◆", "draft")  # orange, hatched
-ACCEPTED = Role("#009E73", "", "✓", "accepted")  # bluish green, solid
-REJECTED = Role("#D55E00", "x", "✗", "rejected")  # vermillion, crossed
-BUCKET = Role("#CC79A7", ".", "◌", "leftover bucket")  # reddish purple, dotted
-NEUTRAL = Role("#595959", "", "=", "balanced")
+# Text shades: the fill's hue and saturation, lightness lowered to a 5.3:1 contrast on white.
+TARGET = Role("#0072B2", "", "●", "target", "#0070AF")  # blue, solid
+DRAFT = Role("#E69F00", "/", "◆", "draft", "#8F6300")  # orange, hatched
+ACCEPTED = Role("#009E73", "", "✓", "accepted", "#007A59")  # bluish green, solid
+REJECTED = Role("#D55E00", "x", "✗", "rejected", "#B14E00")  # vermillion, crossed
+BUCKET = Role("#CC79A7", ".", "◌", "leftover bucket", "#B04380")  # reddish purple, dotted
+NEUTRAL = Role("#595959", "", "=", "balanced")  # 7:1 on white: its own text shade
 
 INK = "#1a1a1a"
 GRID = "#d0d0d0"

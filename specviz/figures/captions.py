@@ -40,11 +40,14 @@ def distributions_caption(labels: Sequence[str], p: np.ndarray, q: np.ndarray, n
 
 
 def acceptance_caption(labels: Sequence[str], p: np.ndarray, q: np.ndarray, n: Notation) -> str:
-    """The acceptance probability of every word."""
+    """The acceptance probability and the ratio of every word (the chart drops the ratios when
+    there are too many words to print them)."""
     accept = acceptance_probs(p, q)
     parts = [
-        f"{w} {percent(a)}" if qi > 0 else f"{w} never proposed"
-        for w, a, qi in zip(labels, accept, q, strict=True)
+        n.fill(f"{w} {percent(a)} ({{T}}/{{D}} = {pi / qi:.2f})")
+        if qi > 0
+        else f"{w} never proposed"
+        for w, a, pi, qi in zip(labels, accept, p, q, strict=True)
     ]
     return n.fill(f"Stacked bars of P(accept) = min(1, {{T}}/{{D}}) per word: {'; '.join(parts)}.")
 

@@ -87,7 +87,7 @@ def _pair_layout(style: ChartStyle, title: str, labels: Sequence[str], top: floa
         style,
         title,
         barmode="overlay",
-        xaxis=token_axis(labels),
+        xaxis=token_axis(labels, style=style),
         yaxis={"range": [0, top * 1.22 if top > 0 else 1]},
         legend={"orientation": "h", "yanchor": "bottom", "y": 1.02, "x": 0},
     )
@@ -216,7 +216,7 @@ def breakdown_figure(
         style,
         "Where each emitted word came from",
         barmode="stack",
-        xaxis=token_axis(labels),
+        xaxis=token_axis(labels, style=style),
         yaxis={"range": [0, top * 1.22 if top > 0 else 1]},
     )
     return figure(traces, spec)
