@@ -47,7 +47,8 @@ def normalize(weights: ArrayLike) -> np.ndarray:
     array([0.25, 0.25, 0.5 ])
     """
     w = as_float_vector(weights, "weights")
-    total = w.sum()
+    with np.errstate(over="ignore"):  # an overflowing sum is handled just below
+        total = w.sum()
     if total <= 0:
         raise ValueError("weights are all zero; at least one weight must be positive")
     if not np.isfinite(total):

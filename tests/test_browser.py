@@ -114,18 +114,30 @@ def test_deep_link_as_first_visit(browser, fresh_streamlit_server, headings, scr
 
 
 @pytest.mark.parametrize("script", SCRIPTS, ids=IDS)
-def test_first_slider_reruns(page, streamlit_server, script) -> None:
-    """Keyboard on a page's first slider: the rerun finishes and shows no exception."""
+def test_first_control_reruns_from_the_keyboard(page, streamlit_server, script) -> None:
+    """Keyboard on a page's first slider (or, on a page without one, its first radio group): the
+    rerun finishes and shows no exception. Every page has a control a keyboard can reach."""
     watcher = open_app(page, page_url(streamlit_server, script))
-    sliders = page.get_by_test_id("stMain").get_by_role("slider")
-    if sliders.count() == 0:
-        pytest.skip(f"{page_id(script)} has no slider")
-    slider = sliders.first  # Streamlit's thumb is an <input type=range>
-    before = slider.input_value()
-    at_max = float(before) >= float(slider.get_attribute("max") or "inf")
-    slider.focus()
-    with rerun_waiter(page):
-        page.keyboard.press("ArrowLeft" if at_max else "ArrowRight")
-    assert slider.input_value() != before, f"{page_id(script)}: the slider did not move"
+    main = page.get_by_test_id("stMain")
+    sliders = main.get_by_role("slider")
+    if sliders.count():
+        control = sliders.first  # Streamlit's thumb is an <input type=range>
+        before = control.input_value()
+        at_max = float(before) >= float(control.get_attribute("max") or "inf")
+        control.focus()
+        with rerun_waiter(page):
+            page.keyboard.press("ArrowLeft" if at_max else "ArrowRight")
+        assert control.input_value() != before, f"{page_id(script)}: the slider did not move"
+    else:
+        radios = main.get_by_role("radio")
+        assert radios.count() > 1, f"{page_id(script)} has no slider or radio group to test"
+        checked = main.get_by_role("radio", checked=True).first
+        before = checked.get_attribute("aria-label") or checked.evaluate("e => e.value")
+        checked.focus()
+        with rerun_waiter(page):
+            page.keyboard.press("ArrowRight")
+        now = main.get_by_role("radio", checked=True).first
+        after = now.get_attribute("aria-label") or now.evaluate("e => e.value")
+        assert after != before, f"{page_id(script)}: the radio selection did not move"
     assert not watcher.exceptions, watcher.exceptions
     assert page.get_by_test_id("stException").count() == 0
