@@ -13,39 +13,13 @@ Run from the repository root: ``.venv/bin/python -m benchmarks.bench_montecarlo`
 
 from __future__ import annotations
 
-import statistics
-import time
 import warnings
-from pathlib import Path
 
-from streamlit.runtime.scriptrunner import script_runner
 from streamlit.testing.v1 import AppTest
 
+from benchmarks.rerun_timer import APP, report, timed_run
+
 ROUNDS = 10
-APP = str(Path(__file__).resolve().parents[1] / "app.py")
-
-_script_seconds: list[float] = []
-_exec = script_runner.exec_func_with_error_handling
-
-
-def _timed_exec(func, ctx):
-    start = time.perf_counter()
-    try:
-        return _exec(func, ctx)
-    finally:
-        _script_seconds.append(time.perf_counter() - start)
-
-
-script_runner.exec_func_with_error_handling = _timed_exec
-
-
-def _timed(at: AppTest) -> float:
-    """Run the app once; return the seconds its script took on the server."""
-    _script_seconds.clear()
-    at.run()
-    if at.exception:
-        raise RuntimeError(at.exception[0].message)
-    return sum(_script_seconds)
 
 
 def _page(script: str, query: dict[str, str] | None = None) -> AppTest:
@@ -60,12 +34,12 @@ def bench_monte_carlo(n: int) -> None:
     assert at.select_slider(key="mc.n_slider").value == n
     for seed in (1000, 1001):  # warm-up: imports, first figures
         at.number_input(key="ui.seed").set_value(seed)
-        _timed(at)
+        timed_run(at)
     cold, hit = [], []
     for i in range(ROUNDS):
         at.number_input(key="ui.seed").set_value(2000 + i)  # never drawn: sample + build
-        cold.append(_timed(at))
-        hit.append(_timed(at))  # the same setting again: both caches hit
+        cold.append(timed_run(at))
+        hit.append(timed_run(at))  # the same setting again: both caches hit
     report(f"Monte Carlo, N = {n:,}, cold", cold)
     report(f"Monte Carlo, N = {n:,}, cache hit", hit)
 
@@ -74,22 +48,14 @@ def bench_bug_zoo() -> None:
     at = _page("pages/4_Bug_zoo.py")
     for seed in (1000, 1001):
         at.number_input(key="ui.seed").set_value(seed)
-        _timed(at)
+        timed_run(at)
     cold, hit = [], []
     for i in range(ROUNDS):
         at.number_input(key="ui.seed").set_value(3000 + i)
-        cold.append(_timed(at))
-        hit.append(_timed(at))
+        cold.append(timed_run(at))
+        hit.append(timed_run(at))
     report("Bug zoo, cold", cold)
     report("Bug zoo, cache hit", hit)
-
-
-def report(name: str, times: list[float]) -> None:
-    ms = sorted(t * 1e3 for t in times)
-    print(
-        f"{name:40s} median {statistics.median(ms):6.1f} ms   "
-        f"p90 {ms[int(0.9 * (len(ms) - 1))]:6.1f} ms   min {ms[0]:6.1f} ms"
-    )
 
 
 if __name__ == "__main__":

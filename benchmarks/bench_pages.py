@@ -11,40 +11,13 @@ Run from the repository root: ``.venv/bin/python -m benchmarks.bench_pages``.
 
 from __future__ import annotations
 
-import statistics
-import time
 import warnings
-from pathlib import Path
 
-from streamlit.runtime.scriptrunner import script_runner
 from streamlit.testing.v1 import AppTest
 
+from benchmarks.rerun_timer import APP, report, timed_run
+
 ROUNDS = 20
-APP = str(Path(__file__).resolve().parents[1] / "app.py")
-
-
-_script_seconds: list[float] = []
-_exec = script_runner.exec_func_with_error_handling
-
-
-def _timed_exec(func, ctx):
-    start = time.perf_counter()
-    try:
-        return _exec(func, ctx)
-    finally:
-        _script_seconds.append(time.perf_counter() - start)
-
-
-script_runner.exec_func_with_error_handling = _timed_exec
-
-
-def _timed(at: AppTest) -> float:
-    """Run the app once; return the seconds its script took on the server."""
-    _script_seconds.clear()
-    at.run()
-    if at.exception:
-        raise RuntimeError(at.exception[0].message)
-    return sum(_script_seconds)
 
 
 def bench_playground() -> None:
@@ -52,13 +25,13 @@ def bench_playground() -> None:
     at.switch_page("pages/1_Playground.py").run()
     for _ in range(3):  # warm-up: imports, first figures
         at.slider(key="pg.p0").set_value(41)
-        _timed(at)
+        timed_run(at)
     fresh, seen = [], []
     for i in range(ROUNDS):
         at.slider(key="pg.p0").set_value(50 + i)  # a weight not used before: new figures
-        fresh.append(_timed(at))
+        fresh.append(timed_run(at))
         at.slider(key="pg.p0").set_value(41)  # back to a state already drawn: cached figures
-        seen.append(_timed(at))
+        seen.append(timed_run(at))
     report("Playground, slider to a new state", fresh)
     report("Playground, slider to a seen state", seen)
 
@@ -67,11 +40,11 @@ def bench_one_draw() -> None:
     at = AppTest.from_file(APP, default_timeout=60).run()
     at.switch_page("pages/2_One_draw.py").run()
     for _ in range(2):
-        _timed(at)
+        timed_run(at)
     fresh = []
     for _ in range(ROUNDS):
         at.button[0].click()  # "New draws (next seed)": a story not drawn before
-        fresh.append(_timed(at))
+        fresh.append(timed_run(at))
     report("One draw, new story (next seed)", fresh)
 
 
@@ -81,17 +54,9 @@ def bench_landing() -> None:
     for times in passes:  # first pass: every position new; second: every position seen
         for value in range(0, 101, 5):
             at.slider[0].set_value(value)
-            times.append(_timed(at))
+            times.append(timed_run(at))
     report("Home, quality slider to a new position", passes[0])
     report("Home, quality slider to a seen position", passes[1])
-
-
-def report(name: str, times: list[float]) -> None:
-    ms = sorted(t * 1e3 for t in times)
-    print(
-        f"{name:40s} median {statistics.median(ms):6.1f} ms   "
-        f"p90 {ms[int(0.9 * (len(ms) - 1))]:6.1f} ms   min {ms[0]:6.1f} ms"
-    )
 
 
 if __name__ == "__main__":

@@ -28,7 +28,6 @@ from specviz.scenario import (
 from specviz.ui import page, state
 
 LESSON = "playground.lesson"
-CHART_CONFIG = {"displayModeBar": False, "responsive": True}
 
 page.setup("Playground", ":material/tune:")
 scenario = state.current()
@@ -274,14 +273,6 @@ with charts:
         scenario.projector,
         scenario.swapped,
     ).items():
-        st.plotly_chart(
-            figure,
-            width="stretch",
-            key=f"pg.chart.{key}",
-            config=CHART_CONFIG,
-            theme=None,  # keep our font sizes: Streamlit's theme would override them
-            alt=caption,
-        )
-        st.caption(caption)
+        page.chart(figure, caption, key=f"pg.chart.{key}")
 
 state.sync_url()

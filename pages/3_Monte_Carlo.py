@@ -19,7 +19,6 @@ from specviz.ui import page, state
 
 N_KEY = "mc.n"  # the page's N: a plain int that survives page switches (widget keys do not)
 NOTICE_KEY = "mc.notice"
-CHART_CONFIG = {"displayModeBar": False, "responsive": True}
 
 page.setup("Monte Carlo", ":material/scatter_plot:")
 scenario = state.current()
@@ -111,21 +110,7 @@ if run.min_expected < 5:
 
 
 def _show(key: str) -> None:
-    fig, caption = figures[key]
-    if isinstance(fig, dict):
-        st.vega_lite_chart(
-            spec=fig, width="stretch", key=f"mc.chart.{key}", theme=None, alt=caption
-        )
-    else:
-        st.plotly_chart(
-            fig,
-            width="stretch",
-            key=f"mc.chart.{key}",
-            config=CHART_CONFIG,
-            theme=None,
-            alt=caption,
-        )
-    st.caption(caption)
+    page.chart(*figures[key], key=f"mc.chart.{key}")
 
 
 st.subheader("What came out, and where it came from")

@@ -13,7 +13,6 @@ from specviz.variants import RULES
 
 RULE_KEY = "zoo.rule"  # the exhibit on show: a plain str that survives page switches
 NOTICE_KEY = "zoo.notice"
-CHART_CONFIG = {"displayModeBar": False, "responsive": True}
 
 page.setup("Bug zoo", ":material/bug_report:")
 scenario = state.current()
@@ -126,17 +125,4 @@ else:
 
 figures = _charts(key, scenario.labels, *setting[1:], scenario.projector, scenario.swapped)
 for name, (fig, caption) in figures.items():
-    if isinstance(fig, dict):
-        st.vega_lite_chart(
-            spec=fig, width="stretch", key=f"zoo.chart.{name}", theme=None, alt=caption
-        )
-    else:
-        st.plotly_chart(
-            fig,
-            width="stretch",
-            key=f"zoo.chart.{name}",
-            config=CHART_CONFIG,
-            theme=None,
-            alt=caption,
-        )
-    st.caption(caption)
+    page.chart(fig, caption, key=f"zoo.chart.{name}")
