@@ -245,7 +245,7 @@ with charts:
         help=note.fill("Σ max(0, {T} − {D}): the probability that a guess is rejected."),
     )
     m[3].metric(
-        "Words per call",
+        "Words/call",
         f"{expected_tokens_per_step(alpha, gamma):.2f}",
         help=f"With γ = {gamma} guesses: (1 − α^(γ+1)) / (1 − α). A target call checks γ "
         "guesses and always yields at least one word.",

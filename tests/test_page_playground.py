@@ -324,7 +324,7 @@ def test_identical_preset_says_the_bucket_is_empty() -> None:
     notes = [a["text"] for a in bucket["layout"].get("annotations", [])]
     assert any("bucket is empty" in text for text in notes), notes
     # α = 1: every one of the γ = 4 guesses is kept, plus the target's own word.
-    assert metrics(at)["Words per call"] == "5.00"
+    assert metrics(at)["Words/call"] == "5.00"
 
 
 def test_draft_set_equal_to_target_with_sliders() -> None:
@@ -334,7 +334,7 @@ def test_draft_set_equal_to_target_with_sliders() -> None:
         at.slider(key=f"pg.q{i}").set_value(weight).run()
     check_page(at, DEFAULT_WORDS, DEFAULT_P, DEFAULT_P)
     assert metrics(at)["Acceptance α"] == "100%"
-    assert metrics(at)["Words per call"] == "5.00"
+    assert metrics(at)["Words/call"] == "5.00"
 
 
 def test_random_preset_is_replayable_from_the_shown_seed() -> None:
@@ -417,7 +417,7 @@ def test_guesses_per_call_follow_the_geometric_sum(gamma: int, words: str) -> No
     at = playground()
     at.select_slider(key="pg.gamma").set_value(gamma).run()
     assert_alive(at)
-    assert metrics(at)["Words per call"] == words
+    assert metrics(at)["Words/call"] == words
 
 
 @pytest.mark.parametrize("model", ["p", "q"])

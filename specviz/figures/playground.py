@@ -62,7 +62,14 @@ def bar(name: str, y: np.ndarray, role: palette.Role, style: ChartStyle, **extra
         "line": {"color": palette.INK if role.pattern else role.color, "width": 1},
     }
     if role.pattern:
-        marker["pattern"] = {"shape": role.pattern, "fgcolor": palette.INK, "fgopacity": 0.45}
+        # "overlay": the pattern is drawn over the role's colour (the default would replace the
+        # colour with a white background, leaving hatching alone to tell the roles apart).
+        marker["pattern"] = {
+            "shape": role.pattern,
+            "fgcolor": palette.INK,
+            "fgopacity": 0.45,
+            "fillmode": "overlay",
+        }
     return {
         "type": "bar",
         "name": name,
