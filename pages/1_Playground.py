@@ -163,10 +163,19 @@ def _controls() -> None:
     )
     if scenario.projector:
         # One column per word: wide enough for large type, and it reads like the bar charts.
+        # Past five words the labels would wrap letter by letter: say the order once instead.
+        crowded = scenario.size > 5
+        if crowded:
+            st.markdown(
+                note.fill(
+                    "Each column: the word, its **target {T}** weight, then its "
+                    "**draft {D}** weight."
+                )
+            )
         for i, (word, column) in enumerate(
             zip(scenario.labels, st.columns(scenario.size), strict=True)
         ):
-            _token_widgets(i, word, [column] * 3, collapsed=False)
+            _token_widgets(i, word, [column] * 3, collapsed=crowded)
     else:
         head = st.columns([2, 3, 3])
         head[0].markdown("**word**")
