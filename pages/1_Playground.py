@@ -1,7 +1,5 @@
 """Playground: set the target p and the draft q, and watch every part of the procedure follow."""
 
-from dataclasses import replace
-
 import streamlit as st
 
 from specviz import acceptance_rate, expected_tokens_per_step, normalize, rejection_mass
@@ -17,17 +15,9 @@ from specviz.figures.style import ChartStyle, percent
 from specviz.one_token import total_variation
 from specviz.palette import Notation
 from specviz.scenario import (
-    MAX_TOKENS,
-    MAX_WEIGHT,
-    MIN_TOKENS,
-    PRESETS,
     PROMPT,
-    clean_label,
-    random_scenario,
 )
-from specviz.ui import page, state
-
-LESSON = "playground.lesson"
+from specviz.ui import editor, page, state
 
 page.setup("Playground", ":material/tune:")
 scenario = state.current()
@@ -50,152 +40,15 @@ st.caption(
 page.show_notices()
 
 
-# ---------------------------------------------------------------- presets: one lesson per click
-def _load_preset(preset) -> None:
-    state.save(preset.apply(state.current()))
-    st.session_state[LESSON] = preset.key
-
-
-def _load_random() -> None:
-    now = state.current()
-    seed = (now.seed + 1) % 2**32
-    state.save(random_scenario(now, seed))
-    st.session_state[LESSON] = "random"
-
-
-st.markdown("**Presets** — each one teaches one lesson:")
-per_row = 3 if scenario.projector else 4  # projector type needs wider buttons
-rows = -(-(len(PRESETS) + 1) // per_row)
-buttons = [column for _ in range(rows) for column in st.columns(per_row)]
-for column, preset in zip(buttons, PRESETS, strict=False):
-    column.button(
-        preset.title,
-        key=f"preset.{preset.key}",
-        on_click=_load_preset,
-        args=(preset,),
-        width="stretch",
-    )
-buttons[len(PRESETS)].button(
-    "Random",
-    key="preset.random",
-    icon=":material/casino:",
-    on_click=_load_random,
-    help="Random weights from the next seed (shown in the sidebar), so it can be replayed.",
-    width="stretch",
-)
-lesson_key = st.session_state.get(LESSON)
-for preset in PRESETS:
-    if preset.key == lesson_key:
-        st.info(
-            f"**{preset.title}.** {note.fill(preset.lesson_for(scenario.labels))}",
-            icon=":material/school:",
-        )
-if lesson_key == "random":
-    st.info(f"**Random** weights drawn with seed {scenario.seed}.", icon=":material/casino:")
-
-
-# ---------------------------------------------------------------- the learner's own p and q
-def _set_weight(field: str, i: int, value: int) -> None:
-    now = state.current()
-    weights = list(getattr(now, field))
-    weights[i] = int(value)
-    state.save(replace(now, **{field: tuple(weights)}))
-    st.session_state.pop(LESSON, None)
-
-
-def _set_label(i: int, value: str) -> None:
-    now = state.current()
-    labels = list(now.labels)
-    labels[i] = clean_label(value) or labels[i]
-    state.save(replace(now, labels=tuple(labels)))
-
-
-def _token_widgets(i: int, word: str, slots: list, collapsed: bool) -> None:
-    """The word and its two weight sliders, drawn into three slots (columns or one column)."""
-    visibility = "collapsed" if collapsed else "visible"
-    with slots[0]:
-        state.bound(
-            st.text_input,
-            f"pg.word{i}",
-            word,
-            lambda v: _set_label(i, v),
-            label=f"Word {i + 1}",
-            label_visibility=visibility,
-            max_chars=12,
-        )
-    with slots[1]:
-        state.bound(
-            st.slider,
-            f"pg.p{i}",
-            scenario.p_weights[i],
-            lambda v: _set_weight("p_weights", i, v),
-            label=note.fill(
-                f"{{T}}({word})" if scenario.projector else f"target {{T}} weight of {word}"
-            ),
-            min_value=0,
-            max_value=MAX_WEIGHT,
-            label_visibility=visibility,
-        )
-    with slots[2]:
-        state.bound(
-            st.slider,
-            f"pg.q{i}",
-            scenario.q_weights[i],
-            lambda v: _set_weight("q_weights", i, v),
-            label=note.fill(
-                f"{{D}}({word})" if scenario.projector else f"draft {{D}} weight of {word}"
-            ),
-            min_value=0,
-            max_value=MAX_WEIGHT,
-            label_visibility=visibility,
-        )
-
-
-def _controls() -> None:
-    state.bound(
-        st.slider,
-        "pg.size",
-        scenario.size,
-        lambda v: state.save(state.current().resized(int(v))),
-        label="Words in the vocabulary",
-        min_value=MIN_TOKENS,
-        max_value=MAX_TOKENS,
-    )
-    if scenario.projector:
-        # One column per word: wide enough for large type, and it reads like the bar charts.
-        # Past five words the labels would wrap letter by letter: say the order once instead.
-        crowded = scenario.size > 5
-        if crowded:
-            st.markdown(
-                note.fill(
-                    "Each column: the word, its **target {T}** weight, then its "
-                    "**draft {D}** weight."
-                )
-            )
-        for i, (word, column) in enumerate(
-            zip(scenario.labels, st.columns(scenario.size), strict=True)
-        ):
-            _token_widgets(i, word, [column] * 3, collapsed=crowded)
-    else:
-        head = st.columns([2, 3, 3])
-        head[0].markdown("**word**")
-        head[1].markdown(note.fill("**target {T}** weight"))
-        head[2].markdown(note.fill("**draft {D}** weight"))
-        for i, word in enumerate(scenario.labels):
-            _token_widgets(i, word, st.columns([2, 3, 3], vertical_alignment="center"), True)
-    st.caption(
-        "Weights are relative: each model's weights are divided by their sum, so the charts show "
-        "probabilities."
-    )
-
+editor.preset_picker(scenario, note)
 
 if scenario.projector:
-    _controls()
+    editor.weight_editor(scenario, note)
     charts = st.container()
 else:
     controls, charts = st.columns([2, 3], gap="large")
     with controls:
-        _controls()
+        editor.weight_editor(scenario, note)
 
 
 # cache_resource, not cache_data: the figures are shared read-only (st.plotly_chart copies them),

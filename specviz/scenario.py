@@ -78,6 +78,21 @@ class Scenario:
                 )
         return normalize(self.p_weights), normalize(self.q_weights)
 
+    def with_weight(self, model: str, i: int, value: int) -> Scenario:
+        """The same scenario with word ``i``'s weight under ``model`` ("p" or "q") set to
+        ``value`` (clipped to 0..100)."""
+        field = {"p": "p_weights", "q": "q_weights"}[model]
+        weights = list(getattr(self, field))
+        weights[i] = int(np.clip(int(value), 0, MAX_WEIGHT))
+        return replace(self, **{field: tuple(weights)})
+
+    def with_label(self, i: int, text: str) -> Scenario:
+        """The same scenario with word ``i`` renamed to ``clean_label(text)`` (unchanged if that
+        leaves nothing)."""
+        labels = list(self.labels)
+        labels[i] = clean_label(text) or labels[i]
+        return replace(self, labels=tuple(labels))
+
     def resized(self, size: int) -> Scenario:
         """The same scenario with ``size`` tokens: new tokens get default words and weight 10."""
         size = int(np.clip(size, MIN_TOKENS, MAX_TOKENS))

@@ -161,3 +161,12 @@ def test_resize_pads_with_default_words_and_truncates() -> None:
     assert grown.size == 6 and grown.labels[4:] == ("rug", "chair")
     assert grown.resized(3).labels == ("mat", "sofa", "floor")
     assert Scenario().resized(99).size == MAX_TOKENS
+
+
+def test_editing_one_weight_or_word_changes_only_that() -> None:
+    base = Scenario()
+    edited = base.with_weight("q", 2, 77)
+    assert edited.q_weights == (10, 20, 77, 40) and edited.p_weights == base.p_weights
+    assert base.with_weight("p", 0, 250).p_weights[0] == 100  # clipped to the slider's range
+    assert base.with_label(1, "  <b>couch</b> ").labels == ("mat", "bcouchb", "floor", "bed")
+    assert base.with_label(1, "<>").labels == base.labels  # nothing left: keep the old word
