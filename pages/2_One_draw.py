@@ -11,6 +11,7 @@ from specviz.story import one_draw_story
 from specviz.ui import page, state
 
 DRAW_CHOICES = (20, 50, 200, 500)
+DRAWS_KEY = "od.n_draws"  # a plain key: it survives page switches (widget keys do not)
 
 page.setup("One draw at a time", ":material/casino:")
 scenario = state.current()
@@ -32,6 +33,11 @@ def _load_preset() -> None:
         state.save(PRESETS_BY_KEY[key].apply(state.current()))
 
 
+def _set_draws(value: int) -> None:
+    st.session_state[DRAWS_KEY] = int(value)
+    state.dismiss_notices()
+
+
 def _new_draws() -> None:
     state.update(seed=(state.current().seed + 1) % 2**32)
 
@@ -45,8 +51,15 @@ left.selectbox(
     on_change=_load_preset,
     help="The Playground's target and draft, or one of its presets.",
 )
-state.link_choice("draws", "od.draws", DRAW_CHOICES, default=50)
-draws = middle.select_slider("Draws in the story", DRAW_CHOICES, key="od.draws")
+with middle:
+    draws = state.bound(
+        st.select_slider,
+        "od.draws",
+        state.link_param("draws", DRAWS_KEY, state.choice_parser("draws", DRAW_CHOICES, 50)),
+        _set_draws,
+        label="Draws in the story",
+        options=DRAW_CHOICES,
+    )
 right.button(
     "New draws",
     icon=":material/refresh:",

@@ -18,13 +18,11 @@ from specviz.palette import Notation
 from specviz.ui import page, state
 
 N_KEY = "mc.n"  # the page's N: a plain int that survives page switches (widget keys do not)
-NOTICE_KEY = "mc.notice"
 
 page.setup("Monte Carlo", ":material/scatter_plot:")
 scenario = state.current()
 note = state.notation()
-if N_KEY not in st.session_state:  # the session's first visit: a shared link may carry N
-    st.session_state[N_KEY], st.session_state[NOTICE_KEY] = parse_n(st.query_params.get("n"))
+state.link_param("n", N_KEY, parse_n)  # a shared link may carry N
 
 st.title("Monte Carlo")
 st.markdown(
@@ -34,13 +32,11 @@ st.markdown(
     )
 )
 page.show_notices()
-if st.session_state.get(NOTICE_KEY):
-    st.warning(st.session_state[NOTICE_KEY], icon=":material/link_off:")
 
 
 def _set_n(value: int) -> None:
     st.session_state[N_KEY] = int(value)
-    st.session_state[NOTICE_KEY] = None
+    state.dismiss_notices()
 
 
 n = state.bound(

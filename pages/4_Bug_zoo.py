@@ -12,7 +12,6 @@ from specviz.ui import page, state
 from specviz.variants import RULES
 
 RULE_KEY = "zoo.rule"  # the exhibit on show: a plain str that survives page switches
-NOTICE_KEY = "zoo.notice"
 
 page.setup("Bug zoo", ":material/bug_report:")
 scenario = state.current()
@@ -24,10 +23,7 @@ def title_of(key: str) -> str:
     return letters(RULES[key].title)
 
 
-if RULE_KEY not in st.session_state:  # the session's first visit: a shared link may name a bug
-    st.session_state[RULE_KEY], st.session_state[NOTICE_KEY] = parse_rule(
-        st.query_params.get("bug")
-    )
+state.link_param("bug", RULE_KEY, parse_rule)  # a shared link may name a bug
 
 st.title("Bug zoo")
 st.markdown(
@@ -38,13 +34,11 @@ st.markdown(
     )
 )
 page.show_notices()
-if st.session_state.get(NOTICE_KEY):
-    st.warning(st.session_state[NOTICE_KEY], icon=":material/link_off:")
 
 
 def _set_rule(key: str) -> None:
     st.session_state[RULE_KEY] = key
-    st.session_state[NOTICE_KEY] = None
+    state.dismiss_notices()
 
 
 key = state.bound(

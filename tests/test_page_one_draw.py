@@ -138,6 +138,16 @@ def test_number_of_draws_sets_the_story_length(draws):
     assert f"{draws} draws" in "\n".join(m.value for m in at.markdown)
 
 
+def test_number_of_draws_survives_a_visit_to_another_page():
+    at = one_draw()
+    at.select_slider(key="od.draws").set_value(200).run()
+    at.switch_page("pages/1_Playground.py").run()  # widget keys of One draw are dropped here
+    at.switch_page("pages/2_One_draw.py").run()
+    assert_alive(at)
+    assert at.select_slider(key="od.draws").value == 200
+    assert_player_tells(at, DEFAULT_WORDS, DEFAULT_P, DEFAULT_Q, DEFAULT_SEED, 200)
+
+
 def test_new_draws_advances_the_seed_and_changes_the_story():
     at = one_draw()
     before = story_json(at)

@@ -36,7 +36,7 @@ def current() -> Scenario:
 def save(scenario: Scenario) -> None:
     """Replace the session's scenario (the link notices are answered once the learner acts)."""
     st.session_state[_SCENARIO] = scenario
-    st.session_state[_NOTICES] = []
+    dismiss_notices()
 
 
 def update(**changes: Any) -> None:
@@ -50,28 +50,42 @@ def notices() -> list[str]:
     return list(st.session_state.get(_NOTICES, []))
 
 
-def link_choice(param: str, widget_key: str, choices: Sequence[Any], default: Any) -> None:
-    """Start a page's own widget (``widget_key``) from the link's ``param``, once per session.
+def link_param(param: str, key: str, parse: Callable[[str | None], tuple[Any, str | None]]) -> Any:
+    """A page's own setting, read from the link's ``param`` once per session.
 
-    A value that is not one of ``choices`` becomes a notice and ``default``. Call before the
-    widget is drawn, and draw it without ``value=`` (its value is already in session_state).
+    ``parse(raw)`` turns the raw text (None when absent) into ``(value, notice)``; a notice joins
+    the link's other notices. The value lives under the plain session key ``key`` (widget keys
+    are forgotten on a page switch; this one is not) and is returned on every run.
     """
-    if widget_key in st.session_state:
-        return
-    value = default
-    raw = st.query_params.get(param)
-    if raw is not None:
-        by_text = {str(choice): choice for choice in choices}
-        if raw in by_text:
-            value = by_text[raw]
-        else:
+    if key not in st.session_state:
+        value, notice = parse(st.query_params.get(param))
+        st.session_state[key] = value
+        if notice:
             current()
-            allowed = ", ".join(by_text)
-            st.session_state[_NOTICES] = [
-                *notices(),
-                f"The link's '{param}' must be one of {allowed}; {default} is used.",
-            ]
-    st.session_state[widget_key] = value
+            st.session_state[_NOTICES] = [*notices(), notice]
+    return st.session_state[key]
+
+
+def choice_parser(
+    param: str, choices: Sequence[Any], default: Any
+) -> Callable[[str | None], tuple[Any, str | None]]:
+    """A ``parse`` for :func:`link_param`: one of ``choices`` written as text, else ``default``."""
+    by_text = {str(choice): choice for choice in choices}
+
+    def parse(raw: str | None) -> tuple[Any, str | None]:
+        if raw is None:
+            return default, None
+        if raw in by_text:
+            return by_text[raw], None
+        allowed = ", ".join(by_text)
+        return default, f"The link's '{param}' must be one of {allowed}; {default} is used."
+
+    return parse
+
+
+def dismiss_notices() -> None:
+    """The learner has acted: the link's notices no longer describe the page."""
+    st.session_state[_NOTICES] = []
 
 
 def notation() -> Notation:
