@@ -50,9 +50,10 @@ with left:
         help=note.fill("α = Σ min({T}, {D}): the chance a guess is kept."),
     )
     st.metric(
-        "Words per target call (4 guesses)",
+        "Words per call (γ = 4)",
         f"{expected_tokens_per_step(alpha, 4):.2f}",
-        help="(1 − α⁵)/(1 − α): with 4 guesses per check, between 1 and 5 words come out.",
+        help="(1 − α⁵)/(1 − α): with γ = 4 guesses per target call, between 1 and 5 words "
+        "come out of each expensive call.",
     )
     st.caption(
         "Whatever the draft, the words that come out follow the target exactly; a better draft "
@@ -112,6 +113,8 @@ for script, label, icon, blurb in (
     ),
 ):
     if (page.ROOT / script).exists():
-        st.page_link(script, label=f"**{label}** — {blurb}", icon=icon)
+        # The link holds only the page's name: a long label is cut to one line with an ellipsis.
+        st.page_link(script, label=f"**{label}**", icon=icon)
+        st.caption(blurb)
 
 state.sync_url()
