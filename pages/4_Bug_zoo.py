@@ -2,11 +2,10 @@
 
 import streamlit as st
 
-from specviz import normalize, output_distribution
+from specviz import normalize
 from specviz.figures import montecarlo as charts
 from specviz.figures.style import ChartStyle, percent
 from specviz.montecarlo import ZOO_N_MAX, mistaken_rules, parse_rule, swap_letters, zoo_comparison
-from specviz.one_token import total_variation
 from specviz.palette import Notation
 from specviz.ui import page, state
 from specviz.variants import RULES
@@ -59,7 +58,7 @@ left.markdown(f"**✗ What the code does wrong.** {letters(rule.mistake)}")
 right.markdown(f"**Why the output is biased.** {letters(rule.why)}")
 
 try:
-    p, q = scenario.distributions()
+    scenario.distributions()  # all-zero weights: say so before running anything
 except ValueError as problem:
     st.error(str(problem), icon=":material/error:")
     st.stop()
@@ -91,14 +90,15 @@ except ValueError as problem:  # redraw_from_q when p and q share no word: the l
     )
     st.stop()
 
-tv_correct = total_variation(output_distribution(p, q), p)
 m = st.columns(3)
 m[0].metric(
     note.fill("TV(mistake, {T})"),
     charts.tv_text(comparison.tv),
     help="Total variation distance of the mistake's exact output law to the target.",
 )
-m[1].metric(note.fill("TV(correct rule, {T})"), charts.tv_text(tv_correct), help="Exact: 0.")
+m[1].metric(
+    note.fill("TV(correct rule, {T})"), charts.tv_text(comparison.tv_correct), help="Exact: 0."
+)
 m[2].metric(
     "Bias shows from about",
     f"N = {comparison.detectable_from:,}" if comparison.detectable_from else "never",

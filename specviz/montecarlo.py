@@ -19,7 +19,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from specviz._checks import as_count, as_prob_pair, as_prob_vector
-from specviz.one_token import total_variation
+from specviz.one_token import output_distribution, total_variation
 from specviz.sampling import SpeculativeCounts, sample_counts, speculative_sample
 from specviz.stats import (
     GofResult,
@@ -29,6 +29,7 @@ from specviz.stats import (
     expected_tv_band,
     log_checkpoints,
     total_variation_curve,
+    tv_of_counts,
     tv_path,
 )
 from specviz.variants import RULE_KEYS, RULES, Rule, rule_output_law
@@ -162,8 +163,7 @@ def monte_carlo(
                 for name in ("draft_counts", "accepted_counts", "residual_counts", "output_counts")
             )
         )
-        empirical = path_counts / cps[:, None].astype(np.float64)
-        path = TVPath(cps, path_counts, 0.5 * np.abs(empirical - p_arr).sum(axis=1))
+        path = TVPath(cps, path_counts, tv_of_counts(path_counts, cps, p_arr))
         method = COUNT_LEVEL
     return MonteCarloRun(
         n=size,
@@ -256,6 +256,8 @@ class ZooComparison:
     detectable_from : int or None
         About how many draws it takes for the bias to stand out of the noise band
         (:func:`detectable_from`); None if the rule happens to be exact on this pair.
+    tv_correct : float
+        TV between the correct rule's exact output law and ``p``: 0 up to rounding.
     """
 
     rule: Rule
@@ -265,6 +267,7 @@ class ZooComparison:
     wrong: TVPath
     band: TVBand
     detectable_from: int | None
+    tv_correct: float
 
 
 def detectable_from(p: ArrayLike, tv: float, level: float = BAND_LEVEL) -> int | None:
@@ -324,6 +327,7 @@ def zoo_comparison(
         wrong=tv_path(law, p_arr, cps, seed),
         band=expected_tv_band(p_arr, cps, BAND_LEVEL),
         detectable_from=detectable_from(p_arr, tv),
+        tv_correct=total_variation(output_distribution(p_arr, q_arr), p_arr),
     )
 
 

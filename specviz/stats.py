@@ -358,7 +358,7 @@ def total_variation_curve(draws: ArrayLike, p: ArrayLike, checkpoints: ArrayLike
         np.bincount(tokens[lo:hi], minlength=law.size) for lo, hi in zip(starts, cps, strict=True)
     ]
     counts = np.cumsum(np.vstack(pieces).astype(np.int64), axis=0)
-    return TVPath(cps, counts, _tv_rows(counts, cps, law))
+    return TVPath(cps, counts, tv_of_counts(counts, cps, law))
 
 
 def tv_path(
@@ -400,11 +400,16 @@ def tv_path(
     rng = as_generator(seed)
     steps = np.diff(np.concatenate(([0], cps)))
     counts = np.cumsum(multinomial_on_support(rng, steps, sampled), axis=0)
-    return TVPath(cps, counts, _tv_rows(counts, cps, law))
+    return TVPath(cps, counts, tv_of_counts(counts, cps, law))
 
 
-def _tv_rows(counts: np.ndarray, cps: np.ndarray, law: np.ndarray) -> np.ndarray:
-    empirical = counts / cps[:, None].astype(np.float64)
+def tv_of_counts(counts: np.ndarray, checkpoints: np.ndarray, law: np.ndarray) -> np.ndarray:
+    """TV between ``law`` and the empirical law of each row of cumulative ``counts``.
+
+    ``counts[i]`` holds the counts of the first ``checkpoints[i]`` draws; inputs are trusted
+    (the path builders above validate them).
+    """
+    empirical = counts / np.asarray(checkpoints)[:, None].astype(np.float64)
     return 0.5 * np.abs(empirical - law).sum(axis=1)
 
 
