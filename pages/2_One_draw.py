@@ -33,11 +33,6 @@ def _load_preset() -> None:
         state.save(PRESETS_BY_KEY[key].apply(state.current()))
 
 
-def _set_draws(value: int) -> None:
-    st.session_state[DRAWS_KEY] = int(value)
-    state.dismiss_notices()
-
-
 def _new_draws() -> None:
     state.update(seed=(state.current().seed + 1) % 2**32)
 
@@ -56,7 +51,7 @@ with middle:
         st.select_slider,
         "od.draws",
         state.link_param("draws", DRAWS_KEY, state.choice_parser("draws", DRAW_CHOICES, 50)),
-        _set_draws,
+        state.remember(DRAWS_KEY),
         label="Draws in the story",
         options=DRAW_CHOICES,
     )

@@ -34,16 +34,11 @@ st.markdown(
 page.show_notices()
 
 
-def _set_n(value: int) -> None:
-    st.session_state[N_KEY] = int(value)
-    state.dismiss_notices()
-
-
 n = state.bound(
     st.select_slider,
     "mc.n_slider",
     st.session_state[N_KEY],
-    _set_n,
+    state.remember(N_KEY),
     label="Number of runs N (1 to 1 billion)",
     options=N_CHOICES,
     format_func=format_n,

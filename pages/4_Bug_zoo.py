@@ -35,16 +35,11 @@ st.markdown(
 page.show_notices()
 
 
-def _set_rule(key: str) -> None:
-    st.session_state[RULE_KEY] = key
-    state.dismiss_notices()
-
-
 key = state.bound(
     st.radio,
     "zoo.rule_radio",
     st.session_state[RULE_KEY],
-    _set_rule,
+    state.remember(RULE_KEY),
     label="Pick a mistake",
     options=mistaken_rules(),
     format_func=title_of,

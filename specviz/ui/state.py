@@ -83,6 +83,17 @@ def choice_parser(
     return parse
 
 
+def remember(key: str) -> Callable[[Any], None]:
+    """An ``on_change`` for :func:`bound` that keeps a page setting under the plain key ``key``
+    (read with :func:`link_param`) and answers the link's notices."""
+
+    def store(value: Any) -> None:
+        st.session_state[key] = value
+        dismiss_notices()
+
+    return store
+
+
 def dismiss_notices() -> None:
     """The learner has acted: the link's notices no longer describe the page."""
     st.session_state[_NOTICES] = []
