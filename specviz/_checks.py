@@ -1,57 +1,208 @@
-"""Input validation shared by the whole core.
+"""The one validation mechanism of the core.
 
-Every public function funnels its arguments through here, so that a bad input always raises
-``ValueError`` with a message naming the argument and what is wrong with it — the app shows these
-messages to learners verbatim.
+Every public function passes each argument through one of these checks before doing any work,
+so that a bad input always raises ``ValueError`` with a message naming the argument and saying
+what is wrong, never ``TypeError``, ``OverflowError`` or a NaN result, and never after a long
+computation. Text, bools, complex numbers, dates and objects are refused wherever a number is
+expected (numpy would quietly turn ``"3"`` into 3.0 and ``True`` into 1).
 """
 
 from __future__ import annotations
 
+import math
 import numbers
 import operator
+from collections.abc import Mapping
 
 import numpy as np
 
-#: How far from 1 a probability vector may sum before it is refused.
-SUM_TOLERANCE = 1e-6
-
-#: Sums closer to 1 than this are float rounding of a true 1 (a few ulps per entry for V ~ 1e4).
-_ROUNDING = 1e-12
+from specviz.limits import MAX_VOCAB, ROUNDING, SUM_TOLERANCE
 
 #: How far (a few dozen ulps) an α computed by summing may stray outside [0, 1] and be clipped.
 _ALPHA_SLACK = 1e-14
 
-#: Largest ``n`` for the per-draw sampler: it holds ~40 bytes per draw in memory.
-MAX_PER_DRAW = 50_000_000
 
-#: Largest ``n`` for the count-level sampler: far beyond any demo, still exact in int64.
-MAX_COUNT_DRAWS = 10**15
+def short(x: object, limit: int = 60) -> str:
+    """``repr(x)`` cut to ``limit`` characters, for an error message."""
+    try:
+        text = repr(x)
+    except Exception:
+        text = f"<{type(x).__name__}>"
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
-#: Largest draft length the theory functions accept.
-MAX_GAMMA = 10_000
+
+# ------------------------------------------------------------------------------ numbers
 
 
-def _numbers(x: object, name: str, what: str) -> np.ndarray:
-    """``x`` as a float64 array if it holds real numbers (not text, not bools), else ValueError."""
+def real_array(x: object, name: str, what: str = "a number or an array of numbers") -> np.ndarray:
+    """``x`` as a float64 array if it holds real numbers only (ints, floats; not bools, text,
+    complex numbers, dates or objects), else ValueError. NaN and infinities pass: callers that
+    refuse them say so."""
     if isinstance(x, str | bytes):
-        raise ValueError(f"{name} must be {what}; got text {_short(x)}")
+        raise ValueError(f"{name} must be {what}; got text {short(x)}")
     try:
         raw = np.asarray(x)
-        arr = raw.astype(np.float64)
-    except (TypeError, ValueError) as exc:
-        raise ValueError(f"{name} must be {what}; got {_short(x)}") from exc
-    if raw.dtype.kind not in "iuf":
-        raise ValueError(f"{name} must be {what}; got values of type {raw.dtype}")
-    return arr
+    except (TypeError, ValueError, OverflowError) as exc:
+        raise ValueError(f"{name} must be {what}; got {short(x)}") from exc
+    if raw.dtype.kind == "O":
+        # Python ints beyond int64 land here; so do ragged lists and arbitrary objects.
+        try:
+            raw = np.asarray(raw.tolist(), dtype=np.float64)
+        except OverflowError as exc:
+            raise ValueError(
+                f"{name} holds a number too large for a float; got {short(x)}"
+            ) from exc
+        except (TypeError, ValueError) as exc:
+            raise ValueError(f"{name} must be {what}; got {short(x)}") from exc
+        if not np.isfinite(raw).all():
+            raise ValueError(f"{name} holds a number too large for a float; got {short(x)}")
+    elif raw.dtype.kind not in "iuf":
+        kind = "bools" if raw.dtype.kind == "b" else f"values of type {raw.dtype}"
+        raise ValueError(f"{name} must be {what}; got {kind}")
+    if raw.size > MAX_VOCAB * 64:
+        raise ValueError(f"{name} has {raw.size:,} entries; that is more than the core handles")
+    return raw.astype(np.float64)
 
 
-def as_float_vector(x: object, name: str) -> np.ndarray:
-    """Return ``x`` as a finite, non-negative, non-empty 1-D float64 array, or raise ValueError."""
-    arr = _numbers(x, name, "a vector of numbers")
+def real(x: object, name: str, *, low: float = -math.inf, high: float = math.inf,
+         low_open: bool = False, high_open: bool = False) -> float:  # fmt: skip
+    """A single finite real number in ``[low, high]`` (ends open on request)."""
+    if isinstance(x, bool) or not isinstance(x, numbers.Real | np.ndarray):
+        raise ValueError(f"{name} must be a number; got {short(x)}")
+    arr = real_array(x, name, "a number")
+    if arr.ndim != 0:
+        raise ValueError(f"{name} must be a single number; got an array of shape {arr.shape}")
+    value = float(arr)
+    if not math.isfinite(value):
+        raise ValueError(f"{name} must be a finite number; got {short(x)}")
+    below = value <= low if low_open else value < low
+    above = value >= high if high_open else value > high
+    if below or above:
+        lo = "(" if low_open else "["
+        hi = ")" if high_open else "]"
+        raise ValueError(f"{name} must lie in {lo}{low:g}, {high:g}{hi}; got {short(x)}")
+    return value
+
+
+def whole(value: object, name: str, *, minimum: int = 0, maximum: int | None = None) -> int:
+    """A whole number in ``[minimum, maximum]``: ints, numpy ints, or floats with no fraction."""
+    if isinstance(value, bool | np.bool_):
+        raise ValueError(f"{name} must be a whole number; got a bool ({value})")
+    if isinstance(value, numbers.Integral):
+        out = operator.index(value)
+    elif isinstance(value, numbers.Real):
+        fvalue = float(value)
+        if not math.isfinite(fvalue) or not fvalue.is_integer():
+            raise ValueError(f"{name} must be a whole number; got {short(value)}")
+        out = int(fvalue)
+    else:
+        raise ValueError(f"{name} must be a whole number; got {short(value)}")
+    if out < minimum:
+        raise ValueError(f"{name} must be >= {minimum}; got {out}")
+    if maximum is not None and out > maximum:
+        raise ValueError(f"{name} = {out:,} is too large; the largest allowed is {maximum:,}")
+    return out
+
+
+def whole_array(x: object, name: str, *, minimum: int = 0, maximum: int) -> np.ndarray:
+    """An int64 array of whole numbers in ``[minimum, maximum]`` (a scalar gives a 0-d array)."""
+    arr = real_array(x, name, "a whole number or an array of them")
+    if not np.isfinite(arr).all() or (arr != np.floor(arr)).any():
+        raise ValueError(f"{name} must hold whole numbers; got {short(x)}")
+    if arr.size and (arr.min() < minimum or arr.max() > maximum):
+        raise ValueError(
+            f"{name} must hold whole numbers from {minimum:,} to {maximum:,}; got {short(x)}"
+        )
+    return arr.astype(np.int64)
+
+
+def choice(value: object, name: str, options: tuple) -> object:
+    """The one of ``options`` equal to ``value`` (compared by equality, never by truthiness).
+
+    Text matches only text, a bool only a bool (``1`` is not ``True``), a number only a number,
+    None only None; the option itself is returned (``30.0`` given for ``30`` comes back ``30``).
+    """
+    kind = _kind(value)
+    if kind is not None:
+        for option in options:
+            if _kind(option) == kind and value == option:
+                return option
+    allowed = ", ".join(map(repr, options))
+    raise ValueError(f"{name} must be one of {allowed}; got {short(value)}")
+
+
+def _kind(x: object) -> str | None:
+    if x is None:
+        return "none"
+    if isinstance(x, bool | np.bool_):
+        return "bool"
+    if isinstance(x, str):
+        return "text"
+    return "number" if isinstance(x, numbers.Real) else None
+
+
+# ------------------------------------------------------------------------------ other values
+
+
+def text(value: object, name: str, *, empty: bool = True, max_chars: int | None = None) -> str:
+    """A str (not bytes, not a number written as one), non-empty unless ``empty``."""
+    if not isinstance(value, str):
+        raise ValueError(f"{name} must be text; got {short(value)}")
+    if not empty and not value:
+        raise ValueError(f"{name} must not be empty")
+    if max_chars is not None and len(value) > max_chars:
+        raise ValueError(f"{name} is {len(value):,} characters long; at most {max_chars:,} go")
+    return value
+
+
+def function(value: object, name: str, *, optional: bool = False) -> object:
+    """A callable (or None when ``optional``)."""
+    if value is None and optional:
+        return None
+    if not callable(value):
+        extra = " or None" if optional else ""
+        raise ValueError(f"{name} must be a function{extra}; got {short(value)}")
+    return value
+
+
+def instance(value: object, name: str, cls: type, what: str) -> object:
+    """``value`` if it is an instance of ``cls`` (``what`` names it in the message)."""
+    if not isinstance(value, cls):
+        raise ValueError(f"{name} must be {what}; got {short(value)}")
+    return value
+
+
+def mapping(value: object, name: str) -> Mapping:
+    """A mapping (a dict of query parameters, say)."""
+    if not isinstance(value, Mapping):
+        raise ValueError(f"{name} must be a mapping (a dict); got {short(value)}")
+    return value
+
+
+def sequence(value: object, name: str, *, minimum: int = 0, maximum: int | None = None) -> tuple:
+    """A list or tuple (not text, not an array) of ``minimum`` to ``maximum`` items, as a tuple."""
+    if not isinstance(value, list | tuple):
+        raise ValueError(f"{name} must be a list or a tuple; got {short(value)}")
+    if len(value) < minimum or (maximum is not None and len(value) > maximum):
+        most = "" if maximum is None else f" and at most {maximum:,}"
+        raise ValueError(
+            f"{name} must hold at least {minimum:,}{most} items; it holds {len(value):,}"
+        )
+    return tuple(value)
+
+
+# ---------------------------------------------------------------------------- probabilities
+
+
+def float_vector(x: object, name: str) -> np.ndarray:
+    """A finite, non-negative, non-empty 1-D float64 array."""
+    arr = real_array(x, name, "a vector of numbers")
     if arr.ndim != 1:
         raise ValueError(f"{name} must be a 1-D vector; got an array of shape {arr.shape}")
     if arr.size == 0:
         raise ValueError(f"{name} is empty; it needs at least one entry")
+    if arr.size > MAX_VOCAB:
+        raise ValueError(f"{name} has {arr.size:,} entries; at most {MAX_VOCAB:,} are allowed")
     bad = ~np.isfinite(arr)
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
@@ -62,90 +213,88 @@ def as_float_vector(x: object, name: str) -> np.ndarray:
     return arr
 
 
-def as_prob_vector(x: object, name: str) -> np.ndarray:
-    """Validate a probability vector and return it renormalised to sum to 1 in float64.
+def prob_vector(x: object, name: str) -> np.ndarray:
+    """A probability vector, renormalised to sum to 1 in float64.
 
-    The vector must already sum to 1 within :data:`SUM_TOLERANCE`. A vector off by more than
-    rounding (e.g. probabilities printed to 7 digits) is renormalised, so every downstream
-    identity holds to machine precision; one that is off by rounding only is kept bit for bit,
-    so that equal entries of p and q stay equal (no second rounding).
+    The vector must already sum to 1 within :data:`~specviz.limits.SUM_TOLERANCE`. One that is
+    off by more than rounding (probabilities printed to 7 digits) is renormalised, so every
+    identity downstream holds to machine precision; one off by rounding only is kept bit for
+    bit, so that equal entries of p and q stay equal (no second rounding).
     """
-    arr = as_float_vector(x, name)
+    arr = float_vector(x, name)
     total = float(arr.sum())
     if abs(total - 1.0) > SUM_TOLERANCE:
         raise ValueError(
             f"{name} must sum to 1 (within {SUM_TOLERANCE:g}); it sums to {total:.9g}. "
             "Use normalize() to turn weights into probabilities."
         )
-    if abs(total - 1.0) > _ROUNDING:
+    if abs(total - 1.0) > ROUNDING:
         arr = arr / total
     return arr
 
 
-def as_prob_pair(p: object, q: object) -> tuple[np.ndarray, np.ndarray]:
-    """Validate the target ``p`` and the draft ``q`` together."""
-    p_arr = as_prob_vector(p, "p")
-    q_arr = as_prob_vector(q, "q")
+def prob_pair(p: object, q: object) -> tuple[np.ndarray, np.ndarray]:
+    """The target ``p`` and the draft ``q``, validated together."""
+    p_arr = prob_vector(p, "p")
+    q_arr = prob_vector(q, "q")
     if p_arr.shape != q_arr.shape:
         raise ValueError(f"p and q must have the same length; got {p_arr.size} and {q_arr.size}")
     return p_arr, q_arr
 
 
-def as_alpha(alpha: object) -> np.ndarray:
-    """Validate an acceptance rate (scalar or array) in [0, 1]."""
-    arr = _numbers(alpha, "alpha", "a number in [0, 1]")
+def alpha_values(alpha: object) -> np.ndarray:
+    """An acceptance rate (scalar or array) in [0, 1]."""
+    arr = real_array(alpha, "alpha", "a number in [0, 1] or an array of them")
     if not np.isfinite(arr).all():
         raise ValueError("alpha must be a finite number in [0, 1]; got NaN or infinity")
     if (arr < -_ALPHA_SLACK).any() or (arr > 1 + _ALPHA_SLACK).any():
-        raise ValueError(f"alpha must lie in [0, 1]; got {_short(alpha)}")
+        raise ValueError(f"alpha must lie in [0, 1]; got {short(alpha)}")
     # An α computed as a sum of rounded terms may sit an ulp outside [0, 1]: that is still α.
     return np.clip(arr, 0.0, 1.0)
 
 
-def as_count(value: object, name: str, *, maximum: int | None = None) -> int:
-    """Validate a whole number ``>= 0`` (ints, numpy ints, or floats with no fractional part)."""
-    if isinstance(value, bool):
-        raise ValueError(f"{name} must be a whole number >= 0; got a bool ({value})")
-    if isinstance(value, numbers.Integral):
-        out = operator.index(value)
-    elif isinstance(value, numbers.Real):
-        fvalue = float(value)
-        if not np.isfinite(fvalue) or not fvalue.is_integer():
-            raise ValueError(f"{name} must be a whole number >= 0; got {value!r}")
-        out = int(fvalue)
-    else:
-        raise ValueError(f"{name} must be a whole number >= 0; got {_short(value)}")
-    if out < 0:
-        raise ValueError(f"{name} must be >= 0; got {out}")
-    if maximum is not None and out > maximum:
-        raise ValueError(f"{name} = {out:,} is too large; the largest allowed is {maximum:,}")
-    return out
+def token_array(x: object, vocab: int, name: str = "draws") -> np.ndarray:
+    """A 1-D int64 array of token ids in ``[0, vocab)``."""
+    if isinstance(x, str | bytes):
+        raise ValueError(f"{name} must be a 1-D array of token ids; got text {short(x)}")
+    try:
+        arr = np.asarray(x)
+    except (TypeError, ValueError, OverflowError) as exc:
+        raise ValueError(f"{name} must be a 1-D array of token ids; got {short(x)}") from exc
+    if arr.ndim != 1:
+        raise ValueError(f"{name} must be a 1-D array of token ids; got shape {arr.shape}")
+    if arr.size and (arr.dtype.kind not in "iu"):
+        raise ValueError(f"{name} must be integer token ids; got dtype {arr.dtype}")
+    arr = arr.astype(np.int64, copy=False)
+    if arr.size and (arr.min() < 0 or arr.max() >= vocab):
+        bad = int(arr.min()) if arr.min() < 0 else int(arr.max())
+        raise ValueError(f"{name} holds token {bad}, outside 0..{vocab - 1} (len(p) = {vocab})")
+    return arr
 
 
-def as_cost(c: object) -> float:
-    """Validate the draft/target cost ratio ``c >= 0``."""
-    arr = _numbers(c, "c", "a number >= 0")
-    if arr.ndim != 0:
-        raise ValueError(f"c must be a single number; got an array of shape {arr.shape}")
-    out = float(arr)
-    if not np.isfinite(out) or out < 0:
-        raise ValueError(f"c (draft cost / target cost) must be a finite number >= 0; got {c!r}")
-    return out
+# ------------------------------------------------------------------------------- randomness
 
 
-def as_generator(seed: object) -> np.random.Generator:
-    """Turn ``None``, a non-negative int or a Generator into a ``numpy.random.Generator``."""
+#: Largest seed the core takes (numpy's own seeds are 64-bit words; the pages offer
+#: ``[0, MAX_SEED]`` and add a few for extra paths).
+SEED_LIMIT = 2**64 - 1
+
+
+def generator(seed: object) -> np.random.Generator:
+    """``None`` (fresh entropy), a whole number in ``[0, 2**64 - 1]`` or a Generator."""
     if isinstance(seed, np.random.Generator):
         return seed
     if seed is None:
         return np.random.default_rng()
-    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or seed < 0:
+    return np.random.default_rng(seed_value(seed))
+
+
+def seed_value(seed: object, maximum: int = SEED_LIMIT) -> int:
+    """A seed that must be given (not None): a whole number in ``[0, maximum]`` (at most
+    ``2**64 - 1``). Floats are refused, even whole ones: a seed is an id, not a quantity."""
+    if isinstance(seed, bool | np.bool_) or not isinstance(seed, numbers.Integral):
         raise ValueError(
-            f"seed must be None, a non-negative int or a numpy Generator; got {_short(seed)}"
+            "seed must be a whole number from 0 to 2**64 - 1 (or None, or a numpy Generator, "
+            f"where a fresh one is allowed); got {short(seed)}"
         )
-    return np.random.default_rng(int(seed))
-
-
-def _short(x: object, limit: int = 60) -> str:
-    text = repr(x)
-    return text if len(text) <= limit else text[: limit - 3] + "..."
+    return whole(seed, "seed", maximum=min(maximum, SEED_LIMIT))

@@ -1,26 +1,182 @@
-"""Exact quantities of the one-token speculative sampling step.
+"""The exact one-token step of speculative sampling, computed once per pair (p, q).
 
 Notation (Leviathan, Kalman & Matias, 2023): ``p`` is the **target** model's distribution and ``q``
 the **draft** model's. The draft proposes ``x ~ q``; the target accepts it with probability
-``min(1, p(x) / q(x))``; on a rejection a token is drawn from the residual
+``a(x) = min(1, p(x) / q(x))``; on a rejection a token is drawn from the residual
 ``r = max(0, p - q) / Z`` with ``Z = sum(max(0, p - q))``. The emitted token then has law
 exactly ``p``.
+
+:func:`step` computes every quantity of the step at once into a frozen :class:`OneTokenStep`;
+figures, captions, samplers and the functions below all read it, so each number has one source.
+
+One rule for rounding (:data:`~specviz.limits.ROUNDING`): where ``|p(x) - q(x)|`` is at most
+1e-12 the two are the same probability written twice. That token is balanced, keeps all of its
+proposals and adds nothing to the bucket; two vectors equal up to rounding have ``Z = 0``,
+``alpha = 1`` and an all-zero residual — never a one-hot bucket made of rounding noise. The one
+exception is ``p(x) = 0``: a word the target forbids is never balanced, so a proposal of it is
+always rejected, however rarely the draft makes one.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 from numpy.typing import ArrayLike
 
-from specviz._checks import as_float_vector, as_prob_pair
+from specviz._checks import float_vector, prob_pair, prob_vector, real
+from specviz.limits import ROUNDING
 
 
-def accept_ratio(p: np.ndarray, q: np.ndarray) -> np.ndarray:
-    """``min(1, p/q)`` with 1.0 where ``q == 0``, on already-validated float arrays."""
-    out = np.ones_like(p)
+def _frozen(arr: np.ndarray) -> np.ndarray:
+    arr.setflags(write=False)
+    return arr
+
+
+@dataclass(frozen=True, eq=False)
+class OneTokenStep:
+    """Every exact quantity of the one-token step for one pair (p, q).
+
+    Build it with :func:`step`. Arrays are read-only and have one entry per token.
+
+    Attributes
+    ----------
+    p, q : numpy.ndarray
+        The target's and the draft's probabilities.
+    accept : numpy.ndarray
+        ``a(x) = min(1, p(x)/q(x))``, the chance a proposal of ``x`` is kept; 1.0 where
+        ``q(x) = 0`` (never proposed: the value is vacuous).
+    kept : numpy.ndarray
+        ``q(x)·a(x) = min(p, q)(x)``: probability that ``x`` is proposed and kept.
+    bounced : numpy.ndarray
+        ``max(0, q - p)(x)``: probability that ``x`` is proposed and sent back
+        (``kept + bounced = q``).
+    refill : numpy.ndarray
+        ``max(0, p - q)(x) = Z·r(x)``: probability that ``x`` arrives from the bucket
+        (``kept + refill = p``).
+    residual : numpy.ndarray
+        ``r = refill / Z``, the bucket's contents; all zeros when ``Z = 0``.
+    balance : numpy.ndarray
+        int, ``+1`` over-sampled (``q > p``: some proposals bounced), ``-1`` under-sampled
+        (``q < p``: topped up from the bucket), ``0`` balanced.
+    alpha : float
+        Acceptance rate ``sum(min(p, q))``; exactly 1 when ``Z = 0``.
+    z : float
+        The bucket's size ``Z = sum(max(0, p - q)) = P(rejection)``; also ``TV(p, q)``.
+    """
+
+    p: np.ndarray
+    q: np.ndarray
+    accept: np.ndarray
+    kept: np.ndarray
+    bounced: np.ndarray
+    refill: np.ndarray
+    residual: np.ndarray
+    balance: np.ndarray
+    alpha: float
+    z: float
+
+    @property
+    def size(self) -> int:
+        """Number of tokens."""
+        return int(self.p.size)
+
+    @property
+    def tv(self) -> float:
+        """Total variation distance ``TV(p, q) = sum(|p - q|)/2``; it equals ``Z = 1 - alpha``."""
+        return self.z
+
+    @property
+    def output(self) -> np.ndarray:
+        """Law of the emitted token, assembled from its two routes: ``kept + Z·r``
+        (``Z·r`` is the refill).
+
+        Term by term this is ``min(p, q) + max(0, p - q) = p``: the theorem.
+        """
+        return self.kept + self.refill
+
+    @property
+    def bucket_weights(self) -> np.ndarray:
+        """What a sampler draws a rejected proposal's replacement from (unnormalised).
+
+        The residual's weights. When nothing is refilled, a rejection can still happen — with
+        probability ~1e-16 where ``p < q`` by rounding, or ``q(x) <= 1e-12`` for a word the
+        target forbids — and must go somewhere: to ``p``, which keeps the sampler total, never
+        emits a forbidden word, and keeps its law within that 1e-12 of exact.
+        """
+        return self.refill if self.refill.any() else self.p
+
+
+def step(p: ArrayLike, q: ArrayLike) -> OneTokenStep:
+    """Compute the one-token step for target ``p`` and draft ``q``.
+
+    Parameters
+    ----------
+    p, q : array_like
+        Target and draft probability vectors of equal length.
+
+    Returns
+    -------
+    OneTokenStep
+        Acceptance per token, kept / bounced / refilled mass, the residual, the balance per
+        token, α and Z — all from one pass.
+
+    Raises
+    ------
+    ValueError
+        If ``p`` or ``q`` is not a probability vector, or their lengths differ.
+
+    Examples
+    --------
+    >>> s = step([0.4, 0.3, 0.2, 0.1], [0.1, 0.2, 0.3, 0.4])
+    >>> round(s.alpha, 12), round(s.z, 12)
+    (0.6, 0.4)
+    >>> s.residual.round(12)
+    array([0.75, 0.25, 0.  , 0.  ])
+    """
+    return checked_step(*prob_pair(p, q))
+
+
+def checked_step(p: np.ndarray, q: np.ndarray) -> OneTokenStep:
+    """:func:`step` of vectors already validated (as :func:`~specviz._checks.prob_pair` returns
+    them): the samplers, rules and engines call it after checking their own arguments, so a
+    vector is validated once per call, not once per layer."""
+    diff = p - q
+    # p(x) = 0 is never rounding: it is a filter, and a proposal of x must always be rejected.
+    same = (np.abs(diff) <= ROUNDING) & ((p > 0) | (q == 0))
+    refill = np.where(same, 0.0, np.maximum(diff, 0.0))
+    bounced = np.where(same, 0.0, np.maximum(-diff, 0.0))
+    kept = np.where(same, q, np.minimum(p, q))
+    accept = np.ones_like(p)
     proposed = q > 0
-    out[proposed] = np.minimum(1.0, p[proposed] / q[proposed])
-    return out
+    accept[proposed] = np.where(same[proposed], 1.0, np.minimum(1.0, p[proposed] / q[proposed]))
+    refilled = float(refill.sum())
+    # Z is TV(p, q): half of all the mass that moves. α = 1 - Z exactly, so α + Z = 1 and
+    # α = 1 - TV hold to the last bit whatever the balanced tokens' gaps add up to.
+    z = min(1.0, 0.5 * (refilled + float(bounced.sum())))
+    if z == 0:
+        alpha = 1.0  # no proposal is ever rejected (Σ q itself may be 1 - 1e-16)
+    elif not kept.any():
+        alpha, z = 0.0, 1.0  # disjoint supports: every proposal is rejected
+    else:
+        alpha = 1.0 - z
+    residual = refill / refilled if refilled > 0 else np.zeros_like(p)
+    balance = np.where(same, 0, np.sign(-diff)).astype(np.int64)
+    return OneTokenStep(
+        p=_frozen(p.copy()),
+        q=_frozen(q.copy()),
+        accept=_frozen(accept),
+        kept=_frozen(kept),
+        bounced=_frozen(bounced),
+        refill=_frozen(refill),
+        residual=_frozen(residual),
+        balance=_frozen(balance),
+        alpha=alpha,
+        z=z,
+    )
+
+
+# ------------------------------------------------------------------ the public functions
 
 
 def normalize(weights: ArrayLike) -> np.ndarray:
@@ -46,7 +202,7 @@ def normalize(weights: ArrayLike) -> np.ndarray:
     >>> normalize([1, 1, 2])
     array([0.25, 0.25, 0.5 ])
     """
-    w = as_float_vector(weights, "weights")
+    w = float_vector(weights, "weights")
     with np.errstate(over="ignore"):  # an overflowing sum is handled just below
         total = w.sum()
     if total <= 0:
@@ -79,7 +235,7 @@ def acceptance_probs(p: ArrayLike, q: ArrayLike) -> np.ndarray:
     >>> acceptance_probs([0.5, 0.5], [0.25, 0.75])
     array([1.        , 0.66666667])
     """
-    return accept_ratio(*as_prob_pair(p, q))
+    return step(p, q).accept.copy()
 
 
 def acceptance_rate(p: ArrayLike, q: ArrayLike) -> float:
@@ -94,17 +250,15 @@ def acceptance_rate(p: ArrayLike, q: ArrayLike) -> float:
     -------
     float
         ``alpha = sum(min(p, q)) = 1 - TV(p, q)``. Symmetric in ``p`` and ``q``; no lossless
-        single-draft scheme accepts more often (maximal coupling).
+        single-draft scheme accepts more often (maximal coupling). Exactly 1 for two vectors
+        equal up to rounding.
 
     Examples
     --------
     >>> acceptance_rate([0.5, 0.5], [0.25, 0.75])
     0.75
     """
-    p, q = as_prob_pair(p, q)
-    # A sum of rounded terms can land an ulp above 1 (p == q summing to 1 + 2e-16); α is a
-    # probability, and callers pass it on to functions that insist on [0, 1].
-    return min(1.0, float(np.minimum(p, q).sum()))
+    return step(p, q).alpha
 
 
 def rejection_mass(p: ArrayLike, q: ArrayLike) -> float:
@@ -120,15 +274,13 @@ def rejection_mass(p: ArrayLike, q: ArrayLike) -> float:
     float
         ``Z = sum(max(0, p - q)) = 1 - alpha``: the mass ``p`` has beyond ``q`` on under-sampled
         tokens, which is exactly the probability of a rejection.
+
+    Examples
+    --------
+    >>> round(rejection_mass([0.5, 0.5], [0.25, 0.75]), 12)
+    0.25
     """
-    p, q = as_prob_pair(p, q)
-    return float(np.maximum(p - q, 0.0).sum())
-
-
-def total_variation(p: ArrayLike, q: ArrayLike) -> float:
-    """Total variation distance ``TV(p, q) = sum(|p - q|) / 2`` (equal to ``1 - alpha``)."""
-    p, q = as_prob_pair(p, q)
-    return float(0.5 * np.abs(p - q).sum())
+    return step(p, q).z
 
 
 def residual(p: ArrayLike, q: ArrayLike) -> np.ndarray:
@@ -143,15 +295,15 @@ def residual(p: ArrayLike, q: ArrayLike) -> np.ndarray:
     -------
     numpy.ndarray
         ``r(x) = max(0, p(x) - q(x)) / Z``. It lives on the under-sampled tokens (``q < p``).
-        When ``Z == 0`` (``p == q``) the residual is never reached and all zeros are returned —
-        never NaN.
+        When ``Z == 0`` (``p == q`` up to rounding) the residual is never reached and all zeros
+        are returned — never NaN.
+
+    Examples
+    --------
+    >>> residual([0.5, 0.5], [0.25, 0.75])
+    array([1., 0.])
     """
-    p, q = as_prob_pair(p, q)
-    excess = np.maximum(p - q, 0.0)
-    z = excess.sum()
-    if z == 0:
-        return np.zeros_like(p)
-    return excess / z
+    return step(p, q).residual.copy()
 
 
 def output_distribution(p: ArrayLike, q: ArrayLike) -> np.ndarray:
@@ -167,22 +319,40 @@ def output_distribution(p: ArrayLike, q: ArrayLike) -> np.ndarray:
     numpy.ndarray
         ``q(x) * a(x) + Z * r(x)``: mass arriving by an accepted proposal plus mass arriving from
         the bucket. Term by term this is ``min(p, q) + max(0, p - q) = p`` — the theorem.
+
+    Examples
+    --------
+    >>> output_distribution([0.5, 0.5], [0.25, 0.75])
+    array([0.5, 0.5])
     """
-    p, q = as_prob_pair(p, q)
-    return q * acceptance_probs(p, q) + rejection_mass(p, q) * residual(p, q)
+    return step(p, q).output
 
 
-def token_balance(p: ArrayLike, q: ArrayLike) -> np.ndarray:
-    """Which way the draft errs on each token.
+def total_variation(a: ArrayLike, b: ArrayLike) -> float:
+    """Total variation distance ``sum(|a - b|) / 2`` between two laws.
+
+    Parameters
+    ----------
+    a, b : array_like
+        Probability vectors of equal length.
 
     Returns
     -------
-    numpy.ndarray
-        int array: ``+1`` over-sampled (``q > p``: some proposals are bounced), ``-1``
-        under-sampled (``q < p``: topped up from the bucket), ``0`` balanced (``q == p``).
+    float
+        The distance in [0, 1]; differences of at most 1e-12 per token count as 0 (the one
+        rounding rule), so two vectors equal up to rounding are at distance 0.
+
+    Examples
+    --------
+    >>> round(total_variation([0.4, 0.6], [0.5, 0.5]), 12)
+    0.1
     """
-    p, q = as_prob_pair(p, q)
-    return np.sign(q - p).astype(int)
+    a_arr = prob_vector(a, "a")
+    b_arr = prob_vector(b, "b")
+    if a_arr.shape != b_arr.shape:
+        raise ValueError(f"a and b must have the same length; got {a_arr.size} and {b_arr.size}")
+    gap = np.abs(a_arr - b_arr)
+    return min(1.0, float(0.5 * gap[gap > ROUNDING].sum()))
 
 
 def mixture(a: ArrayLike, b: ArrayLike, weight: float) -> np.ndarray:
@@ -194,9 +364,20 @@ def mixture(a: ArrayLike, b: ArrayLike, weight: float) -> np.ndarray:
         Probability vectors of equal length.
     weight : float
         Share of ``a``, in [0, 1].
+
+    Returns
+    -------
+    numpy.ndarray
+        The blended probability vector.
+
+    Examples
+    --------
+    >>> mixture([1.0, 0.0], [0.0, 1.0], 0.25)
+    array([0.25, 0.75])
     """
-    a_arr, b_arr = as_prob_pair(a, b)
-    w = float(weight)
-    if not 0.0 <= w <= 1.0:
-        raise ValueError(f"weight must lie in [0, 1]; got {weight!r}")
+    a_arr = prob_vector(a, "a")
+    b_arr = prob_vector(b, "b")
+    if a_arr.shape != b_arr.shape:
+        raise ValueError(f"a and b must have the same length; got {a_arr.size} and {b_arr.size}")
+    w = real(weight, "weight", low=0.0, high=1.0)
     return w * a_arr + (1.0 - w) * b_arr

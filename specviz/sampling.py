@@ -12,8 +12,18 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike
 
-from specviz._checks import MAX_COUNT_DRAWS, MAX_PER_DRAW, as_count, as_generator, as_prob_pair
-from specviz.one_token import accept_ratio
+from specviz._checks import (
+    float_vector,
+    generator,
+    instance,
+    prob_pair,
+    real_array,
+    short,
+    whole,
+    whole_array,
+)
+from specviz.limits import MAX_COUNT_DRAWS, MAX_PER_DRAW
+from specviz.one_token import checked_step
 
 SeedLike = int | np.random.Generator | None
 
@@ -67,28 +77,39 @@ class SpeculativeCounts:
         return int(self.draft_counts.sum())
 
 
-def _bucket_weights(p: np.ndarray, q: np.ndarray) -> np.ndarray:
-    """Unnormalised residual, safe to sample from.
-
-    If rounding leaves ``p <= q`` everywhere while some ``p(x) < q(x)`` (sums equal only to the last
-    ulp), a rejection can still happen with probability ~1e-16 and has nowhere to go; sending it to
-    ``p`` keeps the sampler total and its law within that 1e-16 of exact.
-    """
-    excess = np.maximum(p - q, 0.0)
-    return excess if excess.sum() > 0 else p
-
-
 def multinomial_on_support(
-    rng: np.random.Generator, n: int | np.ndarray, probs: np.ndarray
+    rng: np.random.Generator, n: int | ArrayLike, probs: ArrayLike
 ) -> np.ndarray:
     """``Multinomial(n, probs)`` counts that are exactly 0 wherever ``probs`` is 0.
 
     numpy draws the categories one by one and gives the last one whatever is left, computing the
     remaining mass in floating point (1 - .1 - .3 = .6000000000000001): a trailing category of
     probability 0 can then receive ~n·1e-16 draws, and at n = 10**15 a safety-filtered token is
-    emitted. Drawing over the support only removes that. ``n`` may be an array of trial counts
-    (one row of counts each).
+    emitted. Drawing over the support only removes that.
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+        The generator to draw with.
+    n : int or array_like of int
+        Number of trials, ``0 <= n <= 10**15``; an array gives one row of counts per entry.
+    probs : array_like
+        Non-negative weights (normalised here) with a positive sum.
+
+    Returns
+    -------
+    numpy.ndarray
+        int64 counts of shape ``(*shape(n), len(probs))``.
     """
+    instance(rng, "rng", np.random.Generator, "a numpy Generator (np.random.default_rng(seed))")
+    sizes = whole_array(n, "n", maximum=MAX_COUNT_DRAWS)
+    return _multinomial_on_support(rng, sizes, _weights(probs, "probs"))
+
+
+def _multinomial_on_support(
+    rng: np.random.Generator, n: int | np.ndarray, probs: np.ndarray
+) -> np.ndarray:
+    """:func:`multinomial_on_support` on trusted inputs."""
     support = np.flatnonzero(probs > 0)
     sizes = np.asarray(n)
     counts = np.zeros((*sizes.shape, probs.size), dtype=np.int64)
@@ -96,13 +117,46 @@ def multinomial_on_support(
     return counts
 
 
+def inverse_cdf(probs: ArrayLike, u: ArrayLike) -> np.ndarray:
+    """Map uniforms in [0, 1) to tokens through the cumulative sum of ``probs``.
+
+    Parameters
+    ----------
+    probs : array_like
+        Non-negative weights with a positive sum (unnormalised weights are fine).
+    u : float or array_like
+        Uniforms in ``[0, 1)``.
+
+    Returns
+    -------
+    numpy.ndarray
+        int64 token ids shaped like ``u``; a token of weight 0 is never returned.
+    """
+    weights = _weights(probs, "probs")
+    uniforms = real_array(u, "u", "a number in [0, 1) or an array of them")
+    if not np.isfinite(uniforms).all() or (uniforms < 0).any() or (uniforms >= 1).any():
+        raise ValueError(f"u must hold numbers in [0, 1); got {short(u)}")
+    return _inverse_cdf(weights, uniforms)
+
+
 def _inverse_cdf(probs: np.ndarray, u: np.ndarray) -> np.ndarray:
-    """Map uniforms in [0, 1) to tokens; a token of probability 0 is never returned."""
+    """:func:`inverse_cdf` on trusted inputs (the samplers' inner loop)."""
     cdf = np.cumsum(probs)
     idx = np.searchsorted(cdf, u * cdf[-1], side="right")
     # u * total can round up to total itself; send that to the last token with positive mass.
     last = int(np.flatnonzero(probs)[-1])
     return np.minimum(idx, last)
+
+
+def _weights(probs: object, name: str) -> np.ndarray:
+    """Finite non-negative weights with a positive, finite sum."""
+    weights = float_vector(probs, name)
+    if not weights.any():
+        raise ValueError(f"{name} are all zero; at least one must be positive")
+    with np.errstate(over="ignore"):
+        total = weights.sum()
+    # Weights near 1e308 overflow the sum: scale by the largest (the same law).
+    return weights if np.isfinite(total) else weights / weights.max()
 
 
 def speculative_sample(
@@ -130,16 +184,17 @@ def speculative_sample(
     SpeculativeDraws
         int arrays ``draft`` and ``output`` and a bool array ``accepted``, each of length ``n``.
     """
-    p, q = as_prob_pair(p, q)
-    n = as_count(n, "n", maximum=MAX_PER_DRAW)
-    rng = as_generator(seed)
+    p, q = prob_pair(p, q)
+    n = whole(n, "n", maximum=MAX_PER_DRAW)
+    rng = generator(seed)
 
     draft = _inverse_cdf(q, rng.random(n))
     accepted = rng.random(n) * q[draft] < p[draft]
     output = draft.copy()
     rejected = np.flatnonzero(~accepted)
     if rejected.size:
-        output[rejected] = _inverse_cdf(_bucket_weights(p, q), rng.random(rejected.size))
+        bucket = checked_step(p, q).bucket_weights
+        output[rejected] = _inverse_cdf(bucket, rng.random(rejected.size))
     return SpeculativeDraws(draft=draft, output=output, accepted=accepted)
 
 
@@ -165,15 +220,15 @@ def sample_counts(p: ArrayLike, q: ArrayLike, n: int, seed: SeedLike = None) -> 
         ``draft_counts``, ``accepted_counts``, ``residual_counts`` and ``output_counts`` (int64
         arrays of length V); ``output_counts = accepted_counts + residual_counts`` sums to ``n``.
     """
-    p, q = as_prob_pair(p, q)
-    n = as_count(n, "n", maximum=MAX_COUNT_DRAWS)
-    rng = as_generator(seed)
+    p, q = prob_pair(p, q)
+    n = whole(n, "n", maximum=MAX_COUNT_DRAWS)
+    rng = generator(seed)
+    one = checked_step(p, q)
 
-    draft_counts = multinomial_on_support(rng, n, q)
-    accepted_counts = rng.binomial(draft_counts, accept_ratio(p, q)).astype(np.int64)
+    draft_counts = _multinomial_on_support(rng, n, q)
+    accepted_counts = rng.binomial(draft_counts, one.accept).astype(np.int64)
     rejections = int(n - accepted_counts.sum())
-    bucket = _bucket_weights(p, q)
-    residual_counts = multinomial_on_support(rng, rejections, bucket)
+    residual_counts = _multinomial_on_support(rng, rejections, one.bucket_weights)
     return SpeculativeCounts(
         draft_counts=draft_counts,
         accepted_counts=accepted_counts,

@@ -13,12 +13,10 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike
 
-from specviz._checks import as_count, as_generator, as_prob_pair
-from specviz.one_token import accept_ratio
-from specviz.sampling import SeedLike, _bucket_weights, _inverse_cdf
-
-#: Longest story: a learner clicks through tens of draws; a few hundred fill the tally.
-MAX_STORY = 2_000
+from specviz._checks import generator, prob_pair, whole
+from specviz.limits import MAX_STORY
+from specviz.one_token import checked_step
+from specviz.sampling import SeedLike, inverse_cdf
 
 
 @dataclass(frozen=True)
@@ -72,7 +70,7 @@ def one_draw_story(p: ArrayLike, q: ArrayLike, n: int, seed: SeedLike = None) ->
     p, q : array_like
         Target and draft probability vectors of equal length.
     n : int
-        Number of draws, ``0 <= n <= 2000``.
+        Number of draws, ``0 <= n <= 2000`` (:data:`~specviz.limits.MAX_STORY`).
     seed : None, int or numpy.random.Generator, optional
         The same int seed tells the same story.
 
@@ -82,17 +80,18 @@ def one_draw_story(p: ArrayLike, q: ArrayLike, n: int, seed: SeedLike = None) ->
         Per draw: the three uniforms, the proposal, its acceptance probability, the verdict and
         the emitted token.
     """
-    p, q = as_prob_pair(p, q)
-    n = as_count(n, "n", maximum=MAX_STORY)
-    rng = as_generator(seed)
+    p, q = prob_pair(p, q)
+    n = whole(n, "n", maximum=MAX_STORY)
+    rng = generator(seed)
+    one = checked_step(p, q)
     u_draft, u_accept, u_bucket = rng.random((3, n))
-    draft = _inverse_cdf(q, u_draft)
+    draft = inverse_cdf(q, u_draft)
     accepted = u_accept * q[draft] < p[draft]
-    bucket_pick = _inverse_cdf(_bucket_weights(p, q), u_bucket)
+    bucket_pick = inverse_cdf(one.bucket_weights, u_bucket)
     return DrawStory(
         u_draft=u_draft,
         draft=draft,
-        accept_prob=accept_ratio(p, q)[draft],
+        accept_prob=one.accept[draft],
         u_accept=u_accept,
         accepted=accepted,
         u_bucket=np.where(accepted, np.nan, u_bucket),

@@ -1,7 +1,9 @@
 """Every bad input raises ValueError with a message that starts with the argument's name.
 
 The app shows these messages to learners verbatim, so each test matches ``^<name>\\b`` plus a
-fragment saying what is wrong.
+fragment saying what is wrong. The public functions come first; the last part checks the
+validators of ``specviz/_checks.py`` (the one validation mechanism) directly.
+``tests/test_fuzz.py`` throws a whole matrix of bad values at every public function.
 """
 
 from __future__ import annotations
@@ -24,20 +26,44 @@ from specviz import (
     speculative_sample,
     walltime_speedup,
 )
-from specviz.one_token import total_variation
+from specviz._checks import (
+    SEED_LIMIT,
+    alpha_values,
+    choice,
+    float_vector,
+    function,
+    generator,
+    instance,
+    mapping,
+    prob_pair,
+    prob_vector,
+    real,
+    real_array,
+    seed_value,
+    sequence,
+    short,
+    text,
+    token_array,
+    whole,
+    whole_array,
+)
+from specviz.one_token import mixture, step, total_variation
 
 GOOD = [0.5, 0.5]
 
-#: Every public function taking a pair (p, q), with valid other arguments.
+#: Every public function taking a pair of laws, with valid other arguments, and the names of
+#: its two law arguments (``total_variation`` and ``mixture`` compare any two laws: a, b).
 PAIR_FUNCTIONS = {
-    "acceptance_probs": acceptance_probs,
-    "acceptance_rate": acceptance_rate,
-    "rejection_mass": rejection_mass,
-    "residual": residual,
-    "output_distribution": output_distribution,
-    "total_variation": total_variation,
-    "speculative_sample": lambda p, q: speculative_sample(p, q, 10, seed=0),
-    "sample_counts": lambda p, q: sample_counts(p, q, 10, seed=0),
+    "step": (step, ("p", "q")),
+    "acceptance_probs": (acceptance_probs, ("p", "q")),
+    "acceptance_rate": (acceptance_rate, ("p", "q")),
+    "rejection_mass": (rejection_mass, ("p", "q")),
+    "residual": (residual, ("p", "q")),
+    "output_distribution": (output_distribution, ("p", "q")),
+    "total_variation": (total_variation, ("a", "b")),
+    "mixture": (lambda a, b: mixture(a, b, 0.5), ("a", "b")),
+    "speculative_sample": (lambda p, q: speculative_sample(p, q, 10, seed=0), ("p", "q")),
+    "sample_counts": (lambda p, q: sample_counts(p, q, 10, seed=0), ("p", "q")),
 }
 
 #: (bad vector, fragment of the message), for p, q and normalize's weights alike.
@@ -61,28 +87,31 @@ def _error(name: str, fragment: str = "") -> str:
     return rf"^{name}\b.*{fragment}"
 
 
-@pytest.mark.parametrize("func", PAIR_FUNCTIONS.values(), ids=PAIR_FUNCTIONS.keys())
+@pytest.mark.parametrize("pair", PAIR_FUNCTIONS.values(), ids=PAIR_FUNCTIONS.keys())
 @pytest.mark.parametrize("bad", BAD_VECTORS.values(), ids=BAD_VECTORS.keys())
-@pytest.mark.parametrize("which", ["p", "q"])
-def test_bad_vector(func, bad, which):
+@pytest.mark.parametrize("which", [0, 1], ids=["first", "second"])
+def test_bad_vector(pair, bad, which):
+    func, names = pair
     vector, fragment = bad
-    args = (vector, GOOD) if which == "p" else (GOOD, vector)
-    with pytest.raises(ValueError, match=_error(which, fragment)):
+    args = (vector, GOOD) if which == 0 else (GOOD, vector)
+    with pytest.raises(ValueError, match=_error(names[which], fragment)):
         func(*args)
 
 
-@pytest.mark.parametrize("func", PAIR_FUNCTIONS.values(), ids=PAIR_FUNCTIONS.keys())
+@pytest.mark.parametrize("pair", PAIR_FUNCTIONS.values(), ids=PAIR_FUNCTIONS.keys())
 @pytest.mark.parametrize("vector", NOT_SUMMING_TO_ONE)
-@pytest.mark.parametrize("which", ["p", "q"])
-def test_vector_not_summing_to_one(func, vector, which):
-    args = (vector, GOOD) if which == "p" else (GOOD, vector)
-    with pytest.raises(ValueError, match=_error(which, "must sum to 1")):
+@pytest.mark.parametrize("which", [0, 1], ids=["first", "second"])
+def test_vector_not_summing_to_one(pair, vector, which):
+    func, names = pair
+    args = (vector, GOOD) if which == 0 else (GOOD, vector)
+    with pytest.raises(ValueError, match=_error(names[which], "must sum to 1")):
         func(*args)
 
 
-@pytest.mark.parametrize("func", PAIR_FUNCTIONS.values(), ids=PAIR_FUNCTIONS.keys())
-def test_length_mismatch(func):
-    with pytest.raises(ValueError, match=r"^p and q must have the same length"):
+@pytest.mark.parametrize("pair", PAIR_FUNCTIONS.values(), ids=PAIR_FUNCTIONS.keys())
+def test_length_mismatch(pair):
+    func, (first, second) = pair
+    with pytest.raises(ValueError, match=rf"^{first} and {second} must have the same length"):
         func([0.5, 0.5], [0.2, 0.3, 0.5])
 
 
@@ -166,7 +195,8 @@ def test_bad_cost(func, c):
 def test_strings_and_bools_are_not_numbers_for_alpha_and_c(name, value):
     """Consistency with n, gamma and seed, which refuse "3" and True instead of coercing them.
 
-    alpha and c share their validators (as_alpha, as_cost) with every theory function.
+    alpha and c share their validators (``_checks.alpha_values``, ``_checks.real``) with every
+    theory function.
     """
     args = {"alpha": 0.5, "gamma": 3, "c": 0.1, name: value}
     with pytest.raises(ValueError, match=_error(name)):
@@ -211,3 +241,185 @@ def test_absurd_n(sampler, n):
 def test_bad_seed(sampler, seed):
     with pytest.raises(ValueError, match=_error("seed")):
         sampler(GOOD, GOOD, 10, seed=seed)
+
+
+# --- the validators themselves (specviz._checks) -------------------------------------------------
+
+#: Values no number-taking validator accepts: text, bytes, bools, complex numbers, dates, objects.
+NOT_NUMBERS = ["3", b"3", "", True, np.bool_(False), 1 + 2j, np.datetime64("2020-01-01"), object()]
+
+
+@pytest.mark.parametrize("value", [*NOT_NUMBERS, None, {"a": 1}], ids=repr)
+def test_real_array_refuses_what_is_not_a_real_number(value):
+    with pytest.raises(ValueError, match=_error("x")):
+        real_array(value, "x")
+
+
+@pytest.mark.parametrize("value", [10**400, [10**400, 1], -(10**400)], ids=short)
+def test_real_array_refuses_numbers_beyond_a_float(value):
+    with pytest.raises(ValueError, match=_error("x", "too large")):
+        real_array(value, "x")
+
+
+def test_real_array_keeps_nan_for_its_callers_and_converts_to_float64():
+    out = real_array([1, 2**63, math.nan], "x")
+    assert out.dtype == np.float64 and math.isnan(out[2])
+
+
+@pytest.mark.parametrize(
+    ("value", "fragment"),
+    [
+        (math.nan, "finite"),
+        (math.inf, "finite"),
+        (10**400, "too large"),
+        ([0.5], "number"),
+        (np.array([0.5]), "single number"),
+        (-0.1, r"lie in \[0, 1\]"),
+        *((v, "number") for v in [*NOT_NUMBERS, None, [0.5, "a"]]),
+    ],
+    ids=short,
+)
+def test_real(value, fragment):
+    with pytest.raises(ValueError, match=_error("x", fragment)):
+        real(value, "x", low=0.0, high=1.0)
+
+
+def test_real_ends_can_be_open():
+    assert real(0.0, "x", low=0.0) == 0.0
+    with pytest.raises(ValueError, match=_error("x", r"\(0, 1\]")):
+        real(0.0, "x", low=0.0, high=1.0, low_open=True)
+    assert real(np.float32(0.5), "x") == 0.5 and real(np.array(0.25), "x") == 0.25
+
+
+@pytest.mark.parametrize("value", [*BAD_COUNTS, 2**63 + 1, 10**400, 1e300, -(2**63)], ids=repr)
+def test_whole(value):
+    with pytest.raises(ValueError, match=_error("n")):
+        whole(value, "n", maximum=2**63)
+
+
+def test_whole_accepts_whole_numbers_of_any_numeric_type():
+    assert whole(3.0, "n") == 3 and whole(np.int8(3), "n") == 3 and whole(np.float64(3), "n") == 3
+    assert type(whole(np.uint64(2**63), "n")) is int
+    with pytest.raises(ValueError, match=_error("n", ">= 1")):
+        whole(0, "n", minimum=1)
+    with pytest.raises(ValueError, match=_error("n", "too large")):
+        whole(11, "n", maximum=10)
+
+
+@pytest.mark.parametrize(
+    "value", [[1.5], [math.nan], [-1], [11], "3", [True], [1 + 0j], [[1, "a"]]], ids=repr
+)
+def test_whole_array(value):
+    with pytest.raises(ValueError, match=_error("counts")):
+        whole_array(value, "counts", maximum=10)
+
+
+def test_whole_array_gives_int64():
+    out = whole_array([[0, 10], [3.0, 4]], "counts", maximum=10)
+    assert out.dtype == np.int64 and out.tolist() == [[0, 10], [3, 4]]
+
+
+def test_choice_compares_by_equality_not_truthiness_and_returns_the_option():
+    assert choice(30.0, "quality", (25, 30)) == 30 and type(choice(30.0, "q", (25, 30))) is int
+    assert choice(None, "method", (None, "a")) is None
+    for bad in [1, 0, "", "A", np.array(["a"]), [None], math.nan]:
+        with pytest.raises(ValueError, match=_error("key", "must be one of")):
+            choice(bad, "key", ("a", True, False, None))
+    with pytest.raises(ValueError, match=_error("flag")):
+        choice(1, "flag", (False, True))  # 1 == True, but 1 is not a bool
+
+
+@pytest.mark.parametrize("value", [[0.5, 0.5], (0.5, 0.5), np.array([0.5, 0.5])], ids=repr)
+def test_prob_vector_accepts_sequences_and_arrays(value):
+    assert prob_vector(value, "p").tolist() == [0.5, 0.5]
+
+
+@pytest.mark.parametrize("bad", BAD_VECTORS.values(), ids=BAD_VECTORS.keys())
+def test_float_and_prob_vectors(bad):
+    vector, fragment = bad
+    for validator in (float_vector, prob_vector):
+        with pytest.raises(ValueError, match=_error("w", fragment)):
+            validator(vector, "w")
+
+
+def test_prob_vector_renormalises_beyond_rounding_only():
+    kept = [0.1, 0.2, 0.7 + 1e-15]
+    assert prob_vector(kept, "p").tolist() == kept  # off by rounding only: kept bit for bit
+    assert prob_vector([0.5, 0.5 + 4e-7], "p").sum() == pytest.approx(1, abs=1e-15)
+
+
+def test_prob_pair_names_each_vector_and_checks_lengths():
+    with pytest.raises(ValueError, match=_error("q", "NaN")):
+        prob_pair(GOOD, [math.nan, 1])
+    with pytest.raises(ValueError, match=r"^p and q must have the same length"):
+        prob_pair(GOOD, [1.0])
+
+
+@pytest.mark.parametrize("alpha", [*BAD_ALPHAS, *NOT_NUMBERS, None, 10**400], ids=short)
+def test_alpha_values(alpha):
+    with pytest.raises(ValueError, match=_error("alpha")):
+        alpha_values(alpha)
+
+
+def test_alpha_values_clip_rounding_only():
+    assert alpha_values(1 + 1e-15) == 1.0 and alpha_values(-1e-15) == 0.0
+    assert alpha_values([0.25, 0.5]).tolist() == [0.25, 0.5]
+
+
+@pytest.mark.parametrize(
+    "draws", [[0, 4], [-1], [0.5], ["a"], "01", [[0, 1]], 3, [True, False], None], ids=repr
+)
+def test_token_array(draws):
+    with pytest.raises(ValueError, match=_error("draws")):
+        token_array(draws, 4)
+
+
+@pytest.mark.parametrize("seed", [*BAD_COUNTS, 1.0, 3.5, SEED_LIMIT + 1, -(2**63), [1]], ids=repr)
+def test_seed_value_wants_a_whole_number_not_a_float_or_bool(seed):
+    with pytest.raises(ValueError, match=_error("seed")):
+        seed_value(seed)
+
+
+def test_seed_value_and_generator_accept_seeds_up_to_the_limit():
+    assert seed_value(np.uint64(SEED_LIMIT)) == SEED_LIMIT
+    with pytest.raises(ValueError, match=_error("seed", "too large")):
+        seed_value(11, maximum=10)
+    rng = np.random.default_rng(1)
+    assert generator(rng) is rng
+    assert isinstance(generator(None), np.random.Generator)
+    assert generator(5).random() == np.random.default_rng(5).random()
+    with pytest.raises(ValueError, match=_error("seed")):
+        generator(2.0)
+
+
+def test_text_function_instance_mapping_sequence():
+    assert text("a", "name") == "a"
+    for bad in [None, b"a", 3, ["a"]]:
+        with pytest.raises(ValueError, match=_error("name", "text")):
+            text(bad, "name")
+    with pytest.raises(ValueError, match=_error("name", "empty")):
+        text("", "name", empty=False)
+    with pytest.raises(ValueError, match=_error("name", "at most 3")):
+        text("abcd", "name", max_chars=3)
+    assert function(len, "format") is len and function(None, "aliases", optional=True) is None
+    with pytest.raises(ValueError, match=_error("format", "function")):
+        function(None, "format")
+    with pytest.raises(ValueError, match=_error("current", "a Scenario")):
+        instance(3, "current", dict, "a Scenario")
+    assert mapping({}, "query") == {}
+    for bad in [None, [], "a=1", [("a", 1)]]:
+        with pytest.raises(ValueError, match=_error("query", "mapping")):
+            mapping(bad, "query")
+    assert sequence([1, 2], "choices", minimum=1) == (1, 2)
+    for bad in [None, "ab", np.array([1, 2]), {1: 2}, []]:
+        with pytest.raises(ValueError, match=_error("choices")):
+            sequence(bad, "choices", minimum=1)
+
+
+def test_short_cuts_long_reprs_and_survives_a_broken_repr():
+    class Broken:
+        def __repr__(self):
+            raise RuntimeError
+
+    assert len(short("x" * 500)) == 60 and short("x" * 500).endswith("...")
+    assert short(Broken()) == "<Broken>"

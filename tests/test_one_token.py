@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 from specviz import (
+    OneTokenStep,
     _checks,
     acceptance_probs,
     acceptance_rate,
@@ -26,9 +27,11 @@ from specviz import (
     rejection_mass,
     residual,
     sampling,
+    step,
     theory,
 )
-from specviz._checks import as_prob_pair
+from specviz._checks import prob_pair
+from specviz.limits import ROUNDING
 from specviz.one_token import total_variation
 
 #: Tolerance for exact quantities: float64 sums over at most a few thousand terms in [0, 1] carry a
@@ -193,16 +196,33 @@ def test_temperature_example_from_design_doc(temperature, alpha):
     np.testing.assert_allclose(output_distribution(p, q), p, rtol=0, atol=EXACT)
 
 
-def test_nearly_equal_vectors_leave_a_harmless_residual():
-    """p and q one ulp apart: Z is rounding-sized, r is still a distribution, the law stays p."""
+def test_vectors_equal_up_to_rounding_are_equal():
+    """p and q one ulp apart are the same law written twice (the one rounding rule): Z is 0
+    exactly, alpha 1 exactly and the residual all zeros — not a one-hot bucket made of rounding
+    noise. (Before the rule, Z was 2^-54 here and r the one-hot e_0.)"""
     # Dyadic entries, so both vectors sum to exactly 1 and the core's renormalisation is a no-op:
-    # p - q = [2^-54, -2^-54, 0], hence Z = 2^-54 and r = e_0.
+    # p - q = [2^-54, -2^-54, 0], far below ROUNDING.
     tiny = 2.0**-54
     p = np.array([0.25, 0.25, 0.5])
     q = np.array([0.25 - tiny, 0.25 + tiny, 0.5])
-    assert rejection_mass(p, q) == tiny
-    np.testing.assert_array_equal(residual(p, q), [1.0, 0.0, 0.0])
+    assert rejection_mass(p, q) == 0.0
+    assert acceptance_rate(p, q) == 1.0
+    assert total_variation(p, q) == 0.0
+    np.testing.assert_array_equal(residual(p, q), [0.0, 0.0, 0.0])
+    np.testing.assert_array_equal(acceptance_probs(p, q), [1.0, 1.0, 1.0])
+    np.testing.assert_array_equal(step(p, q).balance, [0, 0, 0])
     np.testing.assert_allclose(output_distribution(p, q), p, rtol=0, atol=EXACT)
+
+
+def test_a_difference_just_above_rounding_is_real():
+    """Just above ROUNDING the two laws differ: the token is under-sampled and fills the bucket."""
+    gap = 4 * ROUNDING
+    p = np.array([0.5 + gap, 0.5 - gap])
+    q = np.array([0.5, 0.5])
+    s = step(p, q)
+    np.testing.assert_array_equal(s.balance, [-1, 1])
+    assert s.z == pytest.approx(gap, rel=1e-3)
+    np.testing.assert_array_equal(s.residual, [1.0, 0.0])
 
 
 def test_probabilities_are_renormalised_within_tolerance():
@@ -267,9 +287,9 @@ def prob_pairs(draw, max_size=50):
 
 def _as_core_sees_them(p, q):
     """The core renormalises an input whose sum is off by more than rounding (see
-    ``_checks.as_prob_vector``), which can move entries by an ulp; exact support statements
+    ``_checks.prob_vector``), which can move entries by an ulp; exact support statements
     (p <= q, p == 0) refer to the vectors the core works with."""
-    return as_prob_pair(p, q)
+    return prob_pair(p, q)
 
 
 @PROPERTY
@@ -289,21 +309,27 @@ def test_law_and_identities(pq):
 @given(prob_pairs())
 def test_residual_and_acceptance_live_where_they_should(pq):
     """r is a distribution on the under-sampled tokens (zeros if Z = 0); a is in [0, 1], is 1 where
-    p >= q (vacuously where q = 0), 0 where p = 0 < q, and q * a = min(p, q)."""
+    p >= q (vacuously where q = 0) or where p and q agree up to rounding, 0 where p = 0 and q is
+    more than rounding, and q * a = min(p, q)."""
     p, q = _as_core_sees_them(*pq)
     r = residual(*pq)
     assert r.shape == p.shape
     assert np.isfinite(r).all()
     assert (r >= 0).all()
     assert (r[p <= q] == 0).all()
-    if rejection_mass(*pq) > 0:
+    if step(*pq).refill.any():
         assert r.sum() == pytest.approx(1.0, abs=EXACT)
     else:
+        assert not r.any()
+    if rejection_mass(*pq) == 0:
         assert not r.any()
 
     a = acceptance_probs(*pq)
     assert ((a >= 0) & (a <= 1)).all()
     assert (a[p >= q] == 1).all()
+    # The one rounding rule: a gap of at most 1e-12 is no gap — except where the target forbids
+    # the word (p = 0): a proposal of it, however rare, is always rejected.
+    assert (a[(np.abs(p - q) <= ROUNDING) & (p > 0)] == 1).all()
     assert (a[(p == 0) & (q > 0)] == 0).all()
     np.testing.assert_allclose(q * a, np.minimum(p, q), rtol=0, atol=EXACT)
 
@@ -316,3 +342,161 @@ def test_normalize_properties(weights):
     assert out.sum() == pytest.approx(1.0, abs=EXACT)
     np.testing.assert_array_equal(out == 0, weights == 0)
     np.testing.assert_allclose(normalize(weights * 8.0), out, rtol=0, atol=EXACT)
+
+
+# --- the one-token step: every field at once ---------------------------------------------------
+
+DESIGN_P = [0.4, 0.3, 0.2, 0.1]
+DESIGN_Q = [0.1, 0.2, 0.3, 0.4]
+
+
+def test_step_fields_on_the_design_doc_pair():
+    """Every field by hand: min(p, q) = [.1, .2, .2, .1] (alpha .6), p - q = [.3, .1, -.1, -.3]
+    (Z .4, r = [.3, .1, 0, 0] / .4), a = [1, 1, 2/3, 1/4]; tokens 0 and 1 are under-sampled (-1),
+    2 and 3 over-sampled (+1)."""
+    s = step(DESIGN_P, DESIGN_Q)
+    assert isinstance(s, OneTokenStep)
+    assert s.size == 4
+    np.testing.assert_array_equal(s.p, DESIGN_P)
+    np.testing.assert_array_equal(s.q, DESIGN_Q)
+    np.testing.assert_allclose(s.accept, [1, 1, 2 / 3, 1 / 4], rtol=0, atol=EXACT)
+    np.testing.assert_allclose(s.kept, [0.1, 0.2, 0.2, 0.1], rtol=0, atol=EXACT)
+    np.testing.assert_allclose(s.bounced, [0, 0, 0.1, 0.3], rtol=0, atol=EXACT)
+    np.testing.assert_allclose(s.refill, [0.3, 0.1, 0, 0], rtol=0, atol=EXACT)
+    np.testing.assert_allclose(s.residual, [0.75, 0.25, 0, 0], rtol=0, atol=EXACT)
+    np.testing.assert_array_equal(s.balance, [-1, -1, 1, 1])
+    assert np.issubdtype(s.balance.dtype, np.integer)
+    assert s.alpha == pytest.approx(0.6, abs=EXACT)
+    assert s.z == pytest.approx(0.4, abs=EXACT)
+    assert s.tv == pytest.approx(0.4, abs=EXACT)
+    np.testing.assert_allclose(s.output, DESIGN_P, rtol=0, atol=EXACT)
+    # A rejection draws from the residual's weights (Z > 0).
+    np.testing.assert_array_equal(s.bucket_weights, s.refill)
+
+
+def test_bucket_weights_fall_back_to_p_when_the_bucket_is_empty():
+    """Z = 0: nothing is ever rejected; the weights a sampler would use are p, never all zeros."""
+    s = step([0.5, 0.25, 0.25], [0.5, 0.25, 0.25])
+    assert s.z == 0.0 and s.alpha == 1.0
+    np.testing.assert_array_equal(s.residual, [0, 0, 0])
+    np.testing.assert_array_equal(s.bucket_weights, s.p)
+
+
+def test_step_is_frozen_and_its_arrays_read_only():
+    s = step(DESIGN_P, DESIGN_Q)
+    for name in ("p", "q", "accept", "kept", "bounced", "refill", "residual", "balance"):
+        with pytest.raises(ValueError, match="read-only"):
+            getattr(s, name)[0] = 0
+    with pytest.raises(AttributeError):
+        s.alpha = 1.0  # type: ignore[misc]
+
+
+def test_step_copies_its_inputs():
+    p, q = np.array(DESIGN_P), np.array(DESIGN_Q)
+    s = step(p, q)
+    p[0] = q[0] = 0.7
+    np.testing.assert_array_equal(s.p, DESIGN_P)
+    np.testing.assert_array_equal(s.q, DESIGN_Q)
+
+
+@pytest.mark.parametrize(
+    ("p", "q"), [([0.5, 0.6], [0.5, 0.5]), ([0.5, 0.5], [1.0]), ("ab", [0.5, 0.5])]
+)
+def test_step_refuses_bad_pairs(p, q):
+    with pytest.raises(ValueError, match=r"^[pq]\b"):
+        step(p, q)
+
+
+@PROPERTY
+@given(prob_pairs())
+def test_step_identities(pq):
+    """kept + bounced = q; kept + refill = p off the balanced tokens (within rounding on them);
+    alpha + Z = 1; the output is p; balance is the sign of q - p beyond rounding."""
+    p, q = _as_core_sees_them(*pq)
+    s = step(*pq)
+    np.testing.assert_array_equal(s.p, p)
+    np.testing.assert_array_equal(s.q, q)
+    np.testing.assert_allclose(s.kept + s.bounced, q, rtol=0, atol=EXACT)
+    real = s.balance != 0
+    np.testing.assert_allclose((s.kept + s.refill)[real], p[real], rtol=0, atol=EXACT)
+    assert (np.abs(s.kept + s.refill - p)[~real] <= ROUNDING + EXACT).all()
+    assert s.alpha + s.z == pytest.approx(1.0, abs=EXACT)
+    assert s.tv == s.z
+    np.testing.assert_allclose(s.output, p, rtol=0, atol=EXACT)
+    np.testing.assert_array_equal(s.balance[q - p > ROUNDING], 1)
+    np.testing.assert_array_equal(s.balance[p - q > ROUNDING], -1)
+    np.testing.assert_array_equal(s.balance[(np.abs(p - q) <= ROUNDING) & (p > 0)], 0)
+    np.testing.assert_array_equal(s.balance[(p == 0) & (q > 0)], 1)  # forbidden: always bounced
+    # Nothing is bounced or refilled on a balanced token; the bucket lives where p > q.
+    assert not s.bounced[~real].any() and not s.refill[~real].any()
+    assert (s.refill[s.balance >= 0] == 0).all() and (s.bounced[s.balance <= 0] == 0).all()
+    for name in ("p", "q", "accept", "kept", "bounced", "refill", "residual", "balance"):
+        arr = getattr(s, name)
+        assert arr.shape == p.shape and not arr.flags.writeable, name
+
+
+@PROPERTY
+@given(prob_pairs())
+def test_public_functions_are_the_steps_fields(pq):
+    s = step(*pq)
+    np.testing.assert_array_equal(acceptance_probs(*pq), s.accept)
+    assert acceptance_rate(*pq) == s.alpha
+    assert rejection_mass(*pq) == s.z
+    np.testing.assert_array_equal(residual(*pq), s.residual)
+    np.testing.assert_array_equal(output_distribution(*pq), s.output)
+    assert total_variation(*pq) == pytest.approx(s.tv, abs=EXACT)
+
+
+def test_public_functions_return_arrays_the_caller_may_change():
+    """The step's arrays are read-only; the functions hand out writable copies."""
+    for f in (acceptance_probs, residual, output_distribution):
+        out = f(DESIGN_P, DESIGN_Q)
+        out[0] = 0.5  # no error
+    np.testing.assert_allclose(step(DESIGN_P, DESIGN_Q).residual, [0.75, 0.25, 0, 0], atol=EXACT)
+
+
+# --- the one rounding rule ---------------------------------------------------------------------
+
+
+def test_identities_hold_with_near_balanced_tokens():
+    """alpha + Z = 1, alpha = 1 - TV and alpha(p, q) = alpha(q, p) within 1e-12 (documented by
+    the core: "Z = 1 - alpha") also when two tokens differ by 9e-13 each — balanced by the
+    rounding rule — while the others differ for real (Z = 1e-6)."""
+    p = np.array([0.3, 0.2, 0.25, 0.25])
+    q = np.array([0.3 - 1e-6, 0.2 + 1e-6 - 1.8e-12, 0.25 + 9e-13, 0.25 + 9e-13])
+    s = step(p, q)
+    np.testing.assert_array_equal(s.balance, [-1, 1, 0, 0])
+    assert s.alpha + s.z == pytest.approx(1.0, abs=EXACT)
+    assert s.alpha == pytest.approx(1 - total_variation(p, q), abs=EXACT)
+    assert s.alpha == pytest.approx(acceptance_rate(q, p), abs=EXACT)
+
+
+@PROPERTY
+@given(st.integers(1, 50).flatmap(weight_vectors))
+def test_a_law_against_itself_is_exact(weights):
+    """acceptance_rate(p, p) is exactly 1.0 (it was 0.9999999999999999 for some p) and the bucket
+    exactly empty."""
+    p = normalize(weights)
+    assert acceptance_rate(p, p) == 1.0
+    assert rejection_mass(p, p) == 0.0
+    assert total_variation(p, p) == 0.0
+    assert not residual(p, p).any()
+    np.testing.assert_array_equal(step(p, p).balance, 0)
+
+
+@PROPERTY
+@given(st.integers(1, 50).flatmap(weight_vectors), st.sampled_from([1.0, -1.0]))
+def test_a_law_against_its_rounded_copy_is_exact(weights, direction):
+    """Every entry moved by one ulp (~1e-17 to 1e-16): still the same law — Z = 0, alpha = 1,
+    an all-zero residual and TV 0."""
+    p = normalize(weights)
+    # Positive entries only: a zero moved to 5e-324 is a word the target forbids and the draft
+    # may now propose — always rejected, a real (if tiny) bucket; see the forbidden-word tests.
+    p_rounded = np.where(p > 0, np.nextafter(p, direction * np.inf), 0.0)
+    assert not np.array_equal(p, p_rounded)
+    assert np.abs(p - p_rounded).max() <= 2.3e-16
+    assert not residual(p, p_rounded).any()
+    assert not residual(p_rounded, p).any()
+    assert rejection_mass(p, p_rounded) == 0.0
+    assert acceptance_rate(p, p_rounded) == 1.0
+    assert total_variation(p, p_rounded) == 0.0

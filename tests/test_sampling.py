@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from helpers import gof_pvalue, z_score
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats
@@ -20,7 +21,10 @@ from specviz import (
     residual,
     sample_counts,
     speculative_sample,
+    step,
 )
+from specviz.limits import MAX_COUNT_DRAWS, MAX_PER_DRAW
+from specviz.sampling import inverse_cdf, multinomial_on_support
 
 #: Floor on chi-square p-values (false-failure rate 1e-3 per test for a correct sampler).
 P_FLOOR = 1e-3
@@ -31,9 +35,6 @@ Z_PROPORTION = 4.0
 #: Bound on |z| for moment checks done on many tokens/groups at once: two-sided 7e-6 each, so a
 #: correct sampler fails the ~40 comparisons of a test with probability below 3e-4.
 Z_MOMENTS = 4.5
-
-#: Pool tokens whose expected count is below this into one bin (chi-square needs ~5 per cell).
-MIN_EXPECTED = 5.0
 
 N_DRAWS = 200_000
 
@@ -51,32 +52,6 @@ CASES = {
         normalize(1 / np.arange(_ZIPF, 0, -1) ** 0.9),
     ),
 }
-
-
-def gof_pvalue(counts, probs) -> float:
-    """Chi-square goodness-of-fit p-value of token counts against a law.
-
-    Tokens of probability 0 must have no counts at all (asserted, not tested statistically); tokens
-    with small expected counts are pooled into one bin. A law with a single possible token leaves no
-    degrees of freedom: then the zero-count assertion is the whole test and 1.0 is returned.
-    """
-    counts = np.asarray(counts)
-    probs = np.asarray(probs, float)
-    assert counts[probs == 0].sum() == 0, "a token of probability 0 was drawn"
-    expected = counts.sum() * probs / probs.sum()
-    big = expected >= MIN_EXPECTED
-    small = ~big & (probs > 0)
-    obs = np.r_[counts[big], counts[small].sum()] if small.any() else counts[big]
-    exp = np.r_[expected[big], expected[small].sum()] if small.any() else expected[big]
-    if obs.size < 2:
-        return 1.0
-    return float(stats.chisquare(obs, exp).pvalue)
-
-
-def z_score(observed: float, expected: float, std_error: float) -> float:
-    if std_error == 0:
-        return 0.0 if observed == expected else np.inf
-    return (observed - expected) / std_error
 
 
 @pytest.fixture(scope="module", params=list(CASES), ids=list(CASES))
@@ -330,3 +305,96 @@ def test_counts_never_land_on_zero_probability_tokens():
         ):
             offenders.append(seed)
     assert offenders == []
+
+
+def test_largest_sizes_come_from_limits():
+    p, q = CASES["design-doc pair"]
+    assert MAX_COUNT_DRAWS == 10**15 and MAX_PER_DRAW == 50_000_000
+    with pytest.raises(ValueError, match="too large"):
+        sample_counts(p, q, MAX_COUNT_DRAWS + 1, seed=0)
+    with pytest.raises(ValueError, match="too large"):
+        speculative_sample(p, q, MAX_PER_DRAW + 1, seed=0)
+
+
+@pytest.mark.parametrize("seed", [5.0, 2.5, True, "5", [5]])
+def test_seeds_must_be_whole_numbers(seed):
+    """A seed is an int, a numpy integer, None or a Generator: a float (even 5.0), a bool or
+    text is refused up front rather than silently turned into a seed."""
+    p, q = CASES["design-doc pair"]
+    with pytest.raises(ValueError, match="seed"):
+        speculative_sample(p, q, 10, seed=seed)
+    with pytest.raises(ValueError, match="seed"):
+        sample_counts(p, q, 10, seed=seed)
+
+
+# --- the public building blocks: inverse_cdf, bucket weights, multinomial_on_support -------------
+
+
+def test_inverse_cdf_hand_values():
+    """Strip [0, .25) -> 0, [.25, .25) (empty) -> never 1, [.25, 1) -> 2; weights need not sum
+    to 1; u rounding up to the total goes to the last token with weight."""
+    u = np.array([0.0, 0.1, 0.2499, 0.25, 0.6, 0.99999, np.nextafter(1.0, 0.0)])
+    np.testing.assert_array_equal(
+        inverse_cdf(np.array([0.25, 0.0, 0.75]), u), [0, 0, 0, 2, 2, 2, 2]
+    )
+    np.testing.assert_array_equal(inverse_cdf(np.array([1.0, 0.0, 3.0]), u), [0, 0, 0, 2, 2, 2, 2])
+    # Trailing zero weights are never returned, even for u next to 1.
+    np.testing.assert_array_equal(
+        inverse_cdf(np.array([0.5, 0.5, 0.0, 0.0]), np.array([0.0, 0.5, np.nextafter(1.0, 0.0)])),
+        [0, 1, 1],
+    )
+
+
+def test_inverse_cdf_is_public_and_checks_its_input():
+    """Lists are fine and the result is shaped like u; a u outside [0, 1) or weights that are no
+    weights are refused, naming the argument."""
+    out = inverse_cdf([1, 0, 3], [[0.1, 0.5], [0.0, 0.9]])
+    np.testing.assert_array_equal(out, [[0, 2], [0, 2]])
+    assert np.issubdtype(out.dtype, np.integer)
+    for u in ([1.0], [-0.1], [np.nan]):
+        with pytest.raises(ValueError, match=r"^u "):
+            inverse_cdf([1, 1], u)
+    for probs in ([0, 0], [1, -1], [np.inf, 1]):
+        with pytest.raises(ValueError, match=r"^probs "):
+            inverse_cdf(probs, [0.5])
+
+
+def test_inverse_cdf_follows_its_weights():
+    weights = np.array([3.0, 0.0, 1.0, 6.0, 0.0])
+    picks = inverse_cdf(weights, np.random.default_rng(31).random(N_DRAWS))
+    assert gof_pvalue(np.bincount(picks, minlength=weights.size), weights) > P_FLOOR
+
+
+@pytest.mark.parametrize("case", list(CASES))
+def test_rejections_draw_from_the_steps_bucket_weights(case):
+    """The sampler replaces a rejected proposal from ``step(p, q).bucket_weights``: the residual's
+    weights max(0, p - q) when Z > 0."""
+    p, q = CASES[case]
+    s = step(p, q)
+    if s.z > 0:
+        np.testing.assert_allclose(
+            s.bucket_weights / s.bucket_weights.sum(), s.residual, atol=1e-12
+        )
+        np.testing.assert_array_equal(s.bucket_weights == 0, s.residual == 0)
+    else:
+        np.testing.assert_array_equal(s.bucket_weights, s.p)
+
+
+def test_multinomial_on_support_never_counts_zero_probabilities():
+    """[.1, .3, .6, 0] at n = 10**15: the trailing impossible category gets exactly 0."""
+    rng = np.random.default_rng(0)
+    probs = np.array([0.1, 0.3, 0.6, 0.0])
+    counts = multinomial_on_support(rng, np.array([10**15] * 20), probs)
+    assert counts.shape == (20, 4)
+    assert not counts[:, 3].any()
+    np.testing.assert_array_equal(counts.sum(axis=1), 10**15)
+
+
+def test_counts_never_emit_a_forbidden_token_the_draft_barely_proposes():
+    """p filters token 2 (p = 0); the draft proposes it with probability 1e-13. At n = 10**15
+    about 100 proposals of it are expected, and every one must be rejected."""
+    p = [0.5, 0.5, 0.0]
+    q = [0.5, 0.5 - 1e-13, 1e-13]
+    c = sample_counts(p, q, 10**15, seed=1)
+    assert c.draft_counts[2] > 0  # the draft did propose it
+    assert c.output_counts[2] == 0

@@ -19,23 +19,21 @@ import re
 
 import numpy as np
 import pytest
-from scipy import stats
+from helpers import gof_pvalue
 
 from specviz.figures.player import player_html, story_data
 from specviz.figures.style import ChartStyle
-from specviz.one_token import normalize
+from specviz.limits import MAX_STORY
+from specviz.one_token import normalize, step
 from specviz.palette import Notation
 from specviz.scenario import PRESETS_BY_KEY
-from specviz.story import MAX_STORY, DrawStory, one_draw_story
+from specviz.story import DrawStory, one_draw_story
 
 #: Floor on chi-square p-values: a correct sampler fails such a test with probability 1e-3.
 P_FLOOR = 1e-3
 
 #: Bound on |z| of a single proportion (two-sided 6e-5).
 Z_PROPORTION = 4.0
-
-#: Pool tokens whose expected count is below this into one bin (chi-square needs ~5 per cell).
-MIN_EXPECTED = 5.0
 
 #: Stories pooled for the statistical tests (each of the maximum length).
 POOLED_SEEDS = range(50)
@@ -75,21 +73,6 @@ def inverse_cdf_pick(probs: np.ndarray, u: float) -> int:
 def residual_of(p: np.ndarray, q: np.ndarray) -> np.ndarray:
     excess = np.maximum(p - q, 0.0)
     return excess / excess.sum()
-
-
-def gof_pvalue(counts: np.ndarray, probs: np.ndarray) -> float:
-    """Chi-square goodness of fit of word counts to a law (zero-probability words: asserted 0)."""
-    counts = np.asarray(counts)
-    probs = np.asarray(probs, float)
-    assert counts[probs == 0].sum() == 0, "a word of probability 0 was drawn"
-    expected = counts.sum() * probs / probs.sum()
-    big = expected >= MIN_EXPECTED
-    small = ~big & (probs > 0)
-    obs = np.r_[counts[big], counts[small].sum()] if small.any() else counts[big]
-    exp = np.r_[expected[big], expected[small].sum()] if small.any() else expected[big]
-    if obs.size < 2:
-        return 1.0
-    return float(stats.chisquare(obs, exp).pvalue)
 
 
 # --------------------------------------------------------------------------- draw by draw
@@ -139,6 +122,21 @@ def test_same_seed_same_story_other_seed_other_story():
     np.testing.assert_array_equal(
         one_draw_story(p, q, 100, seed=g1).output, one_draw_story(p, q, 100, seed=g2).output
     )
+
+
+@pytest.mark.parametrize("case", CASE_IDS)
+def test_the_story_shows_the_steps_acceptance(case):
+    """The displayed a(x) is the one-token step's, the number every other view shows."""
+    p, q = CASES[case]
+    s = one_draw_story(p, q, 300, seed=8)
+    np.testing.assert_array_equal(s.accept_prob, step(p, q).accept[s.draft])
+
+
+@pytest.mark.parametrize("seed", [5.0, True, "5", -1])
+def test_seeds_must_be_whole_numbers(seed):
+    p, q = CASES["default"]
+    with pytest.raises(ValueError, match="seed"):
+        one_draw_story(p, q, 10, seed=seed)
 
 
 # --------------------------------------------------------------------------- laws
@@ -325,19 +323,20 @@ def test_player_embeds_exactly_the_story(case):
     p, q = CASES[case]
     labels = [f"w{i}" for i in range(p.size)]
     story = one_draw_story(p, q, 200, seed=99)
-    html = player_html(labels, p, q, story)
+    html = player_html(labels, step(p, q), ChartStyle(), story)
     data = embedded(html)
     assert_embeds(data, labels, p, q, story)
-    assert data == story_data(labels, p, q, story, ChartStyle())
+    assert data == story_data(labels, step(p, q), ChartStyle(), story)
     assert data["T"] == "p" and data["D"] == "q"
-    # every placeholder of the template was filled
+    # every placeholder of the template was filled, the letters too
     assert not re.search(r"__[A-Z]+__", html), re.findall(r"__[A-Z]+__", html)
+    assert "{T}" not in html and "{D}" not in html
 
 
 def test_player_of_an_empty_story_is_valid():
     p, q = CASES["default"]
     story = one_draw_story(p, q, 0, seed=1)
-    data = embedded(player_html(LABELS4, p, q, story))
+    data = embedded(player_html(LABELS4, step(p, q), ChartStyle(), story))
     assert data["draft"] == data["output"] == data["u3"] == []
 
 
@@ -354,7 +353,7 @@ def test_a_label_is_data_never_markup(label):
     p, q = CASES["default"]
     labels = [label, "sofa", "floor", "bed"]
     story = one_draw_story(p, q, 20, seed=4)
-    html = player_html(labels, p, q, story)
+    html = player_html(labels, step(p, q), ChartStyle(), story)
     # the label is not in the page as markup: nothing of it outside the JSON block
     if "</" in label:
         assert label not in html
@@ -378,7 +377,7 @@ def test_a_label_cannot_swallow_the_player_script():
     p, q = CASES["default"]
     labels = ["<!--<script>", "sofa", "floor", "bed"]
     story = one_draw_story(p, q, 20, seed=4)
-    html = player_html(labels, p, q, story)
+    html = player_html(labels, step(p, q), ChartStyle(), story)
     payload = _STORY_JSON.findall(html)[0]
     assert json.loads(payload)["labels"] == labels
     assert "<!--" not in payload, "the payload opens an HTML comment inside <script>"
@@ -390,7 +389,7 @@ def test_projector_mode_gives_larger_type():
     story = one_draw_story(p, q, 10, seed=0)
 
     def font_px(style: ChartStyle) -> int:
-        html = player_html(LABELS4, p, q, story, style)
+        html = player_html(LABELS4, step(p, q), style, story)
         return int(re.search(r"--fs:\s*(\d+)px", html).group(1))
 
     normal, projector = font_px(ChartStyle()), font_px(ChartStyle(projector=True))
@@ -401,8 +400,8 @@ def test_projector_mode_gives_larger_type():
 def test_swapped_notation_swaps_the_letters():
     p, q = CASES["default"]
     story = one_draw_story(p, q, 10, seed=0)
-    plain = player_html(LABELS4, p, q, story)
-    swapped = player_html(LABELS4, p, q, story, ChartStyle(notation=Notation(swapped=True)))
+    plain = player_html(LABELS4, step(p, q), ChartStyle(), story)
+    swapped = player_html(LABELS4, step(p, q), ChartStyle(notation=Notation(swapped=True)), story)
     d_plain, d_swapped = embedded(plain), embedded(swapped)
     assert (d_plain["T"], d_plain["D"]) == ("p", "q")
     assert (d_swapped["T"], d_swapped["D"]) == ("q", "p")

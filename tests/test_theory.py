@@ -14,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from specviz import expected_tokens_per_step, optimal_gamma, walltime_speedup
+from specviz.limits import MAX_GAMMA
 
 #: Exact quantities: a sum of at most ~65 powers in [0, 1] carries rounding far below 1e-12.
 EXACT = 1e-12
@@ -101,6 +102,59 @@ def test_optimal_gamma_hand_values(alpha, c, max_gamma, expected):
 
 def test_optimal_gamma_default_search_range_is_64():
     assert optimal_gamma(1.0, 0.0) == 64
+
+
+@pytest.mark.parametrize(
+    ("alpha", "max_gamma", "expected"),
+    [
+        # Free drafts (c = 0): S(g) = 1 + a + ... + a^g rises for ever when a > 0, however little
+        # each extra guess adds. In floats the sum stops changing once a^g < 1e-16 (g = 53 at
+        # a = .5, which the old brute-force search returned as a "tie"): the search edge wins.
+        (0.5, MAX_GAMMA, MAX_GAMMA),
+        (0.5, 10_000, 10_000),
+        (1e-9, 100, 100),
+        (0.999, 10_000, 10_000),
+        (0.0, 10_000, 0),  # nothing is ever accepted: S = 1 for every gamma, the smallest wins
+    ],
+)
+def test_optimal_gamma_with_free_drafts_is_the_search_edge(alpha, max_gamma, expected):
+    assert optimal_gamma(alpha, 0, max_gamma=max_gamma) == expected
+
+
+def test_max_gamma_comes_from_limits():
+    assert MAX_GAMMA == 10_000
+    with pytest.raises(ValueError, match="max_gamma"):
+        optimal_gamma(0.5, 0.1, max_gamma=MAX_GAMMA + 1)
+    with pytest.raises(ValueError, match="gamma"):
+        expected_tokens_per_step(0.5, MAX_GAMMA + 1)
+
+
+def _exact_best_gamma(alpha: float, c: float, max_gamma: int) -> int:
+    """argmax over g of E(g) / (g c + 1) in exact rationals; the smallest g on a tie."""
+    a, cost = Fraction(alpha), Fraction(c)
+    best, best_value, tokens, power = 0, None, Fraction(0), Fraction(1)
+    for g in range(max_gamma + 1):
+        tokens += power
+        power *= a
+        value = tokens / (g * cost + 1)
+        if best_value is None or value > best_value:
+            best, best_value = g, value
+    return best
+
+
+GRID_ALPHAS = [k / 20 for k in range(21)] + [0.33, 0.999]
+GRID_COSTS = [0.001, 0.01, 0.05, 0.1, 0.25, 0.5, 0.99, 1.0, 2.0]
+
+
+def test_optimal_gamma_is_the_exact_argmax_on_a_grid():
+    """For every alpha on a grid and every cost c > 0, the exact (rational) argmax of S."""
+    wrong = [
+        (alpha, c, optimal_gamma(alpha, c), _exact_best_gamma(alpha, c, 64))
+        for alpha in GRID_ALPHAS
+        for c in GRID_COSTS
+        if optimal_gamma(alpha, c) != _exact_best_gamma(alpha, c, 64)
+    ]
+    assert wrong == []
 
 
 def _exact_expected_tokens(alpha: float, gamma: int) -> Fraction:

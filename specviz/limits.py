@@ -1,0 +1,72 @@
+"""Every threshold and limit of SpecViz, in one place.
+
+The core validates against these, the pages offer controls within them, and learner text quotes
+them (never a copy of the number), so a limit changes in one line.
+"""
+
+from __future__ import annotations
+
+# --------------------------------------------------------------------------------- rounding
+
+#: "Zero up to rounding". Two probabilities that differ by at most this are the same number
+#: written twice (30/100 and 3/10 summed in another order, say): the token is balanced, adds
+#: nothing to the leftover bucket, and a total distance below it is reported as 0. Rounding
+#: leaves differences of ~1e-16 per token, far below; no lesson needs a real difference this small.
+ROUNDING = 1e-12
+
+#: How far from 1 a probability vector may sum before it is refused (``normalize`` first).
+SUM_TOLERANCE = 1e-6
+
+# -------------------------------------------------------------------------------- sizes
+
+#: Largest ``n`` for the per-draw sampler: it holds ~40 bytes per draw in memory.
+MAX_PER_DRAW = 50_000_000
+#: Largest ``n`` for the count-level samplers: far beyond any demo, still exact in int64.
+MAX_COUNT_DRAWS = 10**15
+#: Largest ``n`` a rule's literal (per-draw) sampler runs.
+MAX_RULE_DRAWS = 10_000_000
+#: Largest draft length the theory functions accept.
+MAX_GAMMA = 10_000
+#: Largest vocabulary the core accepts (a Zipf law over 50,000 words is a fair test; more is
+#: memory, not a lesson).
+MAX_VOCAB = 1_000_000
+#: Longest story of the one-draw player: learners click through tens; hundreds fill the tally.
+MAX_STORY = 2_000
+#: Most proposals the literal "redraw until accepted" sampler may need (about n / alpha).
+MAX_REDRAW_PROPOSALS = 100_000_000
+#: Most powers ``alpha**k`` one call of the theory functions sums (alphas x (gamma + 1)).
+MAX_POWERS = 4 * MAX_VOCAB
+#: Most sample sizes one call of the noise band takes (the pages ask for ~60).
+MAX_BAND_SIZES = 100_000
+#: Most checkpoints a TV path is observed at.
+MAX_CHECKPOINTS = 100_000
+#: Largest seed: numpy accepts more, a share link and a number box need a bound.
+MAX_SEED = 2**32 - 1
+
+# ----------------------------------------------------------------------------- Monte Carlo
+
+#: The Monte Carlo page simulates every run up to this ``N``; above, counts come from their law.
+PER_DRAW_MAX = 10**6
+#: The sample sizes the Monte Carlo page offers: 1, 10, ..., 10**9.
+N_CHOICES: tuple[int, ...] = tuple(10**k for k in range(10))
+#: Seeds (seed, seed + 1, ...) whose TV paths a convergence chart shows.
+PATHS = 5
+#: Points per TV path (before rounding removes duplicate sample sizes).
+CHECKPOINTS = 60
+#: Largest ``N`` of the bug zoo's TV paths.
+ZOO_N_MAX = 10**8
+#: Share of an exact sampler's runs the noise band holds (central: 2.5 % below, 2.5 % above).
+BAND_LEVEL = 0.95
+
+# ------------------------------------------------------------------------------ the lesson
+
+#: Words in the Playground's vocabulary.
+MIN_TOKENS = 3
+MAX_TOKENS = 10
+#: A weight slider runs from 0 to this.
+MAX_WEIGHT = 100
+#: Longest vocabulary word, in characters.
+MAX_LABEL = 12
+#: Longest share-link value read (longer ones are refused before parsing).
+MAX_PARAM_CHARS = 300
+

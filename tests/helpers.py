@@ -1,0 +1,146 @@
+"""Helpers shared by the test files: statistics, reading figures back, and pages under AppTest.
+
+Plain functions (no fixtures), imported as ``from helpers import ...`` (``tests/`` is on the path,
+see ``conftest.py``). Browser helpers live in ``streamlit_server.py``.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from scipy import stats
+from streamlit.testing.v1 import AppTest
+
+REPO = Path(__file__).resolve().parents[1]
+
+#: Smallest expected count a chi-square bin may have; rarer tokens are pooled into one bin.
+MIN_EXPECTED = 5.0
+
+
+# --------------------------------------------------------------------------- statistics
+
+
+def gof_pvalue(counts: Any, probs: Any) -> float:
+    """Chi-square goodness-of-fit p-value of token counts against a law.
+
+    Tokens of probability 0 must have no counts at all (asserted, not tested statistically); tokens
+    with small expected counts are pooled into one bin. A law with a single possible token leaves no
+    degrees of freedom: then the zero-count assertion is the whole test and 1.0 is returned.
+    """
+    counts = np.asarray(counts)
+    probs = np.asarray(probs, float)
+    assert counts[probs == 0].sum() == 0, "a token of probability 0 was drawn"
+    expected = counts.sum() * probs / probs.sum()
+    big = expected >= MIN_EXPECTED
+    small = ~big & (probs > 0)
+    obs = np.r_[counts[big], counts[small].sum()] if small.any() else counts[big]
+    exp = np.r_[expected[big], expected[small].sum()] if small.any() else expected[big]
+    if obs.size < 2:
+        return 1.0
+    return float(stats.chisquare(obs, exp).pvalue)
+
+
+def z_score(observed: float, expected: float, std_error: float) -> float:
+    """How many standard errors ``observed`` lies from ``expected`` (0 for an exact match)."""
+    if std_error == 0:
+        return 0.0 if observed == expected else np.inf
+    return (observed - expected) / std_error
+
+
+# --------------------------------------------------------------------------- figures
+
+
+def trace(fig: Any, name_part: str) -> Any:
+    """The one trace whose name contains ``name_part``, of a ``go.Figure`` or a figure's JSON."""
+    data = fig["data"] if isinstance(fig, dict) else fig.data
+    names = [(t.get("name") if isinstance(t, dict) else t.name) or "" for t in data]
+    matches = [t for t, name in zip(data, names, strict=True) if name_part in name]
+    assert len(matches) == 1, names
+    return matches[0]
+
+
+def values(data: Any) -> np.ndarray:
+    """A Plotly data array as float64: plain lists (None as NaN), or plotly 7's typed arrays
+    ``{"dtype", "bdata", "shape"}``."""
+    if isinstance(data, dict) and "bdata" in data:
+        arr = np.frombuffer(base64.b64decode(data["bdata"]), dtype=np.dtype(data["dtype"]))
+        if "shape" in data:
+            arr = arr.reshape([int(n) for n in str(data["shape"]).split(",")])
+        return arr.astype(np.float64)
+    return np.array([np.nan if v is None else v for v in data], dtype=np.float64)
+
+
+# --------------------------------------------------------------------------- pages (AppTest)
+
+
+def open_page(
+    script: str,
+    query: dict[str, str] | None = None,
+    *,
+    via_home: bool = False,
+    page_query: dict[str, str] | None = None,
+) -> AppTest:
+    """A page in a new AppTest session, alive (no exception).
+
+    By default the page is the session's very first run, with ``query`` as its link (a shared
+    link's first visit). With ``via_home``, app.py runs first with ``query`` (it reads the shared
+    state from it) and the menu then switches to the page, whose own link is ``page_query``.
+    """
+    at = AppTest.from_file(str(REPO / "app.py"), default_timeout=60)
+    if via_home:
+        at.query_params.update(query or {})
+        at.run()
+        at.query_params.update(page_query or {})
+    else:
+        for key, value in {**(query or {}), **(page_query or {})}.items():
+            at.query_params[key] = value
+    if script != "app.py":
+        at.switch_page(script)
+    at.run()
+    assert_alive(at)
+    return at
+
+
+def assert_alive(at: AppTest) -> None:
+    """The run raised nothing (the message carries every exception's stack)."""
+    assert not at.exception, "the page raised:\n" + "\n".join(
+        f"{e.value}\n" + "\n".join(e.stack_trace or []) for e in at.exception
+    )
+
+
+def query(at: AppTest) -> dict[str, str]:
+    """The page's query string (its share link) as a dict."""
+    return {key: at.query_params[key] for key in at.query_params}
+
+
+def metrics(at: AppTest) -> dict[str, str]:
+    """Metric label -> shown value."""
+    return {m.label: m.value for m in at.metric}
+
+
+def plotly_figures(at: AppTest) -> list[dict]:
+    """Every Plotly chart's figure JSON, in page order."""
+    return [json.loads(chart.proto.spec) for chart in at.get("plotly_chart")]
+
+
+def vega_specs(at: AppTest) -> list[dict]:
+    """Every Vega-Lite chart's spec, in page order."""
+    return [json.loads(chart.proto.spec) for chart in at.get("vega_lite_chart")]
+
+
+def all_text(at: AppTest) -> str:
+    """The page's prose: markdown, boxes and captions, in order of kind."""
+    kinds = ("markdown", "info", "warning", "error", "caption", "success")
+    return "\n".join(e.value for kind in kinds for e in getattr(at, kind))
+
+
+def walk(node: Any) -> Iterator[Any]:
+    """Every element of an AppTest tree, depth first."""
+    yield node
+    for child in getattr(node, "children", {}).values():
+        yield from walk(child)
