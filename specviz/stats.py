@@ -1,16 +1,21 @@
-"""Statistics for the Monte Carlo page, in numpy only.
+"""Statistics for the Monte Carlo page (numpy, and scipy imported lazily where a test needs it).
 
-* :func:`chi_square_gof` — Pearson's goodness-of-fit test of token counts against a law, with the
-  chi-square tail from :func:`gamma_q` (the regularized upper incomplete gamma function).
-* :func:`total_variation_curve` and :func:`tv_path` — the distance between the empirical law of
-  the first ``N`` draws and ``p`` at a list of checkpoints, for the convergence plot.
-* :func:`expected_tv_band` — the ``1/sqrt(N)`` reference band that an exact sampler's curve should
-  stay in.
+* :func:`chi_square_gof` — Pearson's goodness-of-fit test of token counts against a law (the
+  chi-square tail from ``scipy.special.chdtrc``, the function behind ``scipy.stats.chi2.sf``).
+* :func:`log_checkpoints`, :func:`total_variation_curve`, :func:`tv_path` and
+  :func:`tv_of_counts` — the distance between the empirical law of the first ``N`` draws and
+  ``p`` at a list of checkpoints, for the convergence plot.
+* :func:`expected_tv_band` — where an exact sampler's TV lies at each ``N`` (central interval,
+  exact mean), and :func:`detectable_from` — from which ``N`` a bias of a given size leaves it.
+
+scipy costs a few tenths of a second to import, so it is imported inside the functions that need
+it: a page that shows no test and no band never loads it.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -18,200 +23,24 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from specviz._checks import (
+    float_vector,
+    generator,
+    prob_vector,
+    real,
+    short,
+    token_array,
+    whole,
+    whole_array,
+)
+from specviz.limits import (
+    BAND_LEVEL,
+    CHECKPOINTS,
+    MAX_BAND_SIZES,
+    MAX_CHECKPOINTS,
     MAX_COUNT_DRAWS,
-    _short,
-    as_count,
-    as_float_vector,
-    as_generator,
-    as_prob_vector,
+    ROUNDING,
 )
 from specviz.sampling import SeedLike, multinomial_on_support
-
-#: Relative step at which the series and the continued fraction of :func:`gamma_q` stop.
-_GAMMA_EPS = 2.0**-53
-#: Lentz's guard against a zero denominator.
-_FPMIN = 1e-300
-#: Tokens whose pairwise covariances :func:`expected_tv_band` computes exactly (the rest use the
-#: leading term of the expansion, which factorises and costs O(V)).
-_BAND_EXACT_TOKENS = 1024
-
-
-# --------------------------------------------------------------------------------------------
-# Incomplete gamma and the chi-square tail
-# --------------------------------------------------------------------------------------------
-
-
-def gamma_q(a: ArrayLike, x: ArrayLike) -> float | np.ndarray:
-    """Regularized upper incomplete gamma function ``Q(a, x) = Γ(a, x) / Γ(a)``.
-
-    Parameters
-    ----------
-    a : float or array_like
-        Shape, ``a > 0`` and finite.
-    x : float or array_like
-        Argument, ``x >= 0`` (``+inf`` gives 0). Broadcast against ``a``.
-
-    Returns
-    -------
-    float or numpy.ndarray
-        ``Q(a, x)`` (a float when both inputs are scalars).
-
-    Raises
-    ------
-    ValueError
-        If ``a`` is not positive and finite, or ``x`` is negative or NaN.
-
-    Notes
-    -----
-    Numerical Recipes' scheme: the series for ``P = 1 - Q`` when ``x < a + 1``, the continued
-    fraction for ``Q`` (modified Lentz) otherwise, both vectorised. The common factor
-    ``x**a e**-x / Γ(a)`` is computed in log space as Loader's
-    ``-a * D((x - a)/a) + log(a / 2π)/2 - stirlerr(a)`` with ``D(t) = t - log(1 + t)``, which
-    avoids both overflow and the cancellation of ``a log x - x - log Γ(a)`` for large ``a``.
-    Relative accuracy is ~1e-13 against ``scipy.special.gammaincc`` for ``a >= 0.5`` (values
-    below ~1e-300 underflow to 0). Iterations grow like ``sqrt(a)``.
-
-    Examples
-    --------
-    >>> round(gamma_q(1.0, 2.0), 12)  # exp(-2)
-    0.135335283237
-    """
-    a_arr = np.asarray(_as_real_array(a, "a"))
-    x_arr = np.asarray(_as_real_array(x, "x"))
-    if not (np.isfinite(a_arr).all() and (a_arr > 0).all()):
-        raise ValueError(f"a must be finite and > 0; got {_short(a)}")
-    if (x_arr < 0).any():
-        raise ValueError(f"x must be >= 0; got {_short(x)}")
-    a_b, x_b = np.broadcast_arrays(a_arr, x_arr)
-    out = np.empty(a_b.shape, dtype=np.float64)
-    flat_a, flat_x, flat_out = a_b.ravel(), x_b.ravel(), out.reshape(-1)
-
-    flat_out[flat_x == 0] = 1.0
-    flat_out[np.isinf(flat_x)] = 0.0
-    finite = (flat_x > 0) & np.isfinite(flat_x)
-    series = finite & (flat_x < flat_a + 1)
-    fraction = finite & ~series
-    if series.any():
-        sa, sx = flat_a[series], flat_x[series]
-        flat_out[series] = 1.0 - _gamma_p_series(sa, sx) * np.exp(_log_prefactor(sa, sx))
-    if fraction.any():
-        fa, fx = flat_a[fraction], flat_x[fraction]
-        flat_out[fraction] = _gamma_q_fraction(fa, fx) * np.exp(_log_prefactor(fa, fx))
-    np.clip(out, 0.0, 1.0, out=out)
-    return float(out) if out.ndim == 0 else out
-
-
-def chi2_sf(x: ArrayLike, dof: ArrayLike) -> float | np.ndarray:
-    """Survival function ``P(X > x)`` of the chi-square law with ``dof`` degrees of freedom.
-
-    Parameters
-    ----------
-    x : float or array_like
-        ``x >= 0``.
-    dof : float or array_like
-        Degrees of freedom, ``> 0``.
-
-    Returns
-    -------
-    float or numpy.ndarray
-        ``Q(dof/2, x/2)``.
-    """
-    dof_arr = _as_real_array(dof, "dof")
-    if not (np.isfinite(dof_arr).all() and (dof_arr > 0).all()):
-        raise ValueError(f"dof must be finite and > 0; got {_short(dof)}")
-    x_arr = _as_real_array(x, "x")
-    if (x_arr < 0).any():
-        raise ValueError(f"x must be >= 0; got {_short(x)}")
-    return gamma_q(dof_arr / 2.0, x_arr / 2.0)
-
-
-def _log_prefactor(a: np.ndarray, x: np.ndarray) -> np.ndarray:
-    """``log(x**a e**-x / Γ(a))`` for ``x > 0``, without cancellation (Loader 2000)."""
-    t = (x - a) / a
-    return -a * _log1pmx_neg(t) + 0.5 * np.log(a / (2 * math.pi)) - _stirlerr(a)
-
-
-def _log1pmx_neg(t: np.ndarray) -> np.ndarray:
-    """``D(t) = t - log(1 + t) >= 0`` for ``t > -1``, accurate also for small ``|t|``."""
-    out = np.empty_like(t)
-    small = np.abs(t) < 0.5
-    big = ~small
-    out[big] = t[big] - np.log1p(t[big])
-    ts = t[small]
-    # With y = t/(2 + t): log(1 + t) = 2 atanh(y), and t - 2y = t*y, so
-    # D = t*y - 2 (y^3/3 + y^5/5 + ...), a series with no cancellation and |y| <= 1/3.
-    y = ts / (2.0 + ts)
-    y2 = y * y
-    power = y * y2
-    tail = np.zeros_like(ts)
-    for k in range(1, 40):
-        tail += power / (2 * k + 1)
-        power = power * y2
-    out[small] = ts * y - 2.0 * tail
-    return out
-
-
-def _stirlerr(a: np.ndarray) -> np.ndarray:
-    """``log Γ(a) - ((a - 1/2) log a - a + log(2π)/2)``, the error of Stirling's formula."""
-    out = np.empty_like(a)
-    large = a >= 15.0
-    al = a[large]
-    inv2 = 1.0 / (al * al)
-    # Asymptotic series; at a >= 15 the first omitted term is below 1e-17 relative.
-    out[large] = (
-        1.0 / 12.0
-        - inv2 * (1.0 / 360.0 - inv2 * (1.0 / 1260.0 - inv2 * (1.0 / 1680.0 - inv2 / 1188.0)))
-    ) / al
-    small = ~large
-    lgam = np.array([math.lgamma(v) for v in a[small]], dtype=np.float64)
-    asml = a[small]
-    out[small] = lgam - ((asml - 0.5) * np.log(asml) - asml + 0.5 * math.log(2 * math.pi))
-    return out
-
-
-def _max_iterations(a: np.ndarray) -> int:
-    # Both expansions need O(sqrt(a)) terms near x = a; this bound has a wide margin.
-    return 200 + int(30 * math.sqrt(float(a.max())))
-
-
-def _gamma_p_series(a: np.ndarray, x: np.ndarray) -> np.ndarray:
-    """``sum_n x**n / (a (a+1) ... (a+n))``, so that ``P(a, x) = prefactor * sum``."""
-    term = 1.0 / a
-    total = term.copy()
-    denom = a.copy()
-    active = np.ones(a.shape, dtype=bool)
-    for _ in range(_max_iterations(a)):
-        denom = denom + 1.0
-        term = np.where(active, term * x / denom, 0.0)
-        total = total + term
-        active &= term > total * _GAMMA_EPS
-        if not active.any():
-            return total
-    raise RuntimeError("gamma_q: the series did not converge")  # pragma: no cover
-
-
-def _gamma_q_fraction(a: np.ndarray, x: np.ndarray) -> np.ndarray:
-    """Continued fraction for ``Q(a, x) / prefactor`` (modified Lentz), for ``x >= a + 1``."""
-    b = x + 1.0 - a
-    c = np.full(a.shape, 1.0 / _FPMIN)
-    d = 1.0 / b
-    h = d.copy()
-    active = np.ones(a.shape, dtype=bool)
-    for i in range(1, _max_iterations(a) + 1):
-        an = -i * (i - a)
-        b = b + 2.0
-        d = an * d + b
-        d = np.where(np.abs(d) < _FPMIN, _FPMIN, d)
-        c = b + an / c
-        c = np.where(np.abs(c) < _FPMIN, _FPMIN, c)
-        d = 1.0 / d
-        delta = np.where(active, d * c, 1.0)
-        h = h * delta
-        active &= np.abs(delta - 1.0) > 2 * _GAMMA_EPS
-        if not active.any():
-            return h
-    raise RuntimeError("gamma_q: the continued fraction did not converge")  # pragma: no cover
-
 
 # --------------------------------------------------------------------------------------------
 # Goodness of fit
@@ -232,7 +61,8 @@ def chi_square_gof(counts: ArrayLike, probs: ArrayLike) -> GofResult:
     Parameters
     ----------
     counts : array_like
-        Observed count per token: whole numbers ``>= 0``, not all zero.
+        Observed count per token: whole numbers ``>= 0``, not all zero, summing to at most
+        ``10**15``.
     probs : array_like
         The law under test, a probability vector of the same length.
 
@@ -249,16 +79,16 @@ def chi_square_gof(counts: ArrayLike, probs: ArrayLike) -> GofResult:
     Raises
     ------
     ValueError
-        On non-integer or negative counts, all-zero counts, a bad ``probs`` or a length
-        mismatch.
+        On counts that are not whole numbers, negative or all zero, a bad ``probs`` or a
+        length mismatch.
 
     Notes
     -----
     The chi-square approximation needs expected counts of about 5 or more per token. Same
     statistic and p-value as ``scipy.stats.chisquare(counts, n * probs)``.
     """
-    obs = _as_count_vector(counts, "counts")
-    law = as_prob_vector(probs, "probs")
+    obs = _count_vector(counts, "counts")
+    law = prob_vector(probs, "probs")
     if obs.shape != law.shape:
         raise ValueError(
             f"counts and probs must have the same length; got {obs.size} and {law.size}"
@@ -272,8 +102,11 @@ def chi_square_gof(counts: ArrayLike, probs: ArrayLike) -> GofResult:
         return GofResult(math.inf, dof, 0.0)
     expected = n * law[possible]
     statistic = float((((obs[possible] - expected) ** 2) / expected).sum())
-    p_value = 1.0 if dof == 0 else float(chi2_sf(statistic, dof))
-    return GofResult(statistic, dof, p_value)
+    if dof == 0:
+        return GofResult(statistic, dof, 1.0)
+    from scipy.special import chdtrc  # scipy.stats.chi2.sf, without scipy.stats's ~1 s import
+
+    return GofResult(statistic, dof, float(chdtrc(dof, statistic)))
 
 
 # --------------------------------------------------------------------------------------------
@@ -301,7 +134,7 @@ class TVPath:
     tv: np.ndarray
 
 
-def log_checkpoints(n_max: int, num: int = 60) -> np.ndarray:
+def log_checkpoints(n_max: int, num: int = CHECKPOINTS) -> np.ndarray:
     """About ``num`` log-spaced sample sizes from 1 to ``n_max`` (both included, no repeats).
 
     Parameters
@@ -309,19 +142,20 @@ def log_checkpoints(n_max: int, num: int = 60) -> np.ndarray:
     n_max : int
         Largest sample size, ``1 <= n_max <= 10**15``.
     num : int, default 60
-        Number of points before rounding removes duplicates, ``num >= 2``.
+        Number of points before rounding removes duplicates, ``2 <= num <= 100_000``.
 
     Returns
     -------
     numpy.ndarray
         Strictly increasing int64 checkpoints starting at 1 and ending at ``n_max``.
+
+    Raises
+    ------
+    ValueError
+        If ``n_max`` or ``num`` is not a whole number in its range.
     """
-    top = as_count(n_max, "n_max", maximum=MAX_COUNT_DRAWS)
-    if top < 1:
-        raise ValueError("n_max must be at least 1")
-    points = as_count(num, "num", maximum=100_000)
-    if points < 2:
-        raise ValueError(f"num must be at least 2; got {points}")
+    top = whole(n_max, "n_max", minimum=1, maximum=MAX_COUNT_DRAWS)
+    points = whole(num, "num", minimum=2, maximum=MAX_CHECKPOINTS)
     grid = np.unique(np.rint(np.geomspace(1, top, points)).astype(np.int64))
     grid[-1] = top
     return grid
@@ -333,8 +167,7 @@ def total_variation_curve(draws: ArrayLike, p: ArrayLike, checkpoints: ArrayLike
     Parameters
     ----------
     draws : array_like
-        1-D int array of emitted tokens in ``[0, len(p))``, in the order they were drawn
-        (e.g. from :func:`specviz.variants.rule_sample`).
+        1-D int array of emitted tokens in ``[0, len(p))``, in the order they were drawn.
     p : array_like
         The reference law (usually the target).
     checkpoints : array_like
@@ -345,20 +178,25 @@ def total_variation_curve(draws: ArrayLike, p: ArrayLike, checkpoints: ArrayLike
     TVPath
         Cumulative counts and ``TV(counts / N, p)`` at each checkpoint.
 
+    Raises
+    ------
+    ValueError
+        On tokens outside ``[0, len(p))``, a bad ``p`` or bad checkpoints.
+
     Notes
     -----
     One ``bincount`` per stretch between checkpoints, then a cumulative sum: O(len(draws) +
     V * len(checkpoints)), however many checkpoints there are.
     """
-    law = as_prob_vector(p, "p")
-    tokens = _as_token_array(draws, law.size)
-    cps = _as_checkpoints(checkpoints, maximum=tokens.size, limit_name="len(draws)")
+    law = prob_vector(p, "p")
+    tokens = token_array(draws, law.size, "draws")
+    cps = _checkpoints(checkpoints, maximum=tokens.size, limit_name="len(draws)")
     starts = np.concatenate(([0], cps[:-1]))
     pieces = [
         np.bincount(tokens[lo:hi], minlength=law.size) for lo, hi in zip(starts, cps, strict=True)
     ]
     counts = np.cumsum(np.vstack(pieces).astype(np.int64), axis=0)
-    return TVPath(cps, counts, tv_of_counts(counts, cps, law))
+    return TVPath(cps, counts, _tv_of_counts(counts, cps, law))
 
 
 def tv_path(
@@ -369,8 +207,7 @@ def tv_path(
     Parameters
     ----------
     law_sampled : array_like
-        The law the sampler actually produces (``rule_output_law(...)``; ``p`` itself for an
-        exact sampler).
+        The law the sampler actually produces (``p`` itself for an exact sampler).
     p : array_like
         The reference law the curve measures the distance to.
     checkpoints : array_like
@@ -383,6 +220,11 @@ def tv_path(
     TVPath
         Cumulative counts and ``TV(counts / N, p)`` at each checkpoint.
 
+    Raises
+    ------
+    ValueError
+        On bad laws, laws of different lengths, bad checkpoints or a bad seed.
+
     Notes
     -----
     The counts gained between consecutive checkpoints are independent
@@ -390,49 +232,90 @@ def tv_path(
     a stream of i.i.d. draws observed at the checkpoints. Cost O(V * len(checkpoints)),
     independent of ``N``.
     """
-    sampled = as_prob_vector(law_sampled, "law_sampled")
-    law = as_prob_vector(p, "p")
+    sampled = prob_vector(law_sampled, "law_sampled")
+    law = prob_vector(p, "p")
     if sampled.shape != law.shape:
         raise ValueError(
             f"law_sampled and p must have the same length; got {sampled.size} and {law.size}"
         )
-    cps = _as_checkpoints(checkpoints, maximum=MAX_COUNT_DRAWS, limit_name="10**15")
-    rng = as_generator(seed)
+    cps = _checkpoints(checkpoints, maximum=MAX_COUNT_DRAWS, limit_name="10**15")
+    rng = generator(seed)
     steps = np.diff(np.concatenate(([0], cps)))
     counts = np.cumsum(multinomial_on_support(rng, steps, sampled), axis=0)
-    return TVPath(cps, counts, tv_of_counts(counts, cps, law))
+    return TVPath(cps, counts, _tv_of_counts(counts, cps, law))
 
 
-def tv_of_counts(counts: np.ndarray, checkpoints: np.ndarray, law: np.ndarray) -> np.ndarray:
+def tv_of_counts(counts: ArrayLike, checkpoints: ArrayLike, law: ArrayLike) -> np.ndarray:
     """TV between ``law`` and the empirical law of each row of cumulative ``counts``.
 
-    ``counts[i]`` holds the counts of the first ``checkpoints[i]`` draws; inputs are trusted
-    (the path builders above validate them).
+    Parameters
+    ----------
+    counts : array_like
+        Whole numbers ``>= 0`` of shape ``(len(checkpoints), len(law))``; row ``i`` holds the
+        counts of the first ``checkpoints[i]`` draws, so it sums to ``checkpoints[i]``.
+    checkpoints : array_like
+        Strictly increasing sample sizes ``1 <= N_1 < ... <= 10**15``.
+    law : array_like
+        The reference law.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``TV(counts[i] / checkpoints[i], law)`` for each row.
+
+    Raises
+    ------
+    ValueError
+        On bad counts, checkpoints or law, mismatched shapes, or a row that does not sum to
+        its checkpoint.
     """
+    ref = prob_vector(law, "law")
+    cps = _checkpoints(checkpoints, maximum=MAX_COUNT_DRAWS, limit_name="10**15")
+    _refuse_odd_items(counts, "counts")
+    table = whole_array(counts, "counts", minimum=0, maximum=MAX_COUNT_DRAWS)
+    if table.shape != (cps.size, ref.size):
+        raise ValueError(
+            f"counts must have shape (len(checkpoints), len(law)) = ({cps.size}, {ref.size}); "
+            f"got {table.shape}"
+        )
+    sums = table.sum(axis=1)
+    if (sums != cps).any():
+        i = int(np.flatnonzero(sums != cps)[0])
+        raise ValueError(
+            f"row {i} of counts sums to {int(sums[i]):,}, not to its checkpoint {int(cps[i]):,}"
+        )
+    return _tv_of_counts(table, cps, ref)
+
+
+def _tv_of_counts(counts: np.ndarray, checkpoints: np.ndarray, law: np.ndarray) -> np.ndarray:
+    """:func:`tv_of_counts` on trusted inputs (the path builders validate theirs)."""
     empirical = counts / np.asarray(checkpoints)[:, None].astype(np.float64)
     return 0.5 * np.abs(empirical - law).sum(axis=1)
 
 
 # --------------------------------------------------------------------------------------------
-# The reference band
+# The noise band
 # --------------------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
 class TVBand:
-    """Approximate law of ``TV(p̂_N, p)`` for an exact sampler (see :func:`expected_tv_band`).
+    """Law of ``TV(p̂_N, p)`` for an exact sampler (see :func:`expected_tv_band`).
 
     Attributes
     ----------
     n : numpy.ndarray
-        The sample sizes.
-    mean, sd : numpy.ndarray
-        Approximate mean and standard deviation of the TV at each ``n``.
+        The sample sizes (int64).
+    mean : numpy.ndarray
+        Exact mean of the TV at each ``n``.
+    sd : numpy.ndarray
+        Its standard deviation (estimated; see :func:`expected_tv_band`).
     lower, upper : numpy.ndarray
-        The ``1 - level`` and ``level`` quantiles: an exact sampler's TV stays below ``upper``
-        at a given ``n`` with probability about ``level``.
+        The central interval: an exact sampler's TV at ``n`` falls below ``lower`` with
+        probability about ``(1 - level) / 2`` and above ``upper`` with about the same
+        probability (at most, where TV is lumpy).
     level : float
-        The quantile level used.
+        The share of exact runs the band holds.
     """
 
     n: np.ndarray
@@ -443,100 +326,655 @@ class TVBand:
     level: float
 
 
-def expected_tv_band(p: ArrayLike, n: ArrayLike, level: float = 0.95) -> TVBand:
-    """Where the TV between ``p`` and the empirical law of ``n`` draws from ``p`` should lie.
+def expected_tv_band(p: ArrayLike, n: ArrayLike, level: float = BAND_LEVEL) -> TVBand:
+    """Where the TV between ``p`` and the empirical law of ``n`` draws from ``p`` lies.
 
     Parameters
     ----------
     p : array_like
         The law sampled from (and measured against).
     n : int or array_like of int
-        Sample size(s), each ``>= 1``.
+        Sample size(s), whole numbers from 1 to ``10**15`` (at most 100,000 of them).
     level : float, default 0.95
-        Quantile level of ``upper`` (``lower`` is the ``1 - level`` quantile), in (0.5, 1).
+        Share of exact runs the band holds, in (0, 1).
 
     Returns
     -------
     TVBand
-        Mean, standard deviation and the two quantiles, each an array shaped like ``n``; all
-        scale as ``1 / sqrt(n)``.
+        Mean, standard deviation and central interval, each an array shaped like ``n``.
+
+    Raises
+    ------
+    ValueError
+        On a bad ``p``, sizes that are not whole numbers in ``[1, 10**15]``, or a ``level``
+        outside (0, 1).
 
     Notes
     -----
-    Normal approximation of the multinomial: ``p̂ - p`` is Gaussian with covariance
-    ``(diag(p) - p pᵀ) / n``, so ``|p̂(x) - p(x)|`` is half-normal and
+    ``TV = ½ Σ_x |X_x/N - p(x)|`` with ``X ~ Multinomial(N, p)``; "words" are the entries of
+    ``p`` with ``p(x) > 0``. How each piece is computed:
 
-    * ``E[TV] = ½ Σ sqrt(2 p (1 - p) / (π n))``;
-    * ``Var[TV] = ¼ Σ_{x,y} Cov(|p̂(x) - p(x)|, |p̂(y) - p(y)|)``, using for each pair the
-      bivariate-normal identity ``E|X||Y| = σ_x σ_y (2/π)(sqrt(1 - ρ²) + ρ arcsin ρ)`` with the
-      multinomial correlation ``ρ = -sqrt(p(x) p(y) / ((1 - p(x))(1 - p(y))))`` (exact for the
-      1024 most likely tokens, its leading term ``ρ²/2`` for pairs involving rarer ones);
-    * the quantiles are those of the gamma law with that mean and variance (right-skewed like
-      the TV itself; for two tokens, where TV is exactly half-normal, its 95% quantile is within
-      3% of the half-normal one).
+    * The mean is exact at every ``N``: ``E|X_x/N - p(x)| = 2 p q b(⌊N p⌋; N - 1, p)`` with
+      ``q = 1 - p`` and ``b`` the binomial pmf (de Moivre), summed over the words (the local
+      normal expansion of ``b`` once ``N p q >= 1000``, where they agree to 1e-7).
+    * ``N = 1``: exact (TV is ``1 - p(x)`` for the drawn word ``x``).
+    * ``2 <= N <= 64``: order statistics of 3,000 simulated streams of draws (fixed seed), each
+      observed after every draw, so every ``N`` comes from exact runs.
+    * ``N > 64``, at most 16 words: the quantiles of the Gaussian limit law of ``√N · TV``
+      (20,000 draws, fixed seed) scaled to the exact mean. While some word's count is far from
+      normal (``N p q < 20``), exact multinomial simulations at ``N = 64 · 2^k`` (2,000 runs
+      each, up to ``2**15``) take over, interpolated in ``log N``. For at most 12 words,
+      while ``N · upper < 100`` and ``N < 2**28 / 2**V``, the edges are put on the lattice
+      ``{(k - N p(A)) / N}`` that TV lives on (``A`` a set of words, ``k`` a whole number):
+      the lower edge on the nearest point, the upper edge on the point at or above it.
+    * ``N > 64``, more words: a gamma law fitted to the exact mean and to the variance of
+      independent Poisson counts conditioned on their total (right for many rare words),
+      corrected by the Gaussian limit's covariances (right for frequent ones).
+    * Both edges are clipped to the TVs ``N`` draws can produce: from the smallest (``N p``
+      rounded by largest remainders) to ``1 - min p`` (all draws on the rarest word).
 
-    Good when ``n p(x) >~ 5`` for the tokens carrying most of the mass.
+    The upper edge falls with ``N`` except for lattice steps (less than ``1/N``) where the TV
+    is lumpy: the exact central interval does the same (two equally likely words: 0.357 at
+    ``N = 7``, 0.375 at ``N = 8``).
+
+    Coverage of exact runs (tests/test_band_coverage.py): 95 % within about ±1 % wherever the
+    TV is close to continuous, more where the lattice is coarse (tiny ``N``, two words), since
+    an interval between atoms must then hold more than ``level``. A cold call costs ~15-30 ms
+    for 3 to 10 words at 60 checkpoints, ~0.6 s for 50,000 words.
     """
-    law = as_prob_vector(p, "p")
-    sizes = _as_sizes(n)
-    q = _as_level(level)
-    mean_unit, var_unit = _tv_moments(law)
-    root = np.sqrt(sizes.astype(np.float64))
-    mean = mean_unit / root
-    sd = math.sqrt(var_unit) / root
-    if var_unit <= 0 or mean_unit <= 0:
-        zeros = np.zeros_like(mean)
-        return TVBand(sizes, mean, sd, zeros, zeros.copy(), q)
-    # The gamma shape mean²/var does not depend on n; only the scale does.
-    shape = mean_unit**2 / var_unit
-    scale_unit = var_unit / mean_unit
-    hi = _gamma_quantile(shape, q)
-    lo = _gamma_quantile(shape, 1.0 - q)
-    return TVBand(sizes, mean, sd, lo * scale_unit / root, hi * scale_unit / root, q)
+    law = prob_vector(p, "p")
+    _refuse_odd_items(n, "n")
+    sizes = whole_array(n, "n", minimum=1, maximum=MAX_COUNT_DRAWS)
+    if sizes.size > MAX_BAND_SIZES:
+        raise ValueError(
+            f"n holds {sizes.size:,} sample sizes; at most {MAX_BAND_SIZES:,} are allowed"
+        )
+    share = _level(level)
+    model = _BandModel(law, share)
+    flat = sizes.reshape(-1)
+    mean, sd, lower, upper = model.evaluate(flat)
+    shape = sizes.shape
+    return TVBand(
+        sizes,
+        mean.reshape(shape),
+        sd.reshape(shape),
+        lower.reshape(shape),
+        upper.reshape(shape),
+        share,
+    )
 
 
-def _tv_moments(law: np.ndarray) -> tuple[float, float]:
-    """Mean and variance of TV at n = 1 under the normal approximation (both scale in n)."""
-    p = law[(law > 0) & (law < 1)]
-    if p.size == 0:
-        return 0.0, 0.0
+def detectable_from(p: ArrayLike, tv: float, level: float = BAND_LEVEL) -> int | None:
+    """Smallest ``N`` from which the noise band's upper edge is below a bias of size ``tv``.
+
+    Parameters
+    ----------
+    p : array_like
+        The target.
+    tv : float
+        A sampler's TV floor, ``TV(law, p)``, a number in [0, 1].
+    level : float, default 0.95
+        Share of exact runs the band holds, in (0, 1).
+
+    Returns
+    -------
+    int or None
+        The ``N`` with ``upper(N) < tv <= upper(N - 1)`` after which the upper edge of
+        :func:`expected_tv_band` never reaches ``tv`` again (it can step up by less than
+        ``1/N`` where TV is lumpy, so "first below" alone would not do); 1 if it never does;
+        None when ``tv`` is 0 up to rounding (1e-12). For a bias so small that ``N`` exceeds
+        ``10**15`` the band's large-``N`` formula is extended beyond the sizes
+        :func:`expected_tv_band` accepts.
+
+    Raises
+    ------
+    ValueError
+        On a bad ``p``, a ``tv`` that is not a number in [0, 1] (NaN included) or a bad
+        ``level``.
+
+    Notes
+    -----
+    Up to ``N = 64`` every value is looked at. Above, the edge before lattice snapping
+    (non-increasing) is below ``tv`` from some ``N_0`` on and the edge after snapping (less
+    than ``1/N`` higher) from some ``N_1`` on; both come from doubling and bisection, and the
+    sizes in between (about ``2 / tv`` of them, none once ``N · upper >= 100`` or
+    ``N >= 2**28 / 2**V``) are evaluated one by one.
+    """
+    law = prob_vector(p, "p")
+    bias = real(tv, "tv", low=0.0, high=1.0)
+    share = _level(level)
+    if bias <= ROUNDING:
+        return None
+    model = _BandModel(law, share)
+    if bias > model.max_tv:
+        return 1  # no N draws of p are that far from p (an exact sampler's TV is 0 for V = 1)
+    small = np.arange(1, _STREAM_MAX + 1, dtype=np.int64)
+    last_above = int(small[model.evaluate(small)[3] >= bias].max(initial=0))
+
+    def core(size: int) -> float:
+        # float sizes: a tiny bias needs N beyond the int64 range.
+        return float(model.upper_core(np.array([size], dtype=np.float64))[0])
+
+    def roof(size: int) -> float:
+        # Snapping moves the upper edge up by less than one step 1/N, never down: between
+        # core and roof, both non-increasing.
+        coarse = bool(model.lattice_is_coarse(np.array([size], dtype=np.float64))[0])
+        return core(size) + (1.0 / size if coarse else 0.0)
+
+    first = _STREAM_MAX + 1
+    start = _first_below(core, bias, first)  # below it the edge is >= core >= bias
+    stop = _first_below(roof, bias, start)  # from it on the edge is < roof < bias
+    if stop - start > _WINDOW_WORK // 2**model.words:
+        # Only for laws with words of probability ~1e-9: bisect on the snapped edge itself,
+        # which still gives upper(N) < tv <= upper(N - 1), if not "for good".
+        def edge(size: int) -> float:
+            return float(model.evaluate(np.array([size], dtype=np.int64))[3][0])
+
+        below, above = start - 1, stop
+        if edge(below) < bias:
+            return last_above + 1 if start == first else start
+        while above - below > 1:
+            middle = (below + above) // 2
+            if edge(middle) < bias:
+                above = middle
+            else:
+                below = middle
+        return above
+    if stop > start:
+        window = np.arange(start, stop, dtype=np.int64)
+        above = window[model.evaluate(window)[3] >= bias]
+        if above.size:
+            return int(above[-1]) + 1
+    if start > first:
+        return start
+    return last_above + 1
+
+
+def _first_below(edge: Callable[[int], float], bias: float, start: int) -> int:
+    """Smallest ``N >= start`` with ``edge(N) < bias`` for a non-increasing ``edge``."""
+    if edge(start) < bias:
+        return start
+    below, above = start, 2 * start
+    while edge(above) >= bias:
+        below, above = above, 2 * above
+    while above - below > 1:
+        middle = (below + above) // 2
+        if edge(middle) < bias:
+            above = middle
+        else:
+            below = middle
+    return above
+
+
+# ---------------------------------------------------------------------------------- internals
+
+#: ``N`` up to which the band comes from simulated streams observed at every prefix.
+_STREAM_MAX = 64
+_STREAM_RUNS = 3_000
+#: Cells of the lookup table that turns uniforms into words.
+_CELLS = 4_096
+#: Runs per exact simulation at a grid point of the intermediate range.
+_GRID_RUNS = 2_000
+_GRID_MAX = 2**15
+#: Draws of the Gaussian limit law.
+_LIMIT_RUNS = 20_000
+#: Laws with at most this many words use the Gaussian limit law; larger ones the gamma fit
+#: (simulating the limit costs ``_LIMIT_RUNS * V`` normals, and many words make TV normal).
+_FEW_WORDS = 16
+#: A word's count ``Binomial(N, p)`` is close enough to normal once ``N p q`` reaches this.
+_NORMAL_COUNT = 20.0
+#: Edges are snapped to the lattice of possible TVs while the upper edge spans fewer than this
+#: many steps ``1/N``; beyond, one step is below 1 % of the edge.
+_LATTICE_STEPS = 100.0
+#: Laws of at most this many words get their edges snapped (``2**V`` lattice offsets), up to
+#: ``N = _SNAP_WORK / 2**V``: that bounds the work of :func:`detectable_from`, which may have
+#: to snap every size up to there (2**16 sizes for 12 words, 2**26 for two).
+_SNAP_WORDS = 12
+_SNAP_WORK = 2.0**28
+#: Most ``sizes x 2**V`` lattice evaluations :func:`detectable_from` does one size at a time.
+_WINDOW_WORK = 2**22
+#: ``N p q`` above which a word's mean absolute deviation uses its local normal expansion.
+_NORMAL_MOMENTS = 1_000.0
+#: ``N p`` above which the Poisson moments of the variance use their normal limit.
+_NORMAL_POISSON = 100.0
+#: Tokens whose pairwise covariances the Gaussian limit's variance computes exactly (rarer
+#: pairs use the leading term of the expansion, which factorises).
+_EXACT_PAIRS = 1024
+_BAND_SEED = 20_250_601
+
+
+class _BandModel:
+    """The band of one law at one level; evaluates any ``N`` once its simulations are done.
+
+    Every value depends on ``(p, level, N)`` only, never on which other sizes are asked for:
+    the simulations have fixed seeds and fixed sizes.
+    """
+
+    def __init__(self, law: np.ndarray, level: float) -> None:
+        self.p = law[law > 0]
+        self.alpha = (1.0 - level) / 2.0
+        self.words = int(self.p.size)
+        self.max_tv = 1.0 - float(self.p.min())
+        self.few = self.words <= _FEW_WORDS
+        self._stream: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+        self._limit: tuple[float, float, float, float] | None = None
+        self._anchors: tuple[np.ndarray, ...] | None = None
+        self._anchors_done = False
+        self._subset_mass: np.ndarray | None = None
+        self._gamma_unit: float | None = None
+
+    def evaluate(self, sizes: np.ndarray) -> tuple[np.ndarray, ...]:
+        """``(mean, sd, lower, upper)`` at the int64 sample sizes ``sizes`` (1-D)."""
+        count = sizes.size
+        if self.words == 1:
+            zeros = np.zeros(count)
+            return zeros, zeros.copy(), zeros.copy(), zeros.copy()
+        mean = _tv_mean(self.p, sizes)
+        sd, lower, upper = np.empty(count), np.empty(count), np.empty(count)
+        small = sizes <= _STREAM_MAX
+        if small.any():
+            stream_sd, stream_lo, stream_hi = self._stream_raw()
+            index = sizes[small] - 1
+            sd[small], lower[small], upper[small] = (
+                stream_sd[index],
+                stream_lo[index],
+                stream_hi[index],
+            )
+        large = ~small
+        if large.any():
+            sd[large], lower[large], upper[large] = self._large_band(sizes[large], mean[large])
+            coarse = large & self.lattice_is_coarse(sizes)
+            if coarse.any():
+                lower[coarse], upper[coarse] = self._snap(
+                    sizes[coarse], lower[coarse], upper[coarse]
+                )
+        floor = _min_tv(self.p, sizes)
+        # TVs computed by different sums differ by ~1e-16: an edge equal to the smallest
+        # possible TV up to rounding stays as it is, and a TV below rounding is 0.
+        close = np.abs(lower - floor) <= ROUNDING
+        lower = np.where(close, lower, np.maximum(lower, floor))
+        lower = np.where(lower <= ROUNDING, 0.0, lower)
+        lower = np.minimum(lower, self.max_tv)
+        upper = np.clip(upper, lower, self.max_tv)
+        return mean, sd, lower, upper
+
+    def upper_core(self, sizes: np.ndarray) -> np.ndarray:
+        """The upper edge above ``N = 64`` before lattice snapping: non-increasing in ``N``."""
+        return self._large_band(sizes, _tv_mean(self.p, sizes))[2]
+
+    def lattice_is_coarse(self, sizes: np.ndarray) -> np.ndarray:
+        """Where :meth:`evaluate` snaps the edges to the lattice of possible TVs.
+
+        Only for laws of at most ``_SNAP_WORDS`` words (the lattice has ``2**V`` offsets), and
+        only while the band's upper edge spans fewer than ``_LATTICE_STEPS`` steps ``1/N``
+        (and ``N < 2**28 / 2**V``). The cut-off is a size that depends on the law only.
+        """
+        if self.words > _SNAP_WORDS:
+            return np.zeros(sizes.size, dtype=bool)
+        c_hi = self._limit_law()[1]
+        cut = min((_LATTICE_STEPS / max(c_hi, 1e-300)) ** 2, _SNAP_WORK / 2**self.words)
+        return sizes < cut
+
+    # ---------------------------------------------------------------------------- large N
+
+    def _large_band(self, sizes: np.ndarray, mean: np.ndarray) -> tuple[np.ndarray, ...]:
+        """``(sd, lower, upper)`` above the stream range, before snapping and clipping."""
+        if not self.few:
+            return self._gamma_band(sizes, mean)
+        sd, lower, upper = self._limit_band(mean)
+        anchors = self._anchor_table()
+        if anchors is not None:
+            grid, a_sd, a_lo, a_hi = anchors
+            inside = sizes < grid[-1]
+            x = np.log(sizes[inside].astype(np.float64))
+            xs = np.log(grid.astype(np.float64))
+            sd[inside] = np.interp(x, xs, a_sd)
+            upper[inside] = np.interp(x, xs, a_hi)
+            # The lower edge of a lumpy law jumps between neighbouring sizes: take the smaller
+            # of the two anchors' ratios to the mean, which moves smoothly.
+            ratio = a_lo / _tv_mean(self.p, grid)
+            j = np.searchsorted(grid, sizes[inside], side="right") - 1
+            lower[inside] = mean[inside] * np.minimum(ratio[j], ratio[j + 1])
+        return sd, lower, upper
+
+    def _snap(
+        self, sizes: np.ndarray, lower: np.ndarray, upper: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Put the edges on the lattice of TVs that ``N`` draws can produce.
+
+        ``N · TV = Σ_{x∈A} X_x - N p(A)`` with ``A`` the words drawn more often than expected,
+        so TV lies on ``{(k - N p(A)) / N}``; for a coarse lattice (few words, moderate ``N``)
+        each atom holds several percent of the runs and a smooth edge between two atoms
+        misses or gains one. The lower edge goes to the nearest atom (a continuity
+        correction: the atom's mass is spread over the half-steps around it); the upper edge
+        to the atom at or above it, so it never drops below the smooth edge, which
+        :func:`detectable_from` relies on.
+        """
+        if self._subset_mass is None:
+            bits = (np.arange(1, 2**self.words - 1)[:, None] >> np.arange(self.words)) & 1
+            self._subset_mass = bits @ self.p
+        step = max(1, 2_000_000 // self._subset_mass.size)  # ~16 MB per table
+        if sizes.size > step:
+            parts = [
+                self._snap(sizes[i : i + step], lower[i : i + step], upper[i : i + step])
+                for i in range(0, sizes.size, step)
+            ]
+            return np.concatenate([a for a, _ in parts]), np.concatenate([b for _, b in parts])
+        n = sizes.astype(np.float64)[:, None]
+        offset = n * self._subset_mass
+        tol = 1e-9
+
+        def down(x: np.ndarray) -> np.ndarray:
+            atoms = (np.floor(x[:, None] * n + offset + tol) - offset) / n
+            return np.where(atoms <= x[:, None] + tol / n, atoms, -np.inf).max(axis=1)
+
+        def up(x: np.ndarray) -> np.ndarray:
+            atoms = (np.ceil(x[:, None] * n + offset - tol) - offset) / n
+            return np.where(atoms >= x[:, None] - tol / n, atoms, np.inf).min(axis=1)
+
+        below, above = down(lower), up(lower)
+        nearest = np.where(lower - below <= above - lower, below, above)
+        return np.maximum(nearest, 0.0), up(upper)
+
+    def _limit_law(self) -> tuple[float, float, float, float]:
+        """``(c_lo, c_hi, sd, mean)`` of the Gaussian limit law of ``√N · TV`` (simulated)."""
+        if self._limit is None:
+            rng = np.random.default_rng([_BAND_SEED, 1])
+            z = rng.standard_normal((_LIMIT_RUNS, self.words)) * np.sqrt(self.p)
+            # G = √p Z - p Σ√p Z has the multinomial covariance diag(p) - p pᵀ.
+            g = z - np.outer(z.sum(axis=1), self.p)
+            t = 0.5 * np.abs(g).sum(axis=1)
+            lo, hi = np.quantile(t, [self.alpha, 1.0 - self.alpha])
+            self._limit = (float(lo), float(hi), float(t.std()), float(t.mean()))
+        return self._limit
+
+    def _limit_band(self, mean: np.ndarray) -> tuple[np.ndarray, ...]:
+        """The limit law's quantiles scaled to the exact mean at each ``N``."""
+        c_lo, c_hi, c_sd, c_mean = self._limit_law()
+        scale = mean / c_mean
+        return c_sd * scale, c_lo * scale, c_hi * scale
+
+    def _anchor_table(self) -> tuple[np.ndarray, ...] | None:
+        """Simulated ``(N, sd, lower, upper)`` between the stream range and normal counts.
+
+        None when every word's count is already near normal at ``N = 64``. The first anchor is
+        the streams' ``N = 64``, the last the limit law at the first ``N = 64·2^k`` where every
+        count is near normal (or ``2**15``), so the band joins both neighbours. Upper values
+        are made non-increasing along the anchors; interpolating linearly in ``log N`` keeps
+        that.
+        """
+        if self._anchors_done:
+            return self._anchors
+        self._anchors_done = True
+        spread = float((self.p * (1.0 - self.p)).min())
+        normal_from = min(_NORMAL_COUNT / spread, float(_GRID_MAX))
+        if normal_from <= _STREAM_MAX:
+            return None
+        grid = [_STREAM_MAX]
+        while grid[-1] < normal_from:
+            grid.append(2 * grid[-1])
+        sizes = np.array(grid, dtype=np.int64)
+        sd, lo, hi = np.empty(sizes.size), np.empty(sizes.size), np.empty(sizes.size)
+        stream_sd, stream_lo, stream_hi = self._stream_raw()
+        sd[0], lo[0], hi[0] = stream_sd[-1], stream_lo[-1], stream_hi[-1]
+        for i in range(1, sizes.size - 1):
+            size = int(sizes[i])
+            rng = np.random.default_rng([_BAND_SEED, 2, size])
+            counts = rng.multinomial(size, self.p, size=_GRID_RUNS)
+            t = 0.5 * np.abs(counts / float(size) - self.p).sum(axis=1)
+            t_lo, t_hi = _order_quantiles(t[None, :], self.alpha)
+            sd[i], lo[i], hi[i] = t.std(), t_lo[0], t_hi[0]
+        l_sd, l_lo, l_hi = self._limit_band(_tv_mean(self.p, sizes[-1:]))
+        sd[-1], lo[-1], hi[-1] = l_sd[0], l_lo[0], l_hi[0]
+        hi = np.maximum.accumulate(hi[::-1])[::-1]
+        self._anchors = (sizes, sd, lo, hi)
+        return self._anchors
+
+    def _gamma_band(self, sizes: np.ndarray, mean: np.ndarray) -> tuple[np.ndarray, ...]:
+        """Many words: gamma quantiles from the exact mean and an approximate variance."""
+        from scipy.special import gammaincinv
+
+        var = _poisson_tv_variance(self.p, sizes) + self._gamma_correction() / sizes
+        var = np.maximum(var, 1e-300)
+        shape = mean**2 / var
+        scale = var / mean
+        lower = gammaincinv(shape, self.alpha) * scale
+        upper = gammaincinv(shape, 1.0 - self.alpha) * scale
+        return np.sqrt(var), lower, upper
+
+    def _gamma_correction(self) -> float:
+        """``N`` times the gap between the Gaussian limit's variance and the Poisson one's.
+
+        Conditioning independent Poisson counts on their total captures the multinomial's
+        dependence to first order only; the Gaussian limit has it all. Their difference is a
+        ``1/N`` term that matters for frequent words and vanishes for rare ones.
+        """
+        if self._gamma_unit is None:
+            self._gamma_unit = _limit_tv_variance(self.p) - 0.25 * (1.0 - 2.0 / math.pi)
+        return self._gamma_unit
+
+    # ---------------------------------------------------------------------------- small N
+
+    def _stream_raw(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``(sd, lower, upper)`` at ``N = 1 .. 64`` from simulated streams (exact at N = 1)."""
+        if self._stream is None:
+            tv = _stream_tvs(self.p, _STREAM_MAX, _STREAM_RUNS)
+            lo, hi = _order_quantiles(tv, self.alpha)
+            sd = tv.std(axis=1)
+            lo[0], hi[0], sd[0] = _one_draw_band(self.p, self.alpha)
+            self._stream = (sd, lo, hi)
+        return self._stream
+
+
+def _stream_tvs(p: np.ndarray, length: int, runs: int) -> np.ndarray:
+    """TV after each prefix ``N = 1 .. length`` of ``runs`` streams of i.i.d. draws from ``p``.
+
+    Returns an array of shape ``(length, runs)``. Draws are generated prefix by prefix, so the
+    first ``N`` rows do not depend on ``length``. For more words than draws, each stream's
+    words are relabelled in order of appearance, so memory is ``runs * min(V, length)``.
+    """
+    rng = np.random.default_rng([_BAND_SEED, 0])
+    tokens = _categorical(p, rng.random((length, runs)))
+    if p.size <= length:
+        local = tokens
+        weights = np.broadcast_to(p, (runs, p.size))
+        unseen = np.zeros(runs)
+    else:
+        order = np.argsort(tokens, axis=0, kind="stable")
+        ranked = np.take_along_axis(tokens, order, axis=0)
+        fresh = np.ones(ranked.shape, dtype=bool)
+        fresh[1:] = ranked[1:] != ranked[:-1]
+        ids = np.cumsum(fresh, axis=0) - 1
+        local = np.empty_like(ids)
+        np.put_along_axis(local, order, ids, axis=0)
+        weights = np.zeros((runs, length))
+        weights[np.broadcast_to(np.arange(runs), ids.shape), ids] = p[ranked]
+        # Words a stream never draws each add their full p to |p̂ - p|.
+        unseen = np.maximum(1.0 - weights.sum(axis=1), 0.0)
+    # d = counts - N p, updated in place: every word loses p per draw, the drawn one gains 1.
+    d = np.zeros(weights.shape)
+    rows = np.arange(runs)
+    tv = np.empty((length, runs))
+    for i in range(length):
+        d -= weights
+        d[rows, local[i]] += 1.0
+        tv[i] = (np.abs(d).sum(axis=1) + (i + 1) * unseen) * (0.5 / (i + 1))
+    return tv
+
+
+def _categorical(p: np.ndarray, u: np.ndarray) -> np.ndarray:
+    """Inverse-CDF tokens for uniforms ``u``: a lookup table of ``_CELLS`` equal cells, with a
+    binary search only for the uniforms that fall in a cell holding a word boundary (about
+    ``V / _CELLS`` of them); 4x faster than searching every uniform."""
+    cdf = np.cumsum(p)
+    cdf /= cdf[-1]
+    edges = np.arange(_CELLS + 1) / _CELLS
+    first = np.searchsorted(cdf, edges[:-1], side="right")
+    last = np.searchsorted(cdf, edges[1:], side="left")
+    cell = np.minimum((u * _CELLS).astype(np.int64), _CELLS - 1)
+    tokens = first[cell]
+    mixed = (last != first)[cell]
+    tokens[mixed] = np.searchsorted(cdf, u[mixed], side="right")
+    return np.minimum(tokens, p.size - 1)
+
+
+def _order_quantiles(samples: np.ndarray, alpha: float) -> tuple[np.ndarray, np.ndarray]:
+    """Central sample quantiles of each row: the smallest values with share ``>= alpha`` and
+    ``>= 1 - alpha`` at or below them (attained values, as for an exact discrete law)."""
+    runs = samples.shape[1]
+    k_lo = max(0, math.ceil(alpha * runs - 1e-9) - 1)
+    k_hi = min(runs - 1, max(0, math.ceil((1.0 - alpha) * runs - 1e-9) - 1))
+    part = np.partition(samples, [k_lo, k_hi], axis=1)
+    return part[:, k_lo].copy(), part[:, k_hi].copy()
+
+
+def _one_draw_band(p: np.ndarray, alpha: float) -> tuple[float, float, float]:
+    """Exact ``(lower, upper, sd)`` at ``N = 1``, where TV is ``1 - p(x)`` w.p. ``p(x)``."""
+    values = 1.0 - p
+    order = np.argsort(values, kind="stable")
+    # A cumulative share equal to alpha up to rounding reaches it (.4 + .3 + .2 = .9000000001).
+    cum = np.cumsum(p[order])
+    lo = values[order][np.searchsorted(cum, alpha - ROUNDING)]
+    hi = values[order][min(np.searchsorted(cum, 1.0 - alpha - ROUNDING), p.size - 1)]
+    mean = float((p * values).sum())
+    sd = math.sqrt(max(float((p * values**2).sum()) - mean**2, 0.0))
+    return float(lo), float(hi), sd
+
+
+def _tv_mean(p: np.ndarray, sizes: np.ndarray) -> np.ndarray:
+    """Exact ``E TV(p̂_N, p)`` at each size (``p`` > 0 everywhere)."""
+    values, weights = np.unique(p, return_counts=True)
+    return np.concatenate(
+        [
+            0.5 * (_binomial_abs_dev(values, chunk) * weights).sum(axis=1)
+            for chunk in _chunks(sizes, values.size)
+        ]
+    )
+
+
+def _chunks(sizes: np.ndarray, words: int) -> list[np.ndarray]:
+    """``sizes`` cut so that a (sizes x words) table stays near 2 million entries."""
+    step = max(1, 2_000_000 // max(words, 1))
+    return [sizes[i : i + step] for i in range(0, max(sizes.size, 1), step)]
+
+
+def _binomial_abs_dev(p: np.ndarray, sizes: np.ndarray) -> np.ndarray:
+    """``E|X/N - p|`` for ``X ~ Binomial(N, p)``, shape ``(len(sizes), len(p))``.
+
+    de Moivre: ``E|X - Np| = 2 N p q b(⌊Np⌋; N - 1, p)``. ``⌊Np⌋ = 0`` (``Np < 1``) gives
+    ``2 p q^N`` in closed form; for ``(N - 1) p q >= 1000`` the local expansion of ``b`` at the
+    mode (normal density with its ``1/(Npq)`` Edgeworth terms, relative error < 1e-7) replaces
+    scipy's pmf, which costs ~0.1 µs a word and size.
+    """
+    n = sizes.astype(np.float64)[:, None]
+    q = 1.0 - p
+    s2 = (n - 1.0) * p * q
+    with np.errstate(divide="ignore", invalid="ignore"):
+        d = np.floor(n * p) - (n - 1.0) * p
+        correction = 1.0 - (d * d + (q - p) * d) / (2.0 * s2) - (1.0 - p * q) / (12.0 * s2)
+        out = np.where(
+            n * p < 1.0,
+            2.0 * p * np.exp(n * np.log1p(-p)),
+            2.0 * p * q / np.sqrt(2.0 * math.pi * s2) * correction,
+        )
+    middle = np.nonzero((n * p >= 1.0) & (s2 < _NORMAL_MOMENTS))
+    if middle[0].size:
+        pm = np.broadcast_to(p, out.shape)[middle]
+        nm = np.broadcast_to(n, out.shape)[middle]
+        out[middle] = 2.0 * pm * (1.0 - pm) * _binomial_pmf(np.floor(nm * pm), nm - 1.0, pm)
+    return out
+
+
+def _binomial_pmf(k: np.ndarray, n: np.ndarray, p: np.ndarray) -> np.ndarray:
+    """``P(X = k)`` for ``X ~ Binomial(n, p)``, in log space through ``betaln`` (accurate for huge
+    ``n`` and small ``k``). ``scipy.special`` only: ``scipy.stats`` costs ~1 s to import."""
+    from scipy.special import betaln, xlog1py, xlogy
+
+    log_pmf = -np.log1p(n) - betaln(n - k + 1.0, k + 1.0) + xlogy(k, p) + xlog1py(n - k, -p)
+    return np.exp(log_pmf)
+
+
+def _poisson_tv_variance(p: np.ndarray, sizes: np.ndarray) -> np.ndarray:
+    """Variance of TV with the counts independent ``Poisson(N p)`` conditioned on their sum.
+
+    For ``S = Σ f_x(ξ_x)`` the conditioning gives ``Var S - Cov(S, Σξ)² / N`` (the classical
+    variance of separable statistics of a multinomial), with per-word moments
+    ``a = E|ξ - λ|``, ``Var|ξ - λ| = λ - a²`` and ``c = E[(ξ - λ)|ξ - λ|]``.
+    """
+    values, weights = np.unique(p, return_counts=True)
+    parts = []
+    for chunk in _chunks(sizes, values.size):
+        n = chunk.astype(np.float64)[:, None]
+        lam = n * values
+        with np.errstate(divide="ignore", invalid="ignore"):
+            # k = 0 (λ < 1): a = 2 λ e^-λ and c = λ (1 - 2 λ e^-λ). Large λ: a = √(2λ/π) and
+            # the Poisson skewness 1/√λ gives c = √(2λ/π)/3.
+            root = np.sqrt(2.0 * lam / math.pi)
+            near_zero = 2.0 * lam * np.exp(-lam)
+            a = np.where(lam < 1.0, near_zero, root)
+            c = np.where(lam < 1.0, lam * (1.0 - near_zero), root / 3.0)
+        middle = np.nonzero((lam >= 1.0) & (lam < _NORMAL_POISSON))
+        if middle[0].size:
+            from scipy.special import gammaln, pdtr, xlogy
+
+            lm = lam[middle]
+            k = np.floor(lm)
+            pmf = np.exp(xlogy(k, lm) - lm - gammaln(k + 1.0))
+            a[middle] = 2.0 * lm * pmf
+            # Stein: E[(ξ-λ) g(ξ)] = λ E[g(ξ+1) - g(ξ)] with g = |· - λ|.
+            c[middle] = lm * (1.0 - 2.0 * pdtr(k, lm) + 2.0 * (1.0 - (lm - k)) * pmf)
+        spread = ((lam - a * a) * weights).sum(axis=1)
+        drift = (c * weights).sum(axis=1)
+        n1 = n[:, 0]
+        parts.append(np.maximum(spread - drift**2 / n1, 0.0) / (4.0 * n1 * n1))
+    return np.concatenate(parts)
+
+
+def _limit_tv_variance(p: np.ndarray) -> float:
+    """``N Var TV`` in the Gaussian limit (bivariate-normal identity for each pair of words)."""
     sigma = np.sqrt(p * (1.0 - p))
-    mean = 0.5 * math.sqrt(2.0 / math.pi) * float(sigma.sum())
     diagonal = float((sigma**2).sum()) * (1.0 - 2.0 / math.pi)
-
     order = np.argsort(-p, kind="stable")
-    heavy = order[:_BAND_EXACT_TOKENS]
+    heavy = order[:_EXACT_PAIRS]
     ph, sh = p[heavy], sigma[heavy]
     ratio = np.sqrt(ph / (1.0 - ph))
     rho = np.clip(-np.outer(ratio, ratio), -1.0, 0.0)
+    # E|X||Y| = σx σy (2/π)(√(1-ρ²) + ρ asin ρ) for a standard bivariate normal pair.
     shape_fn = np.sqrt(1.0 - rho**2) + rho * np.arcsin(rho) - 1.0
     np.fill_diagonal(shape_fn, 0.0)
     exact_pairs = float((np.outer(sh, sh) * shape_fn).sum())
-    # For the remaining pairs f(ρ) ≈ ρ²/2, and σ_x σ_y ρ² / 2 = w_x w_y / 2 with
-    # w = p^1.5 / sqrt(1 - p): a sum over pairs that factorises.
+    # For the remaining pairs f(ρ) ≈ ρ²/2, and σx σy ρ²/2 = wx wy / 2 with w = p^1.5/√(1-p).
     w = p**1.5 / np.sqrt(1.0 - p)
     wh = w[heavy]
     all_pairs = float(w.sum()) ** 2 - float((w**2).sum())
     heavy_pairs = float(wh.sum()) ** 2 - float((wh**2).sum())
     approx_pairs = 0.5 * max(0.0, all_pairs - heavy_pairs)
-    off_diagonal = (2.0 / math.pi) * (exact_pairs + approx_pairs)
-    return mean, max(0.0, 0.25 * (diagonal + off_diagonal))
+    return 0.25 * (diagonal + (2.0 / math.pi) * (exact_pairs + approx_pairs))
 
 
-def _gamma_quantile(shape: float, level: float) -> float:
-    """``y`` with ``P(shape, y) = level`` (unit scale), by bisection on ``log y``."""
-    lo, hi = 0.0, max(1.0, shape)
-    while float(gamma_q(shape, hi)) > 1.0 - level:
-        lo, hi = hi, 2.0 * hi
-    for _ in range(200):
-        mid = 0.5 * (lo + hi)
-        if float(gamma_q(shape, mid)) > 1.0 - level:
-            lo = mid
-        else:
-            hi = mid
-        if hi - lo <= 1e-14 * hi:
-            break
-    return 0.5 * (lo + hi)
+def _min_tv(p: np.ndarray, sizes: np.ndarray) -> np.ndarray:
+    """Smallest TV that ``N`` draws can show: ``N p`` rounded by largest remainders.
+
+    Rounding each ``N p(x)`` down and giving the ``r = N - Σ⌊N p⌋`` missing draws to the
+    largest fractional parts minimises ``Σ|k - N p|`` under ``Σ k = N``; then
+    ``Σ|k - N p| = r - 2 (sum of the r largest parts) + Σ parts``.
+    """
+    n = sizes.astype(np.float64)
+    if p.size > 64:  # a full sort per size would cost V log V; a partition costs V
+        out = np.empty(n.size)
+        for i, size in enumerate(n.tolist()):
+            frac = size * p - np.floor(size * p)
+            r = min(max(round(float(frac.sum())), 0), p.size)
+            top = float(np.partition(frac, p.size - r)[p.size - r :].sum()) if r else 0.0
+            out[i] = 0.5 * (r - 2.0 * top + float(frac.sum())) / size
+        return np.maximum(out, 0.0)
+    target = n[:, None] * p
+    frac = target - np.floor(target)
+    total = frac.sum(axis=1)
+    r = np.clip(np.rint(total), 0, p.size).astype(np.int64)
+    ranked = np.cumsum(-np.sort(-frac, axis=1), axis=1)
+    top = np.where(r > 0, ranked[np.arange(n.size), np.maximum(r - 1, 0)], 0.0)
+    return np.maximum(0.5 * (r - 2.0 * top + total) / n, 0.0)
 
 
 # --------------------------------------------------------------------------------------------
@@ -544,73 +982,50 @@ def _gamma_quantile(shape: float, level: float) -> float:
 # --------------------------------------------------------------------------------------------
 
 
-def _as_real_array(x: object, name: str) -> np.ndarray:
-    try:
-        arr = np.asarray(x, dtype=np.float64)
-    except (TypeError, ValueError) as exc:
-        raise ValueError(
-            f"{name} must be a number or an array of numbers; got {_short(x)}"
-        ) from exc
-    if np.isnan(arr).any():
-        raise ValueError(f"{name} contains NaN")
-    return arr
+def _level(level: object) -> float:
+    return real(level, "level", low=0.0, high=1.0, low_open=True, high_open=True)
 
 
-def _as_count_vector(x: object, name: str) -> np.ndarray:
-    arr = as_float_vector(x, name)
+def _refuse_odd_items(x: object, name: str) -> None:
+    """Refuse a list holding anything but real numbers (or nested lists of them).
+
+    numpy quietly turns ``[True, 2]`` into ``[1, 2]`` and ``[1, datetime64("2024-01-01")]``
+    into ``[1, 19723]`` (days since 1970); arrays are checked by their dtype instead.
+    """
+    stack = [x] if isinstance(x, list | tuple) else []
+    while stack:
+        item = stack.pop()
+        if isinstance(item, list | tuple):
+            stack.extend(item)
+        elif isinstance(item, bool | np.bool_) or not isinstance(
+            item, int | float | np.integer | np.floating | np.ndarray
+        ):
+            raise ValueError(f"{name} must hold numbers only; got {short(item)} in {short(x)}")
+
+
+def _count_vector(x: object, name: str) -> np.ndarray:
+    _refuse_odd_items(x, name)
+    arr = float_vector(x, name)
     if (arr != np.floor(arr)).any():
         i = int(np.flatnonzero(arr != np.floor(arr))[0])
         raise ValueError(f"{name} must hold whole numbers; {name}[{i}] = {arr[i]!r}")
+    if float(arr.sum()) > MAX_COUNT_DRAWS:
+        raise ValueError(
+            f"{name} sums to {float(arr.sum()):.3g}; at most {MAX_COUNT_DRAWS:,} draws are allowed"
+        )
     return arr
 
 
-def _as_token_array(x: object, vocab: int) -> np.ndarray:
-    arr = np.asarray(x)
-    if arr.ndim != 1:
-        raise ValueError(f"draws must be a 1-D array of tokens; got shape {arr.shape}")
-    if arr.size and not np.issubdtype(arr.dtype, np.integer):
-        raise ValueError(f"draws must be integer token ids; got dtype {arr.dtype}")
-    arr = arr.astype(np.int64, copy=False)
-    if arr.size and (arr.min() < 0 or arr.max() >= vocab):
-        bad = int(arr.min()) if arr.min() < 0 else int(arr.max())
-        raise ValueError(f"draws holds token {bad}, outside 0..{vocab - 1} (len(p) = {vocab})")
-    return arr
-
-
-def _as_checkpoints(x: object, *, maximum: int, limit_name: str) -> np.ndarray:
-    try:
-        raw = np.asarray(x, dtype=np.float64)
-    except (TypeError, ValueError) as exc:
-        raise ValueError(f"checkpoints must be whole numbers; got {_short(x)}") from exc
-    raw = np.atleast_1d(raw)
+def _checkpoints(x: object, *, maximum: int, limit_name: str) -> np.ndarray:
+    """A non-empty, strictly increasing 1-D array of whole sample sizes in ``[1, maximum]``."""
+    _refuse_odd_items(x, "checkpoints")
+    raw = np.atleast_1d(whole_array(x, "checkpoints", minimum=0, maximum=2**62))
     if raw.ndim != 1 or raw.size == 0:
-        raise ValueError("checkpoints must be a non-empty 1-D list of sample sizes")
-    if not np.isfinite(raw).all() or (raw != np.floor(raw)).any():
-        raise ValueError(f"checkpoints must be whole numbers; got {_short(x)}")
+        raise ValueError(
+            f"checkpoints must be a non-empty 1-D list of sample sizes; got {short(x)}"
+        )
     if raw[0] < 1 or (np.diff(raw) <= 0).any():
         raise ValueError("checkpoints must be strictly increasing and start at >= 1")
     if raw[-1] > maximum:
-        raise ValueError(f"checkpoints go up to {raw[-1]:,.0f}, beyond {limit_name} = {maximum:,}")
-    return raw.astype(np.int64)
-
-
-def _as_sizes(n: object) -> np.ndarray:
-    try:
-        raw = np.asarray(n, dtype=np.float64)
-    except (TypeError, ValueError) as exc:
-        raise ValueError(
-            f"n must be a whole number >= 1 or an array of them; got {_short(n)}"
-        ) from exc
-    if not np.isfinite(raw).all() or (raw != np.floor(raw)).any() or (raw < 1).any():
-        raise ValueError(f"n must be whole numbers >= 1; got {_short(n)}")
-    return raw.astype(np.int64)
-
-
-def _as_level(level: object) -> float:
-    try:
-        out = float(level)  # type: ignore[arg-type]
-    except (TypeError, ValueError) as exc:
-        raise ValueError(f"level must be a number in (0.5, 1); got {_short(level)}") from exc
-    if not 0.5 < out < 1.0:
-        raise ValueError(f"level must lie in (0.5, 1); got {level!r}")
-    return out
+        raise ValueError(f"checkpoints go up to {raw[-1]:,}, beyond {limit_name} = {maximum:,}")
+    return raw
