@@ -1,40 +1,42 @@
 """The state a lesson is in — vocabulary, target and draft weights, seed, display mode — with the
-presets that teach one lesson each, and the share-link format that restores it from a URL.
+presets that teach one lesson each, and its share link (read with the one schema of
+:mod:`specviz.links`).
 
-Pure Python and numpy, so that the parsing of untrusted links is tested without Streamlit. A link is
-never trusted: every field is checked on its own and a bad one falls back to its default with a
-notice, so a hostile or mangled link still opens a working page.
+Pure Python and numpy, so that the parsing of untrusted links is tested without Streamlit.
 """
 
 from __future__ import annotations
 
-import re
-import unicodedata
+import functools
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
 import numpy as np
 
-from specviz.one_token import normalize
-
-MIN_TOKENS = 3
-MAX_TOKENS = 10
-MAX_WEIGHT = 100
-MAX_LABEL = 12
-MAX_SEED = 2**32 - 1
-MAX_PARAM_CHARS = 300
+from specviz._checks import instance, mapping, real, seed_value
+from specviz.limits import MAX_SEED, MAX_TOKENS, MAX_WEIGHT, MIN_TOKENS
+from specviz.links import (
+    LETTERS,
+    P_WEIGHTS,
+    PROJECTOR,
+    Q_WEIGHTS,
+    SCENARIO_PARAMS,
+    SEED,
+    WORDS,
+    clean_label,
+    read_all,
+)
+from specviz.one_token import OneTokenStep, mixture, normalize, step
+from specviz.palette import Notation
 
 DEFAULT_WORDS = ("mat", "sofa", "floor", "bed", "rug", "chair", "roof", "table", "box", "keyboard")
 PROMPT = "The cat sat on the …"
 
-# Letters (any script), digits, spaces and a little punctuation: enough for words, and nothing that
-# HTML, Markdown or Plotly's text markup would interpret.
-_LABEL_OK = re.compile(r"[^\w '\-.!?]|_", flags=re.UNICODE)
-
 
 @dataclass(frozen=True)
 class Scenario:
-    """Everything a share link restores.
+    """Everything the pages share, and everything a share link restores besides a page's own
+    settings. Hashable: results computed from it are cached on it.
 
     Attributes
     ----------
@@ -53,7 +55,7 @@ class Scenario:
     labels: tuple[str, ...] = DEFAULT_WORDS[:4]
     p_weights: tuple[int, ...] = (40, 30, 20, 10)
     q_weights: tuple[int, ...] = (10, 20, 30, 40)
-    seed: int = 7
+    seed: int = SEED.default
     projector: bool = False
     swapped: bool = False
 
@@ -62,21 +64,30 @@ class Scenario:
         """Number of tokens in the vocabulary."""
         return len(self.labels)
 
+    @property
+    def notation(self) -> Notation:
+        """The lettering the learner chose."""
+        return Notation(swapped=self.swapped)
+
     def distributions(self) -> tuple[np.ndarray, np.ndarray]:
-        """The normalised target ``p`` and draft ``q``.
+        """The normalised target ``p`` and draft ``q`` (see :meth:`step`)."""
+        one = self.step()
+        return one.p, one.q
+
+    def step(self) -> OneTokenStep:
+        """The exact one-token step of this state, computed once and shared by every caller.
 
         Raises
         ------
         ValueError
-            If all the weights of one model are zero (there is no distribution to normalise).
+            If all the weights of one model are zero (there is no distribution to draw from);
+            :data:`ALL_ZERO` starts the message.
         """
-        for name, weights in (("target p", self.p_weights), ("draft q", self.q_weights)):
-            if not any(weights):
-                raise ValueError(
-                    f"All the {name} weights are zero, so there is no distribution to draw from. "
-                    "Raise at least one slider."
-                )
-        return normalize(self.p_weights), normalize(self.q_weights)
+        return _step_of(self.p_weights, self.q_weights)
+
+    def next_seed(self) -> int:
+        """The seed after this one (wrapping to 0 after :data:`~specviz.limits.MAX_SEED`)."""
+        return (self.seed + 1) % (MAX_SEED + 1)
 
     def with_weight(self, model: str, i: int, value: int) -> Scenario:
         """The same scenario with word ``i``'s weight under ``model`` ("p" or "q") set to
@@ -104,6 +115,22 @@ class Scenario:
             p_weights=self.p_weights[:size] + pad,
             q_weights=self.q_weights[:size] + pad,
         )
+
+
+#: How the message of an all-zero model starts (pages match on it to add their own advice).
+ALL_ZERO = "All the"
+
+
+@functools.lru_cache(maxsize=4096)
+def _step_of(p_weights: tuple[int, ...], q_weights: tuple[int, ...]) -> OneTokenStep:
+    # A few microseconds each, but asked for by every chart and caption of a rerun: compute once
+    # per pair of weight tuples, for every session (the step's arrays are read-only).
+    for name, weights in (("target", p_weights), ("draft", q_weights)):
+        if not any(weights):
+            raise ValueError(
+                f"{ALL_ZERO} {name}'s weights are zero, so there is no distribution to draw from."
+            )
+    return step(normalize(p_weights), normalize(q_weights))
 
 
 @dataclass(frozen=True)
@@ -186,8 +213,27 @@ PRESETS: tuple[Preset, ...] = (
 PRESETS_BY_KEY = {preset.key: preset for preset in PRESETS}
 
 
+#: Home's example: the default target, and a draft between its mirror image and itself.
+HOME_TARGET = (0.4, 0.3, 0.2, 0.1)
+
+
+def home_example(quality: float) -> OneTokenStep:
+    """Home's live example at a draft quality of ``quality`` percent (0 to 100): the draft is
+    the blend ``quality% · target + (100 - quality)% · reversed target`` (0: preferences
+    backwards, 100: draft = target)."""
+    return _home_example(real(quality, "quality", low=0.0, high=100.0))
+
+
+@functools.lru_cache(maxsize=64)
+def _home_example(quality: float) -> OneTokenStep:
+    return step(HOME_TARGET, mixture(HOME_TARGET, HOME_TARGET[::-1], quality / 100))
+
+
 def random_scenario(current: Scenario, seed: int) -> Scenario:
-    """Random weights (0..100) for the current vocabulary, reproducible from ``seed``."""
+    """Random weights (0..100) for the current vocabulary, reproducible from ``seed`` (a whole
+    number from 0 to :data:`~specviz.limits.MAX_SEED`, which becomes the scenario's seed)."""
+    instance(current, "current", Scenario, "a Scenario")
+    seed = seed_value(seed, maximum=MAX_SEED)
     rng = np.random.default_rng(seed)
     size = current.size
     p = rng.integers(0, MAX_WEIGHT + 1, size)
@@ -200,33 +246,24 @@ def random_scenario(current: Scenario, seed: int) -> Scenario:
     )
 
 
-def clean_label(text: str) -> str:
-    """A vocabulary word safe to show anywhere: plain text, no markup, at most 12 characters."""
-    text = unicodedata.normalize("NFKC", str(text))
-    text = _LABEL_OK.sub("", text)
-    text = " ".join(text.split())
-    return text[:MAX_LABEL].strip()
-
-
 # ---------------------------------------------------------------------------------------- links
 
 
 def to_query(scenario: Scenario) -> dict[str, str]:
     """Query parameters that restore ``scenario`` (the share link's ``?...`` part)."""
-    query = {
-        "words": ",".join(scenario.labels),
-        "p": ",".join(map(str, scenario.p_weights)),
-        "q": ",".join(map(str, scenario.q_weights)),
-        "seed": str(scenario.seed),
+    instance(scenario, "scenario", Scenario, "a Scenario")
+    values = {
+        WORDS: scenario.labels,
+        P_WEIGHTS: scenario.p_weights,
+        Q_WEIGHTS: scenario.q_weights,
+        SEED: scenario.seed,
+        PROJECTOR: scenario.projector,
+        LETTERS: scenario.swapped,
     }
-    if scenario.projector:
-        query["projector"] = "1"
-    if scenario.swapped:
-        query["letters"] = "chen"
+    query: dict[str, str] = {}
+    for param in SCENARIO_PARAMS:
+        query |= param.write(values[param])
     return query
-
-
-QUERY_KEYS = ("words", "p", "q", "seed", "projector", "letters")
 
 
 def from_query(params: Mapping[str, object]) -> tuple[Scenario, list[str]]:
@@ -244,111 +281,25 @@ def from_query(params: Mapping[str, object]) -> tuple[Scenario, list[str]]:
     notices : list of str
         One plain sentence per problem found, for the page to show. Empty for a good link.
     """
-    default = Scenario()
-    notices: list[str] = []
-    raw = {key: _one_value(params.get(key)) for key in QUERY_KEYS}
-    for key, value in raw.items():
-        if value is not None and len(value) > MAX_PARAM_CHARS:
-            notices.append(f"The link's '{key}' is too long ({len(value):,} characters); ignored.")
-            raw[key] = None
-
-    p_weights = _parse_weights(raw["p"], "p", notices)
-    q_weights = _parse_weights(raw["q"], "q", notices)
-    labels = _parse_labels(raw["words"], notices)
-
-    sizes = {len(x) for x in (p_weights, q_weights, labels) if x is not None}
-    if len(sizes) > 1:
-        lengths = ", ".join(str(len(x)) for x in (labels, p_weights, q_weights) if x is not None)
+    values, notices = read_all(SCENARIO_PARAMS, mapping(params, "params"))
+    labels, p_weights, q_weights = values["words"], values["p"], values["q"]
+    given = [x for x in (labels, p_weights, q_weights) if x is not None]
+    if len({len(x) for x in given}) > 1:
+        lengths = ", ".join(str(len(x)) for x in given)
         notices.append(
             f"The link's words, p and q have different lengths ({lengths}); "
-            "the default example is shown instead."
+            "the page uses the default example."
         )
-        p_weights = q_weights = labels = None
-    size = sizes.pop() if len(sizes) == 1 else default.size
-    base = default.resized(size)
+        labels = p_weights = q_weights = None
+        given = []
+    base = Scenario().resized(len(given[0]) if given else Scenario().size)
     scenario = replace(
         base,
         labels=labels or base.labels,
         p_weights=p_weights or base.p_weights,
         q_weights=q_weights or base.q_weights,
-        seed=_parse_seed(raw["seed"], default.seed, notices),
-        projector=_parse_flag(raw["projector"], "projector", {"1", "true", "on"}, notices),
-        swapped=_parse_flag(raw["letters"], "letters", {"chen", "swapped"}, notices),
+        seed=values["seed"],
+        projector=values["projector"],
+        swapped=values["letters"],
     )
     return scenario, notices
-
-
-def _one_value(value: object) -> str | None:
-    if value is None:
-        return None
-    if isinstance(value, list | tuple):
-        value = value[-1] if value else ""
-    return str(value)
-
-
-def _parse_weights(value: str | None, name: str, notices: list[str]) -> tuple[int, ...] | None:
-    if value is None:
-        return None
-    parts = value.split(",")
-    if not MIN_TOKENS <= len(parts) <= MAX_TOKENS:
-        notices.append(
-            f"The link's '{name}' has {len(parts)} entries; between {MIN_TOKENS} and "
-            f"{MAX_TOKENS} are allowed. Default weights are used."
-        )
-        return None
-    weights = []
-    for part in parts:
-        try:
-            number = float(part)
-        except ValueError:
-            number = float("nan")
-        if not (np.isfinite(number) and 0 <= number <= MAX_WEIGHT):
-            notices.append(
-                f"The link's '{name}' has an entry that is not a number from 0 to {MAX_WEIGHT}. "
-                "Default weights are used."
-            )
-            return None
-        weights.append(round(number))
-    if not any(weights):
-        notices.append(f"The link's '{name}' weights are all zero. Default weights are used.")
-        return None
-    return tuple(weights)
-
-
-def _parse_labels(value: str | None, notices: list[str]) -> tuple[str, ...] | None:
-    if value is None:
-        return None
-    parts = value.split(",")
-    if not MIN_TOKENS <= len(parts) <= MAX_TOKENS:
-        notices.append(
-            f"The link names {len(parts)} words; between {MIN_TOKENS} and {MAX_TOKENS} are "
-            "allowed. The default words are used."
-        )
-        return None
-    cleaned = [clean_label(part) for part in parts]
-    if cleaned != [" ".join(part.split()) for part in parts]:
-        notices.append(
-            "Some characters in the link's words were removed (words may hold letters, digits, "
-            f"spaces and - ' . ! ?, at most {MAX_LABEL} characters)."
-        )
-    return tuple(word or f"word {i + 1}" for i, word in enumerate(cleaned))
-
-
-def _parse_seed(value: str | None, default: int, notices: list[str]) -> int:
-    if value is None:
-        return default
-    if re.fullmatch(r"[0-9]{1,10}", value) and int(value) <= MAX_SEED:
-        return int(value)
-    notices.append(
-        f"The link's seed is not a whole number from 0 to {MAX_SEED}; seed {default} is used."
-    )
-    return default
-
-
-def _parse_flag(value: str | None, name: str, true_values: set[str], notices: list[str]) -> bool:
-    if value is None or value.lower() in {"0", "false", "off", "leviathan", ""}:
-        return False
-    if value.lower() in true_values:
-        return True
-    notices.append(f"The link's '{name}' setting is not understood; ignored.")
-    return False

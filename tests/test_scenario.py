@@ -9,14 +9,17 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from specviz import acceptance_rate, rejection_mass
+from specviz import acceptance_rate, rejection_mass, step
+from specviz.limits import MAX_LABEL, MAX_SEED, MAX_TOKENS
+from specviz.palette import Notation
 from specviz.scenario import (
-    MAX_LABEL,
-    MAX_TOKENS,
+    ALL_ZERO,
+    HOME_TARGET,
     PRESETS_BY_KEY,
     Scenario,
     clean_label,
     from_query,
+    home_example,
     random_scenario,
     to_query,
 )
@@ -71,10 +74,12 @@ def test_random_preset_is_reproducible_from_its_seed() -> None:
 
 
 def test_all_zero_weights_give_a_clear_error() -> None:
-    with pytest.raises(ValueError, match="target p weights are zero"):
-        replace(Scenario(), p_weights=(0, 0, 0, 0)).distributions()
-    with pytest.raises(ValueError, match="draft q weights are zero"):
-        replace(Scenario(), q_weights=(0, 0, 0, 0)).distributions()
+    # The message names the model in words, not by a letter that swaps with the lettering.
+    for call in ("distributions", "step"):
+        with pytest.raises(ValueError, match=f"^{ALL_ZERO} target's weights are zero"):
+            getattr(replace(Scenario(), p_weights=(0, 0, 0, 0)), call)()
+        with pytest.raises(ValueError, match=f"^{ALL_ZERO} draft's weights are zero"):
+            getattr(replace(Scenario(), q_weights=(0, 0, 0, 0)), call)()
 
 
 scenarios = st.builds(
@@ -104,7 +109,7 @@ scenarios = st.builds(
 )
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=200, deadline=None, derandomize=True)
 @given(scenarios)
 def test_share_link_round_trips(scenario: Scenario) -> None:
     assume(any(scenario.q_weights))  # an all-zero draft is no lesson; a link to one is refused
@@ -137,6 +142,11 @@ def test_hostile_links_fall_back_with_a_notice(params: dict[str, str]) -> None:
     p, q = scenario.distributions()  # still a working lesson
     assert np.isclose(p.sum(), 1) and np.isclose(q.sum(), 1)
     assert all(len(text) < 300 for text in notices)
+    # One sentence per problem, saying what the page does instead, never echoing the raw value.
+    assert len(notices) == 1, notices
+    assert notices[0].endswith(".") and "; the page uses " in notices[0], notices
+    for raw in params.values():
+        assert raw not in notices[0], (raw, notices)
 
 
 def test_script_tags_in_labels_become_plain_words() -> None:
@@ -170,3 +180,57 @@ def test_editing_one_weight_or_word_changes_only_that() -> None:
     assert base.with_weight("p", 0, 250).p_weights[0] == 100  # clipped to the slider's range
     assert base.with_label(1, "  <b>couch</b> ").labels == ("mat", "bcouchb", "floor", "bed")
     assert base.with_label(1, "<>").labels == base.labels  # nothing left: keep the old word
+
+
+def test_step_is_the_scenarios_pair_computed_once() -> None:
+    scenario = Scenario()
+    one = scenario.step()
+    assert scenario.step() is one  # cached: every chart and caption of a rerun shares it
+    assert Scenario().step() is one  # equal weights, same step
+    np.testing.assert_allclose(one.p, [0.4, 0.3, 0.2, 0.1], atol=1e-15)
+    np.testing.assert_allclose(one.q, [0.1, 0.2, 0.3, 0.4], atol=1e-15)
+    assert one.alpha == pytest.approx(0.6, abs=1e-12)
+    p, q = scenario.distributions()
+    assert p is one.p and q is one.q
+    assert not p.flags.writeable  # shared, so read-only
+
+
+def test_identical_preset_has_an_exactly_empty_bucket() -> None:
+    one = PRESETS_BY_KEY["identical"].apply(Scenario()).step()
+    assert one.alpha == 1.0 and one.z == 0.0
+    assert not one.residual.any()
+
+
+def test_notation_follows_the_swap_switch() -> None:
+    assert Scenario().notation == Notation()
+    assert Scenario(swapped=True).notation == Notation(swapped=True)
+    assert (Scenario(swapped=True).notation.target, Scenario(swapped=True).notation.draft) == (
+        "q",
+        "p",
+    )
+
+
+def test_next_seed_wraps_at_the_largest_seed() -> None:
+    assert Scenario(seed=7).next_seed() == 8
+    assert Scenario(seed=MAX_SEED).next_seed() == 0
+    assert MAX_SEED == 2**32 - 1
+
+
+@pytest.mark.parametrize("quality", range(0, 101, 5))
+def test_home_example_blends_target_and_mirror(quality: int) -> None:
+    """q = w p + (1 - w) reversed(p) with w = quality / 100: on tokens 0, 1 the draft is below the
+    target, on 2, 3 above, so alpha = q0 + q1 + p2 + p3 = .7 w + .3 (1 - w) + .3 = .6 + .4 w."""
+    one = home_example(quality)
+    w = quality / 100
+    np.testing.assert_array_equal(one.p, HOME_TARGET)
+    np.testing.assert_allclose(
+        one.q, [w * a + (1 - w) * b for a, b in zip(HOME_TARGET, HOME_TARGET[::-1], strict=True)]
+    )
+    assert one.alpha == pytest.approx(0.6 + 0.4 * w, abs=1e-12)
+    assert home_example(quality) is one
+
+
+def test_home_example_at_full_quality_is_exact() -> None:
+    one = home_example(100)
+    assert one.alpha == 1.0 and one.z == 0.0
+    assert step(HOME_TARGET, home_example(0).q).alpha == pytest.approx(0.6, abs=1e-12)
