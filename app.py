@@ -2,16 +2,15 @@
 
 import streamlit as st
 
-from specviz import acceptance_rate, expected_tokens_per_step
-from specviz.figures.landing import pair_chart
-from specviz.figures.style import ChartStyle, percent
-from specviz.one_token import mixture
-from specviz.palette import Notation
-from specviz.scenario import DEFAULT_WORDS, PROMPT
+from specviz import expected_tokens_per_step
+from specviz.figures.landing import home_figure
+from specviz.figures.numbers import percent
+from specviz.links import QUALITY
+from specviz.scenario import PROMPT, home_example
 from specviz.ui import page, state
 
-page.setup("Home", ":material/bolt:")
-page.show_notices()
+page.setup("app.py")
+page.show_notices(QUALITY)
 note = state.notation()
 
 st.title("SpecViz: speculative sampling, seen")
@@ -27,31 +26,27 @@ st.markdown(
 )
 
 st.subheader("Try it: how good is the draft?")
-labels = DEFAULT_WORDS[:4]
-target = [0.4, 0.3, 0.2, 0.1]
-off_target = target[::-1]
 left, right = st.columns([2, 3], gap="large")
 with left:
     st.markdown(f"Next word after *“{PROMPT}”*")
-    quality = st.slider(
-        "Draft quality",
-        min_value=0,
-        max_value=100,
-        value=30,
-        step=5,
-        format="%d%%",
+    quality = state.param_widget(
+        QUALITY,
+        st.select_slider,
+        label="Draft quality",
+        options=QUALITY.choices,
+        format_func=lambda v: f"{v}%",
         help=note.fill("0%: the draft has {T}'s preferences backwards. 100%: draft = target."),
     )
-    draft = mixture(target, off_target, quality / 100)
-    alpha = acceptance_rate(target, draft)
+    example = home_example(quality)
+    chart, caption = page.cached(home_figure, quality, page.style())
     st.metric(
         "Acceptance rate α",
-        percent(alpha),
+        percent(example.alpha),
         help=note.fill("α = Σ min({T}, {D}): the chance a guess is kept."),
     )
     st.metric(
         "Words per call (γ = 4)",
-        f"{expected_tokens_per_step(alpha, 4):.2f}",
+        f"{expected_tokens_per_step(example.alpha, 4):.2f}",
         help="(1 − α⁵)/(1 − α): with γ = 4 guesses per target call, between 1 and 5 words "
         "come out of each expensive call.",
     )
@@ -60,61 +55,15 @@ with left:
         "only means fewer rejections, so more words per expensive call."
     )
 
-
-@st.cache_resource(max_entries=64, show_spinner=False)
-def _chart(quality: int, projector: bool, swapped: bool) -> dict:
-    """The example chart's Vega-Lite spec at one slider position, shared by every session.
-
-    Built with Altair once; converting an Altair chart costs ~30 ms, so reruns reuse the spec.
-    """
-    style = ChartStyle(projector=projector, notation=Notation(swapped=swapped))
-    draft = mixture(target, off_target, quality / 100)
-    return pair_chart(labels, target, draft, style).to_dict()
-
-
 with right:
-    st.vega_lite_chart(_chart(quality, state.current().projector, note.swapped), width="stretch")
-    st.caption(
-        note.fill(
-            f"Bar chart of target {{T}} and draft {{D}} over {', '.join(labels)}. "
-            f"Target {{T}}: {', '.join(percent(v) for v in target)}; "
-            f"draft {{D}}: {', '.join(percent(v) for v in draft)}. "
-            f"They overlap on {percent(alpha)} of their mass: that is the acceptance rate."
-        )
-    )
+    st.vega_lite_chart(chart, width="stretch", theme=None, alt=caption)
+    st.caption(caption)
 
 st.subheader("Where to go next")
-for script, label, icon, blurb in (
-    (
-        "pages/1_Playground.py",
-        "Playground",
-        ":material/tune:",
-        "Set the target and the draft yourself and watch the acceptance, the leftover bucket and "
-        "the picture proof follow.",
-    ),
-    (
-        "pages/2_One_draw.py",
-        "One draw at a time",
-        ":material/casino:",
-        "Step through the procedure: propose, test, accept or refill from the bucket.",
-    ),
-    (
-        "pages/3_Monte_Carlo.py",
-        "Monte Carlo",
-        ":material/scatter_plot:",
-        "Millions of draws converge to the target at the 1/√N rate, with a chi-square check.",
-    ),
-    (
-        "pages/4_Bug_zoo.py",
-        "Bug zoo",
-        ":material/bug_report:",
-        "Real mistakes from public implementations, run against the correct rule: watch the "
-        "bias grow out of the noise.",
-    ),
-):
-    if (page.ROOT / script).exists():
+for entry in page.PAGES[1:]:
+    if (page.ROOT / entry.script).exists():
         # The link holds only the page's name: a long label is cut to one line with an ellipsis.
-        st.page_link(script, label=f"**{label}**", icon=icon)
-        st.caption(blurb)
+        st.page_link(entry.script, label=f"**{entry.label}**", icon=entry.icon)
+        st.caption(entry.blurb)
 
-state.sync_url()
+page.finish()

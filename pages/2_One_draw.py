@@ -2,19 +2,14 @@
 
 import streamlit as st
 
-from specviz import acceptance_rate, normalize, rejection_mass
+from specviz.figures.numbers import percent
 from specviz.figures.player import player_html
-from specviz.figures.style import ChartStyle, percent
-from specviz.palette import Notation
+from specviz.links import DRAWS
 from specviz.scenario import PRESETS_BY_KEY
 from specviz.story import one_draw_story
 from specviz.ui import page, state
 
-DRAW_CHOICES = (20, 50, 200, 500)
-DRAWS_KEY = "od.n_draws"  # a plain key: it survives page switches (widget keys do not)
-
-page.setup("One draw at a time", ":material/casino:")
-scenario = state.current()
+page.setup("pages/2_One_draw.py")
 note = state.notation()
 
 st.title("One draw at a time")
@@ -34,7 +29,7 @@ def _load_preset() -> None:
 
 
 def _new_draws() -> None:
-    state.update(seed=(state.current().seed + 1) % 2**32)
+    state.update(seed=state.current().next_seed())
 
 
 left, middle, right = st.columns([3, 2, 2], vertical_alignment="bottom")
@@ -47,13 +42,8 @@ left.selectbox(
     help="The Playground's target and draft, or one of its presets.",
 )
 with middle:
-    draws = state.bound(
-        st.select_slider,
-        "od.draws",
-        state.link_param("draws", DRAWS_KEY, state.choice_parser("draws", DRAW_CHOICES, 50)),
-        state.remember(DRAWS_KEY),
-        label="Draws in the story",
-        options=DRAW_CHOICES,
+    draws = state.param_widget(
+        DRAWS, st.select_slider, label="Draws in the story", options=DRAWS.choices
     )
 right.button(
     "New draws",
@@ -63,42 +53,16 @@ right.button(
     help="Draw a new story with the next seed (the seed is in the sidebar and in the link).",
 )
 
-
-@st.cache_data(max_entries=256, show_spinner=False)
-def _player(
-    labels: tuple[str, ...], pw: tuple, qw: tuple, seed: int, n: int, projector: bool, swapped: bool
-) -> str:
-    """The player page for one state; cached across sessions (a class on one preset shares it)."""
-    p, q = normalize(pw), normalize(qw)
-    style = ChartStyle(projector=projector, notation=Notation(swapped=swapped))
-    return player_html(labels, p, q, one_draw_story(p, q, n, seed=seed), style)
-
-
 page.show_notices()
-try:
-    p, q = scenario.distributions()
-except ValueError as problem:
-    st.error(str(problem), icon=":material/error:")
-    state.sync_url({"draws": str(draws)})
-    st.stop()
-
-alpha, z = acceptance_rate(p, q), rejection_mass(p, q)
+scenario, one = page.lesson()
 st.markdown(
-    f"Seed **{scenario.seed}**, {draws} draws. In the long run **{percent(alpha)}** of proposals "
-    f"are accepted (α) and **{percent(z)}** go to the bucket (Z) — watch the tally approach the "
-    "dashed target. Keys inside the player: → steps, K plays/pauses."
+    f"Seed **{scenario.seed}**, {draws} draws. In the long run **{percent(one.alpha)}** of "
+    f"proposals are accepted (α) and **{percent(one.z)}** go to the bucket (Z) — watch the tally "
+    "approach the dashed target. Keys inside the player: → steps, K plays/pauses."
 )
-html = _player(
-    scenario.labels,
-    scenario.p_weights,
-    scenario.q_weights,
-    scenario.seed,
-    int(draws),
-    scenario.projector,
-    scenario.swapped,
-)
+story = page.computed(one_draw_story, int(draws), scenario.seed)
 st.iframe(
-    html,
+    page.figures(player_html, story, key=(scenario.seed, int(draws))),
     height="content",
     alt=note.fill(
         "Step-by-step player of speculative sampling: the draft's proposal, the acceptance test "
@@ -115,4 +79,4 @@ with st.expander("Why the tally ends up on the target"):
         )
     )
 
-state.sync_url({"draws": str(draws)})
+page.finish()

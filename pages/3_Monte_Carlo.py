@@ -2,27 +2,16 @@
 
 import streamlit as st
 
-from specviz import normalize
-from specviz.figures import montecarlo as charts
-from specviz.figures.style import ChartStyle
-from specviz.montecarlo import (
-    N_CHOICES,
-    PATHS,
-    format_n,
-    gof_sentence,
-    monte_carlo_paths,
-    noise_band,
-    parse_n,
-)
-from specviz.palette import Notation
+from specviz.figures.montecarlo import monte_carlo_figures
+from specviz.figures.numbers import format_count, tv_text
+from specviz.figures.prose import gof_sentence, sampler_note
+from specviz.limits import PATHS
+from specviz.links import RUNS
+from specviz.runs import monte_carlo_paths, noise_band
 from specviz.ui import page, state
 
-N_KEY = "mc.n"  # the page's N: a plain int that survives page switches (widget keys do not)
-
-page.setup("Monte Carlo", ":material/scatter_plot:")
-scenario = state.current()
+page.setup("pages/3_Monte_Carlo.py")
 note = state.notation()
-state.link_param("n", N_KEY, parse_n)  # a shared link may carry N
 
 st.title("Monte Carlo")
 st.markdown(
@@ -31,49 +20,27 @@ st.markdown(
         "The words that come out follow {T} — the more runs, the closer, at the rate 1/√N."
     )
 )
-page.show_notices()
+page.show_notices(RUNS)
 
-
-n = state.bound(
+n = state.param_widget(
+    RUNS,
     st.select_slider,
-    "mc.n_slider",
-    st.session_state[N_KEY],
-    state.remember(N_KEY),
     label="Number of runs N (1 to 1 billion)",
-    options=N_CHOICES,
-    format_func=format_n,
+    options=RUNS.choices,
+    format_func=format_count,
     help="From 1 to 1 billion (B) runs, one power of ten per step: arrow keys move it.",
 )
-state.sync_url({"n": str(n)})
+scenario, one = page.lesson()
+with st.spinner("Running the sampler…"):
+    runs = page.computed(monte_carlo_paths, n, scenario.seed, PATHS)
+    band = page.computed(noise_band, n, target_only=True)
+run = runs[0]
+figures = page.figures(monte_carlo_figures, runs, band, key=(scenario.seed, n))
 
-try:
-    scenario.distributions()
-except ValueError as problem:
-    st.error(str(problem), icon=":material/error:")
-    st.stop()
-
-
-@st.cache_data(max_entries=64, show_spinner="Running the sampler…")
-def _runs(p_weights: tuple, q_weights: tuple, seed: int, n: int):
-    """All seeds' runs and the noise band: shared by every session on the same setting."""
-    p, q = normalize(p_weights), normalize(q_weights)
-    return monte_carlo_paths(p, q, n, seed, PATHS), noise_band(p, n)
-
-
-@st.cache_resource(max_entries=64, show_spinner=False)
-def _charts(labels, p_weights, q_weights, seed, n, projector, swapped) -> dict:
-    """Every chart of one setting with its alt text, shared read-only across sessions."""
-    runs, band = _runs(p_weights, q_weights, seed, n)
-    style = ChartStyle(projector=projector, notation=Notation(swapped=swapped))
-    p, q = normalize(p_weights), normalize(q_weights)
-    return charts.monte_carlo_figures(labels, p, q, runs, band, style)
-
-
-setting = (scenario.p_weights, scenario.q_weights, scenario.seed, n)
-run = _runs(*setting)[0][0]
-figures = _charts(scenario.labels, *setting, scenario.projector, scenario.swapped)
-
-st.info(charts.sampler_note(run, note), icon=":material/calculate:")
+summary, detail = sampler_note(run, note)
+st.info(summary, icon=":material/calculate:")
+with st.expander("How exactly?"):
+    st.markdown(detail)
 
 st.subheader("Does the sampler pass a goodness-of-fit test?")
 m = st.columns(4)
@@ -90,7 +57,7 @@ m[2].metric(
 )
 m[3].metric(
     note.fill("TV to {T}"),
-    charts.tv_text(run.tv),
+    tv_text(run.tv),
     help="Half the summed gaps between the emitted shares and the target.",
 )
 st.markdown(gof_sentence(run.gof))
@@ -99,21 +66,18 @@ if run.min_expected < 5:
         "With so few runs some expected counts are below 5: the chi-square p-value is only rough."
     )
 
-
-def _show(key: str) -> None:
-    page.chart(*figures[key], key=f"mc.chart.{key}")
-
-
 st.subheader("What came out, and where it came from")
 if scenario.projector:
-    _show("hist")
-    _show("source")
+    page.chart(*figures["hist"], key="mc.chart.hist")
+    page.chart(*figures["source"], key="mc.chart.source")
 else:
     left, right = st.columns(2, gap="large")
     with left:
-        _show("hist")
+        page.chart(*figures["hist"], key="mc.chart.hist")
     with right:
-        _show("source")
+        page.chart(*figures["source"], key="mc.chart.source")
 
 st.subheader("Convergence: the distance to the target shrinks like 1/√N")
-_show("tv")
+page.chart(*figures["tv"], key="mc.chart.tv")
+
+page.finish()

@@ -72,3 +72,19 @@ class Notation:
     def fill(self, template: str) -> str:
         """Replace ``{T}`` and ``{D}`` in ``template`` by the target and draft letters."""
         return template.replace("{T}", self.target).replace("{D}", self.draft)
+
+    def explain(self) -> str:
+        """One sentence on which letter names which model, and whose lettering that is."""
+        if self.swapped:
+            return (
+                "Notation: q = target (the big model), p = draft (the small one), as in Chen et "
+                "al. (2023) and many blog posts. Leviathan et al. (2023) swap the two letters — "
+                "a classic source of inverted ratios; the *Swap letters* switch in the sidebar "
+                "goes back to their lettering."
+            )
+        return (
+            "Notation: p = target (the big model), q = draft (the small one), as in Leviathan "
+            "et al. (2023). Chen et al. (2023) and many blog posts swap the two letters — a "
+            "classic source of inverted ratios; the *Swap letters* switch in the sidebar "
+            "relabels everything."
+        )

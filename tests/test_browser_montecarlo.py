@@ -56,7 +56,7 @@ def test_monte_carlo_deep_link_and_keyboard(page, streamlit_server, screenshot_d
     assert_clean(page, watcher)
     assert urlparse(page.url).path.rstrip("/").endswith("/Monte_Carlo")
     main = page.get_by_test_id("stMain")
-    assert "Per-draw sampler" in main.inner_text()
+    assert "Every run simulated" in main.inner_text()
     assert page.get_by_test_id("stPlotlyChart").count() == 2
     assert page.get_by_test_id("stVegaLiteChart").count() == 1
     shoot(page, screenshot_dir / "monte_carlo_1M.png")
@@ -67,9 +67,9 @@ def test_monte_carlo_deep_link_and_keyboard(page, streamlit_server, screenshot_d
     with rerun_waiter(page):
         page.keyboard.press("ArrowRight")
     assert slider.get_attribute("aria-valuetext") == "10M"
-    assert "Count-level sampler" in main.inner_text()
-    page.wait_for_function("() => location.search.includes('n=10000000')")
-    assert query(page)["n"] == "10000000" and query(page)["p"] == "40,30,20,10"
+    assert "Counts drawn directly" in main.inner_text()
+    page.wait_for_function("() => location.search.includes('n=10M')")
+    assert query(page)["n"] == "10M" and query(page)["p"] == "40,30,20,10"
     with rerun_waiter(page):
         page.keyboard.press("End")
     assert slider.get_attribute("aria-valuetext") == "1B"
@@ -89,7 +89,7 @@ def test_monte_carlo_bad_link_shows_a_notice(page, streamlit_server) -> None:
     assert_clean(page, watcher)
     alert = page.get_by_test_id("stAlertContentWarning")
     assert "'n'" in alert.first.inner_text()
-    assert query(page)["n"] == "10000"  # the link is repaired
+    assert query(page)["n"] == "10k"  # the link is repaired
 
 
 def test_bug_zoo_deep_link_and_keyboard(page, streamlit_server, screenshot_dir) -> None:
@@ -125,5 +125,5 @@ def test_bug_zoo_disjoint_supports(page, streamlit_server, screenshot_dir) -> No
     watcher = open_app(page, url)
     assert_clean(page, watcher)
     alert = page.get_by_test_id("stAlertContentWarning")
-    assert "disjoint supports" in alert.first.inner_text()
+    assert "share no word" in alert.first.inner_text()
     shoot(page, screenshot_dir / "bug_zoo_disjoint.png")

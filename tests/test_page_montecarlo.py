@@ -1,71 +1,68 @@
 """AppTest of the Monte Carlo and Bug zoo pages, reached the way a session reaches them (app.py,
-then switch_page). What the pages show is compared with the core's numbers."""
+then switch_page). What the pages show is compared with the core's numbers and the step's.
+
+(The message for a model with no weight left is tested for every page in test_pages.py.)
+"""
 
 from __future__ import annotations
 
-import base64
 import json
-from pathlib import Path
 
 import numpy as np
 import pytest
+from helpers import all_text, metrics, open_page, query, trace, values
 from streamlit.testing.v1 import AppTest
 
-from specviz import normalize
-from specviz.figures.montecarlo import tv_text
-from specviz.montecarlo import DEFAULT_N, N_CHOICES, PER_DRAW_MAX, mistaken_rules, monte_carlo
-from specviz.scenario import Scenario
+import specviz.runs as runs_module
+import specviz.zoo as zoo_module
+from specviz.figures.montecarlo import breakdown_caption, histogram_caption
+from specviz.figures.numbers import tv_text
+from specviz.limits import N_CHOICES, PATHS, PER_DRAW_MAX, ZOO_N_MAX
+from specviz.links import RUNS
+from specviz.one_token import normalize, step
+from specviz.palette import Notation
+from specviz.rules import MISTAKE, RULES, rules_of
+from specviz.runs import monte_carlo, monte_carlo_paths, noise_band
 from specviz.stats import chi_square_gof
-from specviz.variants import RULES
+from specviz.zoo import zoo_comparison
 
-REPO = Path(__file__).resolve().parents[1]
 MC = "pages/3_Monte_Carlo.py"
 ZOO = "pages/4_Bug_zoo.py"
 P = normalize([40, 30, 20, 10])
 Q = normalize([10, 20, 30, 40])
 SEED = 7  # the default scenario's
+DEFAULT_N = RUNS.default
 DISJOINT = {"p": "50,50,0,0", "q": "0,0,50,50"}
+NOTE = Notation()
 
 
-def open_page(script: str, scenario_query: dict | None = None, page_query: dict | None = None):
+def page(script: str, scenario_query: dict | None = None, page_query: dict | None = None):
     """AppTest of app.py (which reads the share link), then the page (which reads its own)."""
-    at = AppTest.from_file(str(REPO / "app.py"), default_timeout=60)
-    at.query_params.update(scenario_query or {})
-    at.run()
-    at.query_params.update(page_query or {})
-    at.switch_page(script).run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
+    return open_page(script, scenario_query, via_home=True, page_query=page_query)
 
 
-def decode(value) -> np.ndarray:
-    """A Plotly 7 array: a plain list, or {"dtype", "bdata": base64}."""
-    if isinstance(value, dict):
-        return np.frombuffer(base64.b64decode(value["bdata"]), dtype=np.dtype(value["dtype"]))
-    return np.asarray(value, dtype=float)
+def chart(at: AppTest, key: str) -> dict:
+    """The figure JSON of the Plotly chart shown under ``key``."""
+    (element,) = [c for c in at.get("plotly_chart") if c.proto.id.endswith(key)]
+    return json.loads(element.proto.spec)
 
 
-def plotly_figures(at) -> list[dict]:
-    return [json.loads(chart.proto.spec) for chart in at.get("plotly_chart")]
+#: The title of each page's convergence chart (a Vega-Lite chart has no id to find it by).
+CONVERGENCE_TITLES = {"mc": "Correct sampler, 5 seeds", "zoo": "The mistake stalls at its floor"}
 
 
-def vega_specs(at) -> list[dict]:
-    return [json.loads(chart.proto.spec) for chart in at.get("vega_lite_chart")]
+def convergence(at: AppTest) -> tuple[dict, str]:
+    """The spec and alt text of the page's one convergence chart, checked by its title."""
+    (element,) = at.get("vega_lite_chart")
+    spec = json.loads(element.proto.spec)
+    assert spec["title"]["text"] in CONVERGENCE_TITLES.values()
+    return spec, element.proto.alt
 
 
-def trace(fig: dict, name_part: str) -> dict:
-    (match,) = [t for t in fig["data"] if name_part in t.get("name", "")]
-    return match
-
-
-def metrics(at) -> dict[str, str]:
-    return {m.label: m.value for m in at.metric}
-
-
-def all_text(at) -> str:
-    parts = [e.value for kind in ("markdown", "info", "warning", "error", "caption", "success")
-             for e in getattr(at, kind)]  # fmt: skip
-    return "\n".join(parts)
+def alt_text(at: AppTest, key: str) -> str:
+    """The alt text of the Plotly chart shown under ``key`` (the caption under it says the same)."""
+    (element,) = [c for c in at.get("plotly_chart") if c.proto.id.endswith(key)]
+    return element.proto.alt
 
 
 # ================================================================================ Monte Carlo
@@ -73,35 +70,41 @@ def all_text(at) -> str:
 
 @pytest.fixture(scope="module")
 def mc():
-    return open_page(MC)
+    return page(MC)
 
 
 def test_monte_carlo_defaults(mc) -> None:
     assert mc.title[0].value == "Monte Carlo"
-    assert mc.select_slider(key="mc.n_slider").value == DEFAULT_N
-    assert mc.query_params["n"] == str(DEFAULT_N)
+    assert mc.select_slider(key="w.n").value == DEFAULT_N
+    assert mc.query_params["n"] == "10k"  # written the short way, as the slider shows it
     assert mc.query_params["p"] == "40,30,20,10"  # the shared scenario stays in the link
     assert len(mc.get("plotly_chart")) == 2 and len(mc.get("vega_lite_chart")) == 1
     assert not mc.error and not mc.warning
     # A caption (alt text) under every chart.
-    assert len(mc.caption) >= 3
+    captions = [c.value for c in mc.caption]
+    for key in ("mc.chart.hist", "mc.chart.source"):
+        assert alt_text(mc, key) in captions, key
+    spec, alt = convergence(mc)
+    assert spec["title"]["text"] == CONVERGENCE_TITLES["mc"] and alt in captions
 
 
 @pytest.mark.parametrize("n", N_CHOICES)
 def test_every_n_runs_and_the_sampler_switches_above_a_million(mc, n: int) -> None:
-    mc.select_slider(key="mc.n_slider").set_value(n).run()
+    mc.select_slider(key="w.n").set_value(n).run()
     assert not mc.exception, [e.value for e in mc.exception]
     note = mc.info[0].value
     if n <= PER_DRAW_MAX:
-        assert note.startswith("**Per-draw sampler**") and f"{n:,} runs" in note
+        assert note.startswith("**Every run simulated:**")
+        assert ("the run is simulated" if n == 1 else f"{n:,} runs") in note
     else:
-        assert note.startswith("**Count-level sampler**") and "Multinomial" in note
-    assert mc.query_params["n"] == str(n)
+        assert note.startswith("**Counts drawn directly:**") and f"{n:,} runs" in note
+        assert "Multinomial" in all_text(mc)  # the precise statement, in "How exactly?"
+    assert RUNS.read({"n": mc.query_params["n"]}) == (n, None)
 
     # The chi-square readout is the core's test of the counts the page drew (read back from the
     # histogram: emitted share × N).
-    hist = plotly_figures(mc)[0]
-    counts = np.rint(decode(trace(hist, "emitted")["y"]) * n).astype(np.int64)
+    hist = chart(mc, "mc.chart.hist")
+    counts = np.rint(values(trace(hist, "emitted")["y"]) * n).astype(np.int64)
     assert counts.sum() == n
     gof = chi_square_gof(counts, P)
     shown = metrics(mc)
@@ -119,149 +122,260 @@ def test_every_n_runs_and_the_sampler_switches_above_a_million(mc, n: int) -> No
 
 def test_the_breakdown_and_convergence_charts_draw_the_pages_run(mc) -> None:
     n = 10**6
-    mc.select_slider(key="mc.n_slider").set_value(n).run()
+    mc.select_slider(key="w.n").set_value(n).run()
     run = monte_carlo(P, Q, n, SEED)
-    source = plotly_figures(mc)[1]
+    source = chart(mc, "mc.chart.source")
     np.testing.assert_allclose(
-        decode(trace(source, "accepted")["y"]), run.counts.accepted_counts / n, atol=1e-12
+        values(trace(source, "accepted")["y"]), run.counts.accepted_counts / n, atol=1e-12
     )
     np.testing.assert_allclose(
-        decode(trace(source, "bucket")["y"]), run.counts.residual_counts / n, atol=1e-12
+        values(trace(source, "bucket")["y"]), run.counts.residual_counts / n, atol=1e-12
     )
-    (spec,) = vega_specs(mc)
-    rows = spec["layer"][1]["data"]["values"]
+    spec, _ = convergence(mc)
+    (lines,) = [layer for layer in spec["layer"] if layer["mark"]["type"] == "line"]
+    rows = lines["data"]["values"]
     main = [r for r in rows if r["line"].endswith("the run above #0")]
     keep = run.path.tv > 0
     np.testing.assert_allclose([r["tv"] for r in main], run.path.tv[keep], rtol=1e-12)
     seeds = {r["line"] for r in rows if r["series"].startswith("seeds")}
-    assert len(seeds) == 4  # 5 seeds in all
+    assert len(seeds) == PATHS - 1 == 4  # 5 seeds in all
+
+
+def test_captions_are_the_runs_and_the_steps_numbers(mc) -> None:
+    mc.select_slider(key="w.n").set_value(1000).run()
+    s = step(P, Q)
+    run = monte_carlo(s.p, s.q, 1000, SEED)
+    labels = ("mat", "sofa", "floor", "bed")
+    captions = [c.value for c in mc.caption]
+    assert histogram_caption(labels, s, run, NOTE) in captions
+    assert breakdown_caption(labels, run) in captions
+    assert alt_text(mc, "mc.chart.hist") == histogram_caption(labels, s, run, NOTE)
+    hist = chart(mc, "mc.chart.hist")
+    centres = [v for v in values(trace(hist, "exact target")["y"]) if not np.isnan(v)]
+    np.testing.assert_array_equal(centres, np.repeat(s.p, 2))
+
+
+def test_at_one_run_the_band_never_exceeds_the_largest_possible_tv() -> None:
+    """One run emits one word: TV to p is then 1 − p(word), at most 1 − min p = 0.9."""
+    at = page(MC, page_query={"n": "1"})
+    spec, caption = convergence(at)
+    hi = (
+        caption.split("the band there reaches from ")[1]
+        .split(" to ")[1]
+        .split(" and")[0]
+        .rstrip(".")
+    )
+    assert float(hi) <= 0.9, caption
+    assert float(hi) == pytest.approx(float(tv_text(float(noise_band(P, 1).upper[-1]))))
+    (area,) = [layer for layer in spec["layer"] if layer["mark"]["type"] == "area"]
+    assert all(row["upper"] <= 0.9 + 1e-12 for row in area["data"]["values"])
 
 
 def test_n_comes_from_the_link() -> None:
-    at = open_page(MC, page_query={"n": "1e9"})
-    assert at.select_slider(key="mc.n_slider").value == 10**9
-    assert at.info[0].value.startswith("**Count-level sampler**")
+    at = page(MC, page_query={"n": "1e9"})
+    assert at.select_slider(key="w.n").value == 10**9
+    assert at.info[0].value.startswith("**Counts drawn directly:**")
     assert not at.warning
 
 
 @pytest.mark.parametrize("bad", ["abc", "7", "1e12", "[x](http://evil.example)"])
 def test_a_bad_n_in_the_link_gives_a_notice_and_the_default(bad: str) -> None:
-    at = open_page(MC, page_query={"n": bad})
-    assert at.select_slider(key="mc.n_slider").value == DEFAULT_N
+    at = page(MC, page_query={"n": bad})
+    assert at.select_slider(key="w.n").value == DEFAULT_N
     (warning,) = at.warning
     assert "'n'" in warning.value and "evil" not in warning.value
+    assert warning.value.endswith("; the page uses N = 10,000.")
     # The notice goes once the learner picks an N.
-    at.select_slider(key="mc.n_slider").set_value(100).run()
+    at.select_slider(key="w.n").set_value(100).run()
     assert not at.warning
 
 
 def test_n_survives_a_trip_to_another_page() -> None:
-    at = open_page(MC)
-    at.select_slider(key="mc.n_slider").set_value(10**6).run()
+    at = page(MC)
+    at.select_slider(key="w.n").set_value(10**6).run()
     at.switch_page(ZOO).run()
     at.switch_page(MC).run()
-    assert at.select_slider(key="mc.n_slider").value == 10**6
+    assert at.select_slider(key="w.n").value == 10**6
+    assert query(at)["n"] == "1M"
 
 
 def test_projector_mode_enlarges_the_charts() -> None:
-    small = open_page(MC)
-    big = open_page(MC, scenario_query={"projector": "1"})
+    small = page(MC)
+    big = page(MC, scenario_query={"projector": "1"})
     assert (
-        plotly_figures(big)[0]["layout"]["font"]["size"]
-        > (plotly_figures(small)[0]["layout"]["font"]["size"])
+        chart(big, "mc.chart.hist")["layout"]["font"]["size"]
+        > chart(small, "mc.chart.hist")["layout"]["font"]["size"]
     )
     assert (
-        vega_specs(big)[0]["config"]["axis"]["labelFontSize"]
-        > (vega_specs(small)[0]["config"]["axis"]["labelFontSize"])
+        convergence(big)[0]["config"]["axis"]["labelFontSize"]
+        > convergence(small)[0]["config"]["axis"]["labelFontSize"]
     )
-
-
-def test_all_zero_weights_give_a_message_not_a_traceback() -> None:
-    for script in (MC, ZOO):
-        at = AppTest.from_file(str(REPO / "app.py"), default_timeout=60).run()
-        at.session_state["specviz.scenario"] = Scenario(p_weights=(0, 0, 0, 0))
-        at.switch_page(script).run()
-        assert not at.exception
-        (error,) = at.error
-        assert "All the target p weights are zero" in error.value
-        assert not at.get("plotly_chart")
 
 
 def test_disjoint_supports_are_fine_for_monte_carlo() -> None:
-    at = open_page(MC, scenario_query=DISJOINT)
+    at = page(MC, scenario_query=DISJOINT)
     assert not at.error and not at.warning
-    hist = plotly_figures(at)[0]
-    emitted = decode(trace(hist, "emitted")["y"])
+    emitted = values(trace(chart(at, "mc.chart.hist"), "emitted")["y"])
     assert emitted[2] == emitted[3] == 0  # the target never says floor or bed
+
+
+# ----------------------------------------------------------------------- computed once per state
+
+#: Calls of the counting wrappers below.
+PATH_CALLS: list[tuple] = []
+BAND_CALLS: list[tuple] = []
+
+
+def counted_paths(p, q, n, seed, paths):
+    PATH_CALLS.append((tuple(p), tuple(q), n, seed, paths))
+    return monte_carlo_paths(p, q, n, seed, paths)
+
+
+def counted_band(p, n):
+    BAND_CALLS.append((tuple(p), n))
+    return noise_band(p, n)
+
+
+def _specs(at: AppTest) -> list[str]:
+    return [c.proto.spec for kind in ("plotly_chart", "vega_lite_chart") for c in at.get(kind)]
+
+
+def test_runs_and_band_are_computed_once_per_state(monkeypatch) -> None:
+    monkeypatch.setattr(runs_module, "monte_carlo_paths", counted_paths)
+    monkeypatch.setattr(runs_module, "noise_band", counted_band)
+    PATH_CALLS.clear()
+    BAND_CALLS.clear()
+    scenario = {"words": "ant,bee,cat", "p": "11,22,33", "q": "33,22,11", "seed": "41"}
+    a = page(MC, scenario, page_query={"n": "100"})
+    b = page(MC, scenario, page_query={"n": "100"})  # another session, same state
+    assert len(PATH_CALLS) == 1 and len(BAND_CALLS) == 1
+    assert _specs(a) == _specs(b)
+    assert [c.value for c in a.caption] == [c.value for c in b.caption]
+    # A new draft: new runs, but the band depends on the target and N only.
+    a.switch_page("pages/1_Playground.py").run()
+    a.slider(key="pg.q0").set_value(30).run()
+    a.switch_page(MC).run()
+    assert len(PATH_CALLS) == 2 and len(BAND_CALLS) == 1
+    # A new N: both; the projector: neither (only the figures are rebuilt).
+    a.select_slider(key="w.n").set_value(1000).run()
+    assert len(PATH_CALLS) == 3 and len(BAND_CALLS) == 2
+    b.toggle(key="ui.projector").set_value(True).run()
+    assert len(PATH_CALLS) == 3 and len(BAND_CALLS) == 2
+    assert [call[2:] for call in PATH_CALLS] == [
+        (100, 41, PATHS),
+        (100, 41, PATHS),
+        (1000, 41, PATHS),
+    ]
 
 
 # ==================================================================================== Bug zoo
 
 #: math.md's table: the exact TV of each mistake on the default scenario, as the page prints it.
 ZOO_TV = {"resample_from_p": "0.14", "inverted_ratio": "0.4", "redraw_from_q": "0.233",
-          "reuse_uniform": "0.075"}  # fmt: skip
+          "reuse_uniform": "0.075", "topk_mismatch": "0.157"}  # fmt: skip
 
 
 @pytest.fixture(scope="module")
 def zoo():
-    return open_page(ZOO)
+    return page(ZOO)
 
 
 def test_zoo_opens_on_math_mds_first_exhibit(zoo) -> None:
     assert zoo.title[0].value == "Bug zoo"
-    radio = zoo.radio(key="zoo.rule_radio")
+    radio = zoo.radio(key="w.bug")
     assert radio.value == "resample_from_p"
-    assert list(radio.options) == [RULES[k].title for k in mistaken_rules()]
+    assert list(radio.options) == [NOTE.fill(RULES[k].title) for k in rules_of(MISTAKE)]
     assert metrics(zoo)["TV(mistake, p)"] == "0.14"
     assert zoo.query_params["bug"] == "resample_from_p"
 
 
-@pytest.mark.parametrize("key", mistaken_rules())
+@pytest.mark.parametrize("key", rules_of(MISTAKE))
 def test_each_exhibit_shows_its_mistake_and_exact_tv(zoo, key: str) -> None:
-    zoo.radio(key="zoo.rule_radio").set_value(key).run()
+    zoo.radio(key="w.bug").set_value(key).run()
     assert not zoo.exception and not zoo.error
     rule = RULES[key]
     text = all_text(zoo)
-    assert rule.mistake in text and rule.why in text
+    assert NOTE.fill(rule.what) in text and NOTE.fill(rule.why) in text
     shown = metrics(zoo)
-    if key in ZOO_TV:
-        assert shown["TV(mistake, p)"] == ZOO_TV[key]
+    assert shown["TV(mistake, p)"] == ZOO_TV[key]
     assert shown["TV(correct rule, p)"] == "0"
     assert shown["Bias shows from about"].startswith("N = ")
-    law_fig = plotly_figures(zoo)[0]
-    np.testing.assert_allclose(decode(trace(law_fig, "target")["y"]), P, atol=1e-12)
-    (spec,) = vega_specs(zoo)
-    names = spec["layer"][1]["encoding"]["stroke"]["scale"]["domain"]
-    assert any(rule.title in name for name in names)
+    law_fig = chart(zoo, "zoo.chart.law")
+    np.testing.assert_allclose(values(trace(law_fig, "target")["y"]), P, atol=1e-12)
+    spec, _ = convergence(zoo)
+    assert spec["title"]["text"] == CONVERGENCE_TITLES["zoo"]
+    (lines,) = [layer for layer in spec["layer"] if layer["mark"]["type"] == "line"]
+    names = lines["encoding"]["stroke"]["scale"]["domain"]
+    assert any(NOTE.fill(rule.title) in name for name in names)
     assert zoo.query_params["bug"] == key
 
 
-def test_redraw_from_q_with_disjoint_supports_shows_the_cores_message() -> None:
-    at = open_page(ZOO, scenario_query=DISJOINT, page_query={"bug": "redraw_from_q"})
+def test_the_zoo_reads_the_step_and_its_caption_tells_the_truth(zoo) -> None:
+    zoo.radio(key="w.bug").set_value("reuse_uniform").run()
+    z = zoo_comparison(P, Q, "reuse_uniform", SEED, ZOO_N_MAX)
+    law_fig = chart(zoo, "zoo.chart.law")
+    np.testing.assert_array_equal(values(trace(law_fig, "target")["y"]), step(P, Q).p)
+    np.testing.assert_array_equal(values(trace(law_fig, "mistake")["y"]), z.law)
+    _, caption = convergence(zoo)
+    assert caption in [c.value for c in zoo.caption]
+    assert f"The correct rule ends at {tv_text(float(z.correct.tv[-1]))}, " in caption
+    assert ("inside the shaded" in caption) == z.correct_inside_band
+    assert ("just outside" in caption) == (not z.correct_inside_band)
+    assert f"N = {z.detectable_from:,}" in metrics(zoo)["Bias shows from about"]
+
+
+def test_redraw_from_q_with_disjoint_supports_says_why_it_cannot_run() -> None:
+    at = page(ZOO, scenario_query=DISJOINT, page_query={"bug": "redraw_from_q"})
     (warning,) = at.warning
-    assert "disjoint supports" in warning.value and "Redraw from q" in warning.value
+    assert "share no word" in warning.value and "Redraw from q until accepted" in warning.value
     assert not at.error and not at.get("plotly_chart")
     # Another exhibit on the same pair runs.
-    at.radio(key="zoo.rule_radio").set_value("resample_from_p").run()
+    at.radio(key="w.bug").set_value("resample_from_p").run()
     assert not at.exception and not at.warning and at.get("plotly_chart")
 
 
 def test_a_bad_bug_in_the_link_gives_a_notice_and_the_default() -> None:
-    at = open_page(ZOO, page_query={"bug": "correct"})
-    assert at.radio(key="zoo.rule_radio").value == "resample_from_p"
+    at = page(ZOO, page_query={"bug": "correct"})
+    assert at.radio(key="w.bug").value == "resample_from_p"
     (warning,) = at.warning
     assert "does not have" in warning.value
+    assert warning.value.endswith("; the page uses 'Rejection resamples from p'.")
 
 
 def test_the_zoo_follows_the_swapped_lettering() -> None:
-    at = open_page(ZOO, scenario_query={"letters": "chen"})
+    at = page(ZOO, scenario_query={"letters": "chen"})
     assert "TV(mistake, q)" in metrics(at)
-    assert at.radio(key="zoo.rule_radio").options[0] == "Rejection resamples from q"
-    assert "drawn from q instead of from the residual" in all_text(at)
+    assert at.radio(key="w.bug").options[0] == "Rejection resamples from q"
+    assert "drawn from q instead of from the leftover bucket" in all_text(at)
+
+
+ZOO_CALLS: list[tuple] = []
+
+
+def counted_zoo_comparison(p, q, key, seed, n_max):
+    ZOO_CALLS.append((tuple(p), tuple(q), key, seed, n_max))
+    return zoo_comparison(p, q, key, seed, n_max)
+
+
+def test_each_comparison_is_run_once_per_state(monkeypatch) -> None:
+    monkeypatch.setattr(zoo_module, "zoo_comparison", counted_zoo_comparison)
+    ZOO_CALLS.clear()
+    scenario = {"words": "ant,bee,cat", "p": "11,22,33", "q": "33,22,11", "seed": "43"}
+    a = page(ZOO, scenario)
+    b = page(ZOO, scenario)
+    assert len(ZOO_CALLS) == 1 and _specs(a) == _specs(b)
+    a.radio(key="w.bug").set_value("inverted_ratio").run()
+    b.radio(key="w.bug").set_value("inverted_ratio").run()
+    a.radio(key="w.bug").set_value("resample_from_p").run()
+    assert len(ZOO_CALLS) == 2
+    assert [call[2:] for call in ZOO_CALLS] == [
+        ("resample_from_p", 43, ZOO_N_MAX),
+        ("inverted_ratio", 43, ZOO_N_MAX),
+    ]
 
 
 def test_the_largest_seed_runs_on_both_pages() -> None:
     """Paths use seed, seed + 1, ...: past 2**32 - 1 must still work."""
     for script in (MC, ZOO):
-        at = open_page(script, scenario_query={"seed": "4294967295"}, page_query={"n": "1e9"})
+        at = page(script, scenario_query={"seed": "4294967295"}, page_query={"n": "1e9"})
         assert not at.error and at.get("vega_lite_chart")

@@ -12,17 +12,19 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 
 import numpy as np
 import pytest
+from helpers import assert_alive, open_page, query
 from streamlit.testing.v1 import AppTest
 
-from specviz.one_token import normalize
-from specviz.scenario import MAX_SEED, PRESETS_BY_KEY
+import specviz.story as story_module
+from specviz.figures.numbers import percent
+from specviz.limits import MAX_SEED
+from specviz.one_token import normalize, step
+from specviz.scenario import PRESETS_BY_KEY
 from specviz.story import one_draw_story
 
-REPO = Path(__file__).resolve().parents[1]
 ONE_DRAW = "pages/2_One_draw.py"
 PLAYGROUND = "pages/1_Playground.py"
 
@@ -39,24 +41,12 @@ _STORY_JSON = re.compile(r'<script id="story" type="application/json">(.*?)</scr
 # --------------------------------------------------------------------------- reaching the page
 
 
-def one_draw(query: dict[str, str] | None = None) -> AppTest:
-    """The page in a new session: app.py then the menu's switch, or (with ``query``) a shared
+def one_draw(link: dict[str, str] | None = None) -> AppTest:
+    """The page in a new session: app.py then the menu's switch, or (with ``link``) a shared
     link's first visit, where the page is the session's very first run."""
-    at = AppTest.from_file(str(REPO / "app.py"), default_timeout=60)
-    if query is None:
-        at.run()
-    else:
-        for key, value in query.items():
-            at.query_params[key] = value
-    at.switch_page(ONE_DRAW).run()
-    assert_alive(at)
-    return at
-
-
-def assert_alive(at: AppTest) -> None:
-    assert not at.exception, "the page raised:\n" + "\n".join(
-        f"{e.value}\n" + "\n".join(e.stack_trace or []) for e in at.exception
-    )
+    if link is None:
+        return open_page(ONE_DRAW, via_home=True)
+    return open_page(ONE_DRAW, link)
 
 
 # --------------------------------------------------------------------------- reading it back
@@ -76,8 +66,10 @@ def story_json(at: AppTest) -> dict:
     return json.loads(found[0])
 
 
-def query(at: AppTest) -> dict[str, str]:
-    return {key: at.query_params[key] for key in at.query_params}
+def new_draws(at: AppTest):
+    """The "New draws" button."""
+    (button,) = [b for b in at.button if b.label == "New draws"]
+    return button
 
 
 def warnings(at: AppTest) -> str:
@@ -108,7 +100,7 @@ def assert_player_tells(at: AppTest, words, p_weights, q_weights, seed: int, dra
 def test_default_page_embeds_the_core_story():
     at = one_draw()
     assert at.title[0].value == "One draw at a time"
-    assert at.select_slider(key="od.draws").value == DEFAULT_DRAWS
+    assert at.select_slider(key="w.draws").value == DEFAULT_DRAWS
     assert_player_tells(at, DEFAULT_WORDS, DEFAULT_P, DEFAULT_Q, DEFAULT_SEED, DEFAULT_DRAWS)
     text = "\n".join(m.value for m in at.markdown)
     assert f"Seed **{DEFAULT_SEED}**, {DEFAULT_DRAWS} draws" in text
@@ -131,7 +123,7 @@ def test_a_shared_link_scenario_is_the_story():
 @pytest.mark.parametrize("draws", [c for c in DRAW_CHOICES if c != DEFAULT_DRAWS])
 def test_number_of_draws_sets_the_story_length(draws):
     at = one_draw()
-    at.select_slider(key="od.draws").set_value(draws).run()
+    at.select_slider(key="w.draws").set_value(draws).run()
     assert_alive(at)
     assert_player_tells(at, DEFAULT_WORDS, DEFAULT_P, DEFAULT_Q, DEFAULT_SEED, draws)
     assert query(at)["draws"] == str(draws)
@@ -140,33 +132,32 @@ def test_number_of_draws_sets_the_story_length(draws):
 
 def test_number_of_draws_survives_a_visit_to_another_page():
     at = one_draw()
-    at.select_slider(key="od.draws").set_value(200).run()
+    at.select_slider(key="w.draws").set_value(200).run()
     at.switch_page("pages/1_Playground.py").run()  # widget keys of One draw are dropped here
     at.switch_page("pages/2_One_draw.py").run()
     assert_alive(at)
-    assert at.select_slider(key="od.draws").value == 200
+    assert at.select_slider(key="w.draws").value == 200
     assert_player_tells(at, DEFAULT_WORDS, DEFAULT_P, DEFAULT_Q, DEFAULT_SEED, 200)
 
 
 def test_new_draws_advances_the_seed_and_changes_the_story():
     at = one_draw()
     before = story_json(at)
-    at.button[0].click().run()
+    new_draws(at).click().run()
     assert_alive(at)
-    assert at.button[0].label == "New draws"
     assert query(at)["seed"] == str(DEFAULT_SEED + 1)
     assert at.number_input(key="ui.seed").value == DEFAULT_SEED + 1
     assert_player_tells(at, DEFAULT_WORDS, DEFAULT_P, DEFAULT_Q, DEFAULT_SEED + 1, DEFAULT_DRAWS)
     after = story_json(at)
     assert after["u1"] != before["u1"] and after["output"] != before["output"]
-    at.button[0].click().run()
+    new_draws(at).click().run()
     assert_player_tells(at, DEFAULT_WORDS, DEFAULT_P, DEFAULT_Q, DEFAULT_SEED + 2, DEFAULT_DRAWS)
 
 
 def test_new_draws_wraps_at_the_largest_seed():
     at = one_draw({"seed": str(MAX_SEED)})
     assert_player_tells(at, DEFAULT_WORDS, DEFAULT_P, DEFAULT_Q, MAX_SEED, DEFAULT_DRAWS)
-    at.button[0].click().run()
+    new_draws(at).click().run()
     assert_alive(at)
     assert query(at)["seed"] == "0"
     assert_player_tells(at, DEFAULT_WORDS, DEFAULT_P, DEFAULT_Q, 0, DEFAULT_DRAWS)
@@ -230,8 +221,7 @@ def test_preset_is_shared_with_the_playground():
 
 @pytest.mark.parametrize("model", ["p", "q"])
 def test_all_zero_weights_show_a_clear_error(model):
-    at = AppTest.from_file(str(REPO / "app.py"), default_timeout=60).run()
-    at.switch_page(PLAYGROUND).run()
+    at = open_page(PLAYGROUND, via_home=True)
     for i in range(4):
         at.slider(key=f"pg.{model}{i}").set_value(0)
     at.run()
@@ -240,9 +230,13 @@ def test_all_zero_weights_show_a_clear_error(model):
     assert_alive(at)
     assert len(at.error) == 1, [e.value for e in at.error]
     message = at.error[0].value
-    name = "target p" if model == "p" else "draft q"
-    assert f"All the {name} weights are zero" in message
-    assert "Raise at least one slider" in message
+    name = "target" if model == "p" else "draft"
+    assert f"All the {name}'s weights are zero" in message
+    # This page has no weight sliders: it says where the weights are set, and links there.
+    assert "slider" not in message.lower()
+    assert message.endswith("Set at least one of its weights above zero on the Playground.")
+    links = [link for link in at.get("page_link") if link.proto.label == "Open the Playground"]
+    assert len(links) == 1 and links[0].proto.page == "Playground"
     assert not at.get("iframe"), "no player without a distribution"
     # the controls stay, so the learner can load a preset and carry on
     at.selectbox(key="od.preset").set_value("close").run()
@@ -330,9 +324,70 @@ def test_a_shared_link_restores_the_number_of_draws(draws):
     """The page puts ``draws`` in the address bar (state.sync_url), so the link a lecturer shares
     must open the same story: same seed and the same number of draws."""
     at = one_draw({"seed": "11", "draws": str(draws)})
-    assert at.select_slider(key="od.draws").value == draws, (
+    assert at.select_slider(key="w.draws").value == draws, (
         f"?draws={draws} was ignored: the slider shows "
-        f"{at.select_slider(key='od.draws').value} and the address bar now says "
+        f"{at.select_slider(key='w.draws').value} and the address bar now says "
         f"draws={query(at)['draws']}"
     )
     assert_player_tells(at, DEFAULT_WORDS, DEFAULT_P, DEFAULT_Q, 11, draws)
+
+
+def test_a_bad_draws_notice_says_what_the_page_uses():
+    at = one_draw({"draws": "7"})
+    assert "The link's 'draws' must be one of 20, 50, 200, 500; the page uses 50 draws." in (
+        warnings(at)
+    )
+
+
+# --------------------------------------------------------------------------- one step, one source
+
+
+def test_the_player_and_the_sentence_read_the_step():
+    at = one_draw({"words": "rain,sun,snow", "p": "10,60,30", "q": "50,25,25", "seed": "3"})
+    s = step(normalize([10, 60, 30]), normalize([50, 25, 25]))
+    data = story_json(at)
+    assert data["p"] == s.p.tolist() and data["q"] == s.q.tolist()
+    assert data["r"] == s.residual.tolist() and data["z"] == s.z
+    # By hand: Z = (.6 - .25) + (.3 - .25) = 40%, α = .1 + .25 + .25 = 60%.
+    assert percent(s.z) == "40%" and percent(s.alpha) == "60%"
+    assert "(size Z = 40% = P(rejection))" in player_srcdoc(at)
+    text = "\n".join(m.value for m in at.markdown)
+    assert "**60%** of proposals are accepted" in text and "**40%** go to the bucket" in text
+
+
+def test_the_same_state_in_two_sessions_gets_the_same_player():
+    link = {"words": "rain,sun,snow", "p": "10,60,30", "q": "50,25,25", "seed": "3"}
+    first, second = one_draw(link), one_draw(link)
+    assert player_srcdoc(first) == player_srcdoc(second)
+
+
+#: Every call of the counting story below: (p, q, draws, seed).
+TOLD: list[tuple] = []
+
+
+def counted_one_draw_story(p, q, n, seed):
+    """``one_draw_story``, counting its calls (module level: the page cache names it)."""
+    TOLD.append((tuple(p), tuple(q), n, seed))
+    return one_draw_story(p, q, n, seed)
+
+
+def test_the_story_is_drawn_once_per_state(monkeypatch):
+    monkeypatch.setattr(story_module, "one_draw_story", counted_one_draw_story)
+    TOLD.clear()
+    link = {"words": "ant,bee,cat", "p": "11,22,33", "q": "33,22,11", "seed": "31"}
+    a = one_draw(link)
+    assert len(TOLD) == 1
+    b = one_draw(link)  # another session, same state: the cached story
+    assert len(TOLD) == 1 and story_json(a) == story_json(b)
+    a.toggle(key="ui.projector").set_value(True).run()  # the story does not depend on it
+    assert len(TOLD) == 1
+    a.select_slider(key="w.draws").set_value(200).run()
+    new_draws(a).click().run()  # New draws: seed 32
+    assert len(TOLD) == 3
+    b.select_slider(key="w.draws").set_value(200).run()
+    new_draws(b).click().run()  # the same two states: nothing new is drawn
+    assert_alive(a)
+    assert_alive(b)
+    assert len(TOLD) == 3 and len(set(TOLD)) == 3
+    assert [(n, seed) for *_, n, seed in TOLD] == [(50, 31), (200, 31), (200, 32)]
+    assert story_json(a)["output"] == story_json(b)["output"]

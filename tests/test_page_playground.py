@@ -1,29 +1,31 @@
 """The Playground page through AppTest: presets, sliders, words, the share link, hostile links,
 projector mode and lettering — checked against the math, recomputed here with plain numpy.
 
-Every test reaches the page the way a session does: AppTest of app.py, then ``switch_page`` (a run
-of the page file on its own breaks ``st.page_link``). The charts are read back from the figure JSON
-Streamlit sends (``proto.spec``), so what is checked is what the browser would draw.
+Every test reaches the page the way a session does (``helpers.open_page``: app.py, then
+``switch_page``). The charts are read back from the figure JSON Streamlit sends (``proto.spec``),
+so what is checked is what the browser would draw.
 """
 
 from __future__ import annotations
 
-import base64
 import json
 import re
 from collections.abc import Iterator
 from fractions import Fraction
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
+from helpers import assert_alive, metrics, open_page, query, values, walk
 from streamlit.testing.v1 import AppTest
 
-from specviz.figures.style import percent
+import specviz.figures.playground as playground_module
+from specviz.figures.numbers import percent
+from specviz.figures.playground import playground_figures
+from specviz.figures.style import ChartStyle
+from specviz.one_token import normalize, step
 from specviz.scenario import PRESETS_BY_KEY
 
-REPO = Path(__file__).resolve().parents[1]
 PLAYGROUND = "pages/1_Playground.py"
 TOL = 1e-12
 
@@ -37,28 +39,16 @@ CHART_KEYS = {"dist", "accept", "bucket", "proof"}
 # --------------------------------------------------------------------------- reaching the page
 
 
-def playground(query: dict[str, str] | None = None) -> AppTest:
+def playground(link: dict[str, str] | None = None) -> AppTest:
     """The Playground in a new session.
 
-    Without ``query``: app.py first, then the menu's switch to the Playground. With ``query``: a
+    Without ``link``: app.py first, then the menu's switch to the Playground. With ``link``: a
     shared link's first visit, i.e. the Playground is the session's very first run, with those
     query parameters.
     """
-    at = AppTest.from_file(str(REPO / "app.py"), default_timeout=60)
-    if query is None:
-        at.run()
-    else:
-        for key, value in query.items():
-            at.query_params[key] = value
-    at.switch_page(PLAYGROUND).run()
-    assert_alive(at)
-    return at
-
-
-def assert_alive(at: AppTest) -> None:
-    assert not at.exception, "the page raised:\n" + "\n".join(
-        f"{e.value}\n" + "\n".join(e.stack_trace or []) for e in at.exception
-    )
+    if link is None:
+        return open_page(PLAYGROUND, via_home=True)
+    return open_page(PLAYGROUND, link)
 
 
 # --------------------------------------------------------------------------- reading it back
@@ -66,14 +56,6 @@ def assert_alive(at: AppTest) -> None:
 
 def helps_of(at) -> dict[str, str]:
     return {m.label: m.proto.help for m in at.metric}
-
-
-def metrics(at: AppTest) -> dict[str, str]:
-    return {m.label: m.value for m in at.metric}
-
-
-def query(at: AppTest) -> dict[str, str]:
-    return {key: at.query_params[key] for key in at.query_params}
 
 
 def charts(at: AppTest) -> dict[str, dict]:
@@ -85,18 +67,14 @@ def charts(at: AppTest) -> dict[str, dict]:
     return out
 
 
-def values(data: Any) -> np.ndarray:
-    """A Plotly data array as float64: plain lists, or plotly 7's typed arrays {dtype, bdata}."""
-    if isinstance(data, dict) and "bdata" in data:
-        arr = np.frombuffer(base64.b64decode(data["bdata"]), dtype=np.dtype(data["dtype"]))
-        if "shape" in data:
-            arr = arr.reshape([int(n) for n in str(data["shape"]).split(",")])
-        return arr.astype(np.float64)
-    return np.array([np.nan if v is None else v for v in data], dtype=np.float64)
-
-
 def bars(spec: dict) -> list[dict]:
     return [trace for trace in spec["data"] if trace["type"] == "bar"]
+
+
+def bar(spec: dict, name_part: str) -> dict:
+    """The one bar trace whose name contains ``name_part``."""
+    (match,) = [t for t in bars(spec) if name_part in t["name"]]
+    return match
 
 
 def tick_words(spec: dict) -> list[str]:
@@ -139,25 +117,23 @@ def _json_strings(node: Any) -> Iterator[str]:
             yield from _json_strings(value)
 
 
-def _walk(node: Any) -> Iterator[Any]:
-    yield node
-    children = getattr(node, "children", None)
-    if isinstance(children, dict):
-        for child in children.values():
-            yield from _walk(child)
-
-
 def _embedded_json(html: str) -> object:
     match = re.search(r'<script id="\w+" type="application/json">(.*?)</script>', html, re.S)
     assert match, "an HTML view without its JSON data"
     return json.loads(match.group(1))
 
 
+def flow_json(at: AppTest) -> dict:
+    """The data of the page's one HTML view (the animated flow)."""
+    (frame,) = at.get("iframe")
+    return _embedded_json(frame.proto.srcdoc)
+
+
 def all_texts(at: AppTest) -> list[str]:
     """Every string the page sends: element and widget protos, and every string in chart JSON."""
     texts: list[str] = []
     for root in (at.main, at.sidebar):
-        for node in _walk(root):
+        for node in walk(root):
             proto = getattr(node, "proto", None)
             if proto is None or not hasattr(proto, "ListFields"):
                 continue
@@ -215,13 +191,13 @@ def check_page(at: AppTest, labels, p_weights, q_weights, letters: tuple[str, st
             assert list(values(trace["x"])) == list(range(n)), key
 
     # p vs q: the normalised weights.
-    target, draft = bars(figs["dist"])
+    target, draft = bar(figs["dist"], "target"), bar(figs["dist"], "draft")
     assert f"target {letters[0]}" in target["name"] and f"draft {letters[1]}" in draft["name"]
     np.testing.assert_allclose(values(target["y"]), p, rtol=0, atol=TOL)
     np.testing.assert_allclose(values(draft["y"]), q, rtol=0, atol=TOL)
 
     # Acceptance: min(1, p/q) where the draft proposes the word; accepted + rejected = 1 there.
-    accepted, rejected = (values(t["y"]) for t in bars(figs["accept"]))
+    accepted, rejected = (values(bar(figs["accept"], n)["y"]) for n in ("accepted", "rejected"))
     proposed = q > 0
     ratio = np.minimum(1.0, p[proposed] / q[proposed])
     np.testing.assert_allclose(accepted[proposed], ratio, rtol=0, atol=TOL)
@@ -229,12 +205,12 @@ def check_page(at: AppTest, labels, p_weights, q_weights, letters: tuple[str, st
     np.testing.assert_allclose(rejected[~proposed], 0.0, rtol=0, atol=TOL)
 
     # The bucket: r = max(0, p - q) / Z, and Z in the title.
-    (bucket,) = bars(figs["bucket"])
+    bucket = bar(figs["bucket"], "bucket")
     np.testing.assert_allclose(values(bucket["y"]), want["r"], rtol=0, atol=TOL)
     assert f"Z = {percent(want['z'])}" in figs["bucket"]["layout"]["title"]["text"]
 
     # The proof: kept min(p, q) + refills max(0, p - q) stack exactly to p.
-    kept, refills = (values(t["y"]) for t in bars(figs["proof"]))
+    kept, refills = (values(bar(figs["proof"], n)["y"]) for n in ("kept", "refills"))
     np.testing.assert_allclose(kept, want["kept"], rtol=0, atol=TOL)
     np.testing.assert_allclose(refills, want["excess"], rtol=0, atol=TOL)
     np.testing.assert_allclose(kept + refills, p, rtol=0, atol=TOL)
@@ -250,12 +226,13 @@ def check_page(at: AppTest, labels, p_weights, q_weights, letters: tuple[str, st
 
 
 def check_link(at: AppTest, labels, p_weights, q_weights, seed=DEFAULT_SEED, **extra: str):
-    """The address bar is a share link of exactly this state."""
+    """The address bar is a share link of exactly this state (and of the page's own γ)."""
     assert query(at) == {
         "words": ",".join(labels),
         "p": ",".join(map(str, p_weights)),
         "q": ",".join(map(str, q_weights)),
         "seed": str(seed),
+        "gamma": "4",
         **extra,
     }
 
@@ -320,7 +297,7 @@ def test_identical_preset_says_the_bucket_is_empty() -> None:
     at.button(key="preset.identical").click().run()
     assert_alive(at)
     bucket = charts(at)["bucket"]
-    assert not any(values(bars(bucket)[0]["y"])), "an empty bucket must draw no bars"
+    assert not any(values(bar(bucket, "bucket")["y"])), "an empty bucket must draw no bars"
     notes = [a["text"] for a in bucket["layout"].get("annotations", [])]
     assert any("bucket is empty" in text for text in notes), notes
     # α = 1: every one of the γ = 4 guesses is kept, plus the target's own word.
@@ -415,7 +392,7 @@ def test_a_series_of_moves_keeps_every_chart_consistent() -> None:
 def test_guesses_per_call_follow_the_geometric_sum(gamma: int, words: str) -> None:
     """(1 − α^(γ+1)) / (1 − α) at α = 0.6, worked out by hand."""
     at = playground()
-    at.select_slider(key="pg.gamma").set_value(gamma).run()
+    at.select_slider(key="w.gamma").set_value(gamma).run()
     assert_alive(at)
     assert metrics(at)["Words/call"] == words
 
@@ -428,9 +405,11 @@ def test_all_zero_weights_show_an_error_then_recover(model: str) -> None:
     assert_alive(at)
     errors = [e.value for e in at.error]
     assert len(errors) == 1, errors
-    name = "target p" if model == "p" else "draft q"
-    assert f"All the {name} weights are zero" in errors[0]
-    assert "Raise at least one slider" in errors[0]
+    name = "target" if model == "p" else "draft"
+    assert f"All the {name}'s weights are zero" in errors[0]
+    assert errors[0].endswith("Raise at least one of its sliders.")
+    labels = [link.proto.label for link in at.get("page_link")]
+    assert "Open the Playground" not in labels, "the learner is on the Playground already"
     assert not at.get("plotly_chart") and not at.metric
     # The controls stay, so the learner can get out of it.
     assert at.slider(key=f"pg.{model}2").value == 0
@@ -556,12 +535,7 @@ def test_share_link_restores_the_same_page(projector: bool, swapped: bool) -> No
 def test_link_state_survives_the_way_through_the_landing_page() -> None:
     """A link to the landing page, then the menu to the Playground: same state."""
     link = {"words": "tea,milk,juice", "p": "70,20,10", "q": "20,20,60", "seed": "99"}
-    at = AppTest.from_file(str(REPO / "app.py"), default_timeout=60)
-    for key, value in link.items():
-        at.query_params[key] = value
-    at.run()
-    assert_alive(at)
-    at.switch_page(PLAYGROUND).run()
+    at = open_page(PLAYGROUND, link, via_home=True)
     check_page(at, ("tea", "milk", "juice"), (70, 20, 10), (20, 20, 60))
     # α = .2 + .2 + .1, by hand.
     assert metrics(at)["Acceptance α"] == "50%"
@@ -697,3 +671,119 @@ def test_swapped_letters_relabel_titles_and_metrics() -> None:
     at.toggle(key="ui.swapped").set_value(False).run()
     check_page(at, DEFAULT_WORDS, DEFAULT_P, DEFAULT_Q)
     assert charts(at)["dist"]["layout"]["title"]["text"].startswith("Target p vs draft q")
+
+
+# --------------------------------------------------------------------------- the page's own γ
+
+
+@pytest.mark.parametrize(("gamma", "words"), [(1, "1.60"), (8, "2.47")])
+def test_gamma_comes_from_the_link_and_stays_in_it(gamma: int, words: str) -> None:
+    at = playground({"gamma": str(gamma)})
+    assert not at.warning, [w.value for w in at.warning]
+    assert at.select_slider(key="w.gamma").value == gamma
+    assert metrics(at)["Words/call"] == words
+    check_link(at, DEFAULT_WORDS, DEFAULT_P, DEFAULT_Q, gamma=str(gamma))
+
+
+@pytest.mark.parametrize("bad", ["9", "0", "abc", "4.5"])
+def test_a_bad_gamma_in_the_link_gets_a_notice_naming_what_the_page_uses(bad: str) -> None:
+    at = playground({"gamma": bad})
+    (notice,) = [w.value for w in at.warning]
+    assert "The link's 'gamma' must be one of 1, 2, …, 8; the page uses γ = 4." in notice
+    assert at.select_slider(key="w.gamma").value == 4
+    assert metrics(at)["Words/call"] == "2.31"
+    at.select_slider(key="w.gamma").set_value(2).run()
+    assert not at.warning
+    check_link(at, DEFAULT_WORDS, DEFAULT_P, DEFAULT_Q, gamma="2")
+
+
+def test_a_bad_seed_notice_says_which_seed_the_page_uses() -> None:
+    at = playground({"seed": "abc"})
+    (notice,) = [w.value for w in at.warning]
+    assert (
+        "The link's 'seed' is not a whole number from 0 to 4,294,967,295; the page uses seed 7."
+        in notice
+    )
+
+
+# --------------------------------------------------------------------------- one step, one source
+
+LINK = {"words": "tea,milk,juice", "p": "70,20,10", "q": "20,20,60", "seed": "99"}
+
+
+def test_metrics_captions_and_flow_are_the_steps_numbers() -> None:
+    at = playground(LINK)
+    s = step(normalize([70, 20, 10]), normalize([20, 20, 60]))
+    labels = ("tea", "milk", "juice")
+    # The animated flow embeds the step's arrays, exactly (no recomputation on the way).
+    data = flow_json(at)
+    assert data["labels"] == list(labels)
+    for key in ("p", "q", "kept", "bounced", "refill"):
+        assert data[key] == getattr(s, key).tolist(), key
+    assert data["alpha"] == s.alpha and data["z"] == s.z
+    # Every caption under a chart is the caption built from the same step.
+    figures = playground_figures(labels, s, ChartStyle())
+    shown = [c.value for c in at.caption]
+    for key in ("dist", "accept", "bucket", "proof"):
+        assert figures[key][1] in shown, key
+    assert any("tea: 20% + 50% = 70%" in c for c in shown)  # by hand: min(.7, .2) + max(0, .7 - .2)
+    # Metrics and the sentence under them.
+    assert metrics(at)["Acceptance α"] == percent(s.alpha) == "50%"
+    assert metrics(at)["Bucket Z"] == metrics(at)["TV distance"] == percent(s.z) == "50%"
+    prose = "\n".join(m.value for m in at.markdown)
+    assert f"P(rejection) = {percent(s.z)} = size of the bucket Z" in prose
+
+
+def _specs(at: AppTest) -> list[tuple[str, str]]:
+    """Each chart's figure JSON and alt text, as sent."""
+    return [(chart.proto.spec, chart.proto.alt) for chart in at.get("plotly_chart")]
+
+
+def test_the_same_state_in_two_sessions_draws_identical_charts() -> None:
+    first, second = playground(LINK), playground(LINK)
+    assert _specs(first) == _specs(second) and len(_specs(first)) == 4
+    assert [c.value for c in first.caption] == [c.value for c in second.caption]
+    assert first.get("iframe")[0].proto.srcdoc == second.get("iframe")[0].proto.srcdoc
+    # A state reached another way (app.py, then sliders) is the same state: the same charts.
+    third = playground({"words": "tea,milk,juice", "p": "70,20,99", "q": "20,20,60", "seed": "1"})
+    third.slider(key="pg.p2").set_value(10).run()
+    assert _specs(third) == _specs(first)
+
+
+#: Every call of the counting builder below: (labels, p, q, projector, swapped).
+BUILT: list[tuple] = []
+
+
+def counted_playground_figures(labels, one, style):
+    """``playground_figures``, counting its calls (module level: the page cache names it)."""
+    BUILT.append((labels, tuple(one.p), tuple(one.q), style.projector, style.notation.swapped))
+    return playground_figures(labels, one, style)
+
+
+def test_the_charts_are_built_once_per_state(monkeypatch) -> None:
+    monkeypatch.setattr(playground_module, "playground_figures", counted_playground_figures)
+    BUILT.clear()
+    link = {"words": "ant,bee,cat", "p": "11,22,33", "q": "33,22,11"}
+    a = playground(link)
+    assert len(BUILT) == 1
+    b = playground(link)  # another session on the same state: served from the cache
+    assert len(BUILT) == 1 and _specs(a) == _specs(b)
+    # Settings the charts do not show reuse them too.
+    a.select_slider(key="w.gamma").set_value(7).run()
+    a.number_input(key="ui.seed").set_value(123).run()
+    assert len(BUILT) == 1
+    # A new weight, a display setting or a lettering is a new state: built once each.
+    a.slider(key="pg.p0").set_value(12).run()
+    assert len(BUILT) == 2
+    a.slider(key="pg.p0").set_value(11).run()  # back to a state already built
+    assert len(BUILT) == 2
+    a.toggle(key="ui.projector").set_value(True).run()
+    a.toggle(key="ui.swapped").set_value(True).run()
+    b.toggle(key="ui.projector").set_value(True).run()
+    b.toggle(key="ui.swapped").set_value(True).run()
+    assert_alive(a)
+    assert_alive(b)
+    assert len(BUILT) == 4 and len(set(BUILT)) == 4
+    assert _specs(a) == _specs(b)
+    p, q = tuple(normalize([11, 22, 33])), tuple(normalize([33, 22, 11]))
+    assert BUILT[-1] == (("ant", "bee", "cat"), p, q, True, True)

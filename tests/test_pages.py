@@ -2,12 +2,14 @@
 
 Pages are found by listing pages/*.py, so a new page is covered without touching this file. A page
 reaches its script the way a real session does: AppTest of app.py, then switch_page("pages/...").
+Then what every page shares: the menu, the notices of a bad link to a page's own setting, and the
+message when one model has no weight left.
 """
 
 from __future__ import annotations
 
 import pytest
-from streamlit.testing.v1 import AppTest
+from helpers import REPO, assert_alive, open_page, query
 from streamlit_server import (
     all_scripts,
     app_root,
@@ -18,17 +20,14 @@ from streamlit_server import (
     run_script,
 )
 
+from specviz.ui.page import PAGES
+
 # An st.error a page shows on purpose with its default inputs: page id -> substrings of the message.
 # (Keep it empty unless a page's lesson *is* an error box.)
 EXPECTED_ERRORS: dict[str, tuple[str, ...]] = {}
 
 SCRIPTS = all_scripts()
-
-
-def _describe_exceptions(at: AppTest) -> str:
-    return "\n".join(
-        f"{e.value}\n" + "\n".join(getattr(e, "stack_trace", []) or []) for e in at.exception
-    )
+PLAYGROUND = "pages/1_Playground.py"
 
 
 def test_app_layout_is_multipage() -> None:
@@ -41,9 +40,7 @@ def test_page_runs_cleanly(script) -> None:
     if not script.is_file():
         pytest.fail(f"{script} does not exist", pytrace=False)
     at = run_script(script)
-
-    if at.exception:
-        pytest.fail(f"{page_id(script)} raised:\n{_describe_exceptions(at)}", pytrace=False)
+    assert_alive(at)
 
     allowed = EXPECTED_ERRORS.get(page_id(script), ())
     unexpected = [e.value for e in at.error if not any(s in e.value for s in allowed)]
@@ -52,3 +49,68 @@ def test_page_runs_cleanly(script) -> None:
 
     if not first_heading(at):
         pytest.fail(f"{page_id(script)} has no title or heading in its main area", pytrace=False)
+
+
+def test_the_menu_lists_every_page_once() -> None:
+    listed = [REPO / info.script for info in PAGES]
+    assert [p.resolve() for p in listed] == [s.resolve() for s in SCRIPTS]
+    at = open_page("app.py")
+    links = [link.proto.label for link in at.sidebar.get("page_link")]
+    assert links == [info.label for info in PAGES]
+
+
+# --------------------------------------------------------------------------- a page's own setting
+
+#: script -> (its own link parameter, a bad value, the notice's end: what the page uses instead)
+OWN_SETTING = {
+    "app.py": ("quality", "7", "; the page uses draft quality 30%."),
+    PLAYGROUND: ("gamma", "99", "; the page uses γ = 4."),
+    "pages/2_One_draw.py": ("draws", "abc", "; the page uses 50 draws."),
+    "pages/3_Monte_Carlo.py": ("n", "2B", "; the page uses N = 10,000."),
+    "pages/4_Bug_zoo.py": ("bug", "correct", "; the page uses 'Rejection resamples from p'."),
+}
+
+
+@pytest.mark.parametrize("script", list(OWN_SETTING))
+def test_a_bad_own_setting_is_told_on_the_first_visit(script: str) -> None:
+    """The notice shows on the run that read the link, whether the widget comes before or after
+    the notices on the page, and the page writes the value it uses back into the link."""
+    name, bad, end = OWN_SETTING[script]
+    at = open_page(script, {name: bad})
+    notices = [w.value for w in at.warning]
+    assert len(notices) == 1 and "This link had problems" in notices[0], notices
+    assert f"The link's '{name}'" in notices[0] and notices[0].endswith(end), notices[0]
+    assert query(at)[name] != bad
+
+
+def test_every_own_setting_is_covered() -> None:
+    assert set(OWN_SETTING) == {info.script for info in PAGES}
+
+
+# --------------------------------------------------------------------------- no weights left
+
+
+@pytest.mark.parametrize("model", ["p", "q"])
+@pytest.mark.parametrize("script", [i.script for i in PAGES[2:] if i.uses_weights])
+def test_other_pages_send_an_all_zero_model_to_the_playground(script: str, model: str) -> None:
+    """All of one model's weights set to 0 with the Playground's sliders, then another page: it
+    has no sliders, so it says where the weights are set and links there."""
+    at = open_page(PLAYGROUND, via_home=True)
+    for i in range(4):
+        at.slider(key=f"pg.{model}{i}").set_value(0)
+    at.run()
+    (on_playground,) = [e.value for e in at.error]
+    assert "Raise at least one of its sliders" in on_playground
+    at.switch_page(script).run()
+    assert_alive(at)
+    (message,) = [e.value for e in at.error]
+    name = "target" if model == "p" else "draft"
+    assert message.startswith(f"All the {name}'s weights are zero"), message
+    assert "slider" not in message.lower()
+    assert message.endswith("on the Playground.")
+    links = [link.proto for link in at.main.get("page_link")]
+    assert [(link.label, link.page) for link in links] == [("Open the Playground", "Playground")]
+    assert not at.get("plotly_chart") and not at.get("vega_lite_chart") and not at.get("iframe")
+    assert not at.metric
+    # The link still describes the state, so it can be shared to get help.
+    assert query(at)[model] == "0,0,0,0"

@@ -8,10 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import numpy as np
-
-from specviz.figures.style import percent
-from specviz.one_token import acceptance_probs, rejection_mass, residual, token_balance
+from specviz.figures.numbers import percent
+from specviz.one_token import OneTokenStep
 from specviz.palette import Notation
 
 
@@ -19,9 +17,9 @@ def _join(words: Sequence[str]) -> str:
     return ", ".join(words) if words else "none"
 
 
-def distributions_caption(labels: Sequence[str], p: np.ndarray, q: np.ndarray, n: Notation) -> str:
+def distributions_caption(labels: Sequence[str], step: OneTokenStep, n: Notation) -> str:
     """Which words the draft over- and under-samples, with both probabilities."""
-    balance = token_balance(p, q)
+    p, q, balance = step.p, step.q, step.balance
     over = [
         f"{w} ({percent(qi)} > {percent(pi)})"
         for w, pi, qi, b in zip(labels, p, q, balance, strict=True)
@@ -39,10 +37,10 @@ def distributions_caption(labels: Sequence[str], p: np.ndarray, q: np.ndarray, n
     )
 
 
-def acceptance_caption(labels: Sequence[str], p: np.ndarray, q: np.ndarray, n: Notation) -> str:
+def acceptance_caption(labels: Sequence[str], step: OneTokenStep, n: Notation) -> str:
     """The acceptance probability and the ratio of every word (the chart drops the ratios when
     there are too many words to print them)."""
-    accept = acceptance_probs(p, q)
+    p, q, accept = step.p, step.q, step.accept
     parts = [
         n.fill(f"{w} {percent(a)} ({{T}}/{{D}} = {pi / qi:.2f})")
         if qi > 0
@@ -52,12 +50,11 @@ def acceptance_caption(labels: Sequence[str], p: np.ndarray, q: np.ndarray, n: N
     return n.fill(f"Stacked bars of P(accept) = min(1, {{T}}/{{D}}) per word: {'; '.join(parts)}.")
 
 
-def bucket_caption(labels: Sequence[str], p: np.ndarray, q: np.ndarray, n: Notation) -> str:
+def bucket_caption(labels: Sequence[str], step: OneTokenStep, n: Notation) -> str:
     """How big the bucket is and what is in it."""
-    z = rejection_mass(p, q)
-    if z <= 1e-12:
+    z, r = step.z, step.residual
+    if z == 0:
         return n.fill("The leftover bucket is empty (Z = 0): {T} = {D}, nothing is ever rejected.")
-    r = residual(p, q)
     parts = [f"{w} {percent(v)}" for w, v in zip(labels, r, strict=True) if v > 0]
     return (
         f"Bar chart of the leftover bucket r. Size Z = {percent(z)}, which is exactly the "
@@ -65,13 +62,11 @@ def bucket_caption(labels: Sequence[str], p: np.ndarray, q: np.ndarray, n: Notat
     )
 
 
-def proof_caption(labels: Sequence[str], p: np.ndarray, q: np.ndarray, n: Notation) -> str:
+def proof_caption(labels: Sequence[str], step: OneTokenStep, n: Notation) -> str:
     """Per word: mass from accepted drafts plus mass from the bucket equals the target."""
-    kept = np.minimum(p, q)
-    topped = np.maximum(p - q, 0.0)
     parts = [
         f"{w}: {percent(k)} + {percent(t)} = {percent(pi)}"
-        for w, k, t, pi in zip(labels, kept, topped, p, strict=True)
+        for w, k, t, pi in zip(labels, step.kept, step.refill, step.p, strict=True)
     ]
     return n.fill(
         "Stacked bars per word, accepted drafts plus bucket refills, reaching the dashed target "

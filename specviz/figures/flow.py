@@ -10,43 +10,42 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import numpy as np
-
 from specviz.figures.captions import proof_caption
-from specviz.figures.html import render
+from specviz.figures.fit import caps_fit, words_fit
+from specviz.figures.html import attribute, render
 from specviz.figures.style import DEFAULT_STYLE, ChartStyle
-from specviz.one_token import acceptance_probs, acceptance_rate, rejection_mass, residual
+from specviz.one_token import OneTokenStep
 
 
 def flow_data(
     labels: Sequence[str],
-    p: np.ndarray,
-    q: np.ndarray,
+    step: OneTokenStep,
     style: ChartStyle = DEFAULT_STYLE,
     key: str = "main",
 ) -> dict:
     """Per word: draft mass kept and bounced, bucket refill, and the totals α and Z."""
-    kept = q * acceptance_probs(p, q)  # min(p, q)
-    z = rejection_mass(p, q)
     return {
         "key": key,
         "T": style.notation.target,
         "D": style.notation.draft,
         "labels": list(labels),
-        "p": p.tolist(),
-        "q": q.tolist(),
-        "kept": kept.tolist(),
-        "bounced": (q - kept).tolist(),  # max(0, q - p): what the test sends back
-        "refill": (z * residual(p, q)).tolist(),  # max(0, p - q): what the bucket tops up
-        "alpha": acceptance_rate(p, q),
-        "z": z,
+        "p": step.p.tolist(),
+        "q": step.q.tolist(),
+        "kept": step.kept.tolist(),
+        "bounced": step.bounced.tolist(),
+        "refill": step.refill.tolist(),
+        "alpha": step.alpha,
+        "z": step.z,
+        # Values over the bars only where they fit side by side (hover and the caption always
+        # have them): decided by the one text-fitting rule, not by a count of words.
+        "caps": caps_fit(labels, step, style),
+        "words_fit": words_fit(labels, style),
     }
 
 
 def flow_html(
     labels: Sequence[str],
-    p: np.ndarray,
-    q: np.ndarray,
+    step: OneTokenStep,
     style: ChartStyle = DEFAULT_STYLE,
     key: str = "main",
 ) -> str:
@@ -54,12 +53,5 @@ def flow_html(
 
     ``key`` names the view, so two flows on different pages do not animate from each other.
     """
-    alt = proof_caption(labels, p, q, style.notation)
-    return render("flow.html", style, flow_data(labels, p, q, style, key), alt=_attribute(alt))
-
-
-def _attribute(text: str) -> str:
-    """Text for an HTML attribute value: the captions hold only words, digits and symbols."""
-    return (
-        text.replace("&", "&amp;").replace('"', "&quot;").replace("<", "&lt;").replace(">", "&gt;")
-    )
+    alt = proof_caption(labels, step, style.notation)
+    return render("flow.html", style, flow_data(labels, step, style, key), alt=attribute(alt))

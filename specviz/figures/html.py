@@ -1,7 +1,10 @@
 """Self-contained HTML views (the player, the animated flow): templates filled with JSON data.
 
 They run in the learner's browser inside ``st.iframe``, so animation and stepping cost the server
-nothing. Data goes in as JSON inside ``<script type="application/json">``, never as markup.
+nothing. Data goes in as JSON inside ``<script type="application/json">``, never as markup. The
+templates letter the models with ``{T}`` and ``{D}``, as all prose does
+(:meth:`~specviz.palette.Notation.fill`), and take their colours from the palette as CSS
+variables (``__PALETTE__``): no colour is written twice.
 """
 
 from __future__ import annotations
@@ -11,14 +14,33 @@ from functools import cache
 from pathlib import Path
 
 from specviz import palette
+from specviz.figures.fit import html_font_size
 from specviz.figures.style import ChartStyle
 
 _HERE = Path(__file__).resolve().parent
+
+#: CSS variable of each role: ``--name`` is its fill, ``--name-text`` its shade for text.
+_ROLE_VARIABLES = {
+    "target": palette.TARGET,
+    "draft": palette.DRAFT,
+    "ok": palette.ACCEPTED,
+    "bad": palette.REJECTED,
+    "bucket": palette.BUCKET,
+    "neutral": palette.NEUTRAL,
+}
 
 
 @cache
 def _template(name: str) -> str:
     return (_HERE / name).read_text(encoding="utf-8")
+
+
+def palette_css() -> str:
+    """The palette as CSS custom properties, for a ``:root`` rule."""
+    parts = [f"--ink: {palette.INK};"]
+    for var, role in _ROLE_VARIABLES.items():
+        parts.append(f"--{var}: {role.color}; --{var}-text: {role.text_color};")
+    return " ".join(parts)
 
 
 def script_json(data: object) -> str:
@@ -35,22 +57,24 @@ def script_json(data: object) -> str:
     )
 
 
+def attribute(text: str) -> str:
+    """Text for an HTML attribute value or element (the captions hold only words, digits and
+    symbols, but a learner's word must never become markup)."""
+    return (
+        text.replace("&", "&amp;").replace('"', "&quot;").replace("<", "&lt;").replace(">", "&gt;")
+    )
+
+
 def render(name: str, style: ChartStyle, data: object, **fields: str) -> str:
-    """Fill template ``name``: palette colours, font size, letters, the JSON ``data`` and
-    ``fields`` (plain text placed as ``__KEY__``; callers pass only text they built)."""
+    """Fill template ``name``: the letters, palette, font size, the JSON ``data`` and ``fields``
+    (plain text placed as ``__KEY__``; callers pass only text they built and escaped)."""
+    html = style.fill(_template(name))  # letters first: data and fields may hold braces
     replacements = {
-        "__FONT__": str(style.font_size + (6 if style.projector else 2)),
-        "__DRAFT__": palette.DRAFT.color,
-        "__TARGET__": palette.TARGET.color,
-        "__ACCEPTED__": palette.ACCEPTED.color,
-        "__REJECTED__": palette.REJECTED.color,
-        "__BUCKET__": palette.BUCKET.color,
-        "__T__": style.notation.target,
-        "__D__": style.notation.draft,
+        "__FONT__": str(html_font_size(style)),
+        "__PALETTE__": palette_css(),
         **{f"__{key.upper()}__": value for key, value in fields.items()},
         "__DATA__": script_json(data),
     }
-    html = _template(name)
     for key, value in replacements.items():
         html = html.replace(key, value)
     return html

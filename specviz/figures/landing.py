@@ -5,16 +5,19 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import altair as alt
-import numpy as np
 
 from specviz import palette
-from specviz.figures.style import DEFAULT_STYLE, ChartStyle, percent
+from specviz.figures.numbers import percent
+from specviz.figures.style import DEFAULT_STYLE, ChartStyle
+from specviz.one_token import OneTokenStep
+from specviz.scenario import DEFAULT_WORDS, home_example
 
 
 def pair_chart(
-    labels: Sequence[str], p: np.ndarray, q: np.ndarray, style: ChartStyle = DEFAULT_STYLE
+    labels: Sequence[str], step: OneTokenStep, style: ChartStyle = DEFAULT_STYLE
 ) -> alt.Chart:
     """Target and draft as grouped bars, each bar also labelled with its letter and value."""
+    p, q = step.p, step.q
     target, draft = style.notation.target, style.notation.draft
     names = {
         target: f"{palette.TARGET.icon} target {target}",
@@ -53,3 +56,25 @@ def pair_chart(
         .configure_axis(labelFontSize=style.font_size, titleFontSize=style.font_size)
         .configure_legend(labelFontSize=style.font_size, symbolSize=200)
     )
+
+
+def landing_figure(
+    labels: Sequence[str], step: OneTokenStep, style: ChartStyle = DEFAULT_STYLE
+) -> tuple[dict, str]:
+    """The landing chart as a Vega-Lite spec, and its caption (alt text).
+
+    The spec is converted once: converting an Altair chart costs ~30 ms, too much per rerun.
+    """
+    caption = style.fill(
+        f"Bar chart of target {{T}} and draft {{D}} over {', '.join(labels)}. "
+        f"Target {{T}}: {', '.join(percent(v) for v in step.p)}; "
+        f"draft {{D}}: {', '.join(percent(v) for v in step.q)}. "
+        f"They overlap on {percent(step.alpha)} of their mass: that is the acceptance rate."
+    )
+    return pair_chart(labels, step, style).to_dict(), caption
+
+
+def home_figure(quality: int, style: ChartStyle = DEFAULT_STYLE) -> tuple[dict, str]:
+    """Home's example chart at a draft quality of ``quality`` percent (see
+    :func:`specviz.scenario.home_example`)."""
+    return landing_figure(DEFAULT_WORDS[:4], home_example(quality), style)

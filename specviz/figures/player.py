@@ -13,22 +13,22 @@ from collections.abc import Sequence
 import numpy as np
 
 from specviz.figures.html import render
-from specviz.figures.style import DEFAULT_STYLE, ChartStyle, percent
-from specviz.one_token import rejection_mass, residual
+from specviz.figures.numbers import percent
+from specviz.figures.style import ChartStyle
+from specviz.one_token import OneTokenStep
 from specviz.story import DrawStory
 
 
 def story_data(
-    labels: Sequence[str], p: np.ndarray, q: np.ndarray, story: DrawStory, style: ChartStyle
+    labels: Sequence[str], step: OneTokenStep, style: ChartStyle, story: DrawStory
 ) -> dict:
     """Everything the player shows, as JSON-ready plain values."""
-    z = rejection_mass(p, q)
     return {
         "labels": list(labels),
-        "p": p.tolist(),
-        "q": q.tolist(),
-        "r": residual(p, q).tolist(),
-        "z": z,
+        "p": step.p.tolist(),
+        "q": step.q.tolist(),
+        "r": step.residual.tolist(),
+        "z": step.z,
         "T": style.notation.target,
         "D": style.notation.draft,
         "u1": story.u_draft.tolist(),
@@ -42,12 +42,8 @@ def story_data(
 
 
 def player_html(
-    labels: Sequence[str],
-    p: np.ndarray,
-    q: np.ndarray,
-    story: DrawStory,
-    style: ChartStyle = DEFAULT_STYLE,
+    labels: Sequence[str], step: OneTokenStep, style: ChartStyle, story: DrawStory
 ) -> str:
     """The player page for ``story`` (an HTML document for ``st.iframe``)."""
-    data = story_data(labels, p, q, story, style)
+    data = story_data(labels, step, style, story)
     return render("player.html", style, data, z=percent(data["z"]))

@@ -1,7 +1,7 @@
 """The Playground's four linked charts: p vs q, acceptance, the leftover bucket, the picture proof.
 
-Every function takes the vocabulary and the two (validated) distributions and returns a Plotly
-figure; the numbers drawn are the core's, so a test can read them back from the figure.
+Every function takes the vocabulary and the step (:class:`~specviz.one_token.OneTokenStep`) and
+returns a Plotly figure; the numbers drawn are the step's, so a test can read them back.
 """
 
 from __future__ import annotations
@@ -12,35 +12,24 @@ import numpy as np
 import plotly.graph_objects as go
 
 from specviz import palette
-from specviz.figures.style import (
-    DEFAULT_STYLE,
-    SIDE_MARGIN,
-    ChartStyle,
-    figure,
-    label_gap,
-    layout,
-    percent,
-    slot_width,
-    text_lines,
-    text_width,
-    token_axis,
-)
-from specviz.one_token import acceptance_probs, rejection_mass, residual, token_balance
-
-#: Below this the bucket is rounding noise (two equal vectors built by different sums), not signal.
-EMPTY_BUCKET = 1e-12
+from specviz.figures import captions
+from specviz.figures.fit import fit_row, text_lines
+from specviz.figures.numbers import percent
+from specviz.figures.style import DEFAULT_STYLE, ChartStyle, figure, layout, token_axis
+from specviz.figures.traces import bar, inside_text, text_row
+from specviz.one_token import OneTokenStep
 
 _STATUS = {1: palette.OVER, -1: palette.UNDER, 0: palette.BALANCED}
 
 
 def status_notes(
-    p: np.ndarray, q: np.ndarray, short: bool = False, icon_size: int | None = None
+    step: OneTokenStep, short: bool = False, icon_size: int | None = None
 ) -> list[str]:
     """Per-token tick notes: an icon and a word (never colour alone), coloured as a bonus in the
     role's dark text shade. ``short``: the icon alone (``icon_size`` px), for crowded axes; the
     chart's title says what the icons mean."""
     notes = []
-    for sign in token_balance(p, q):
+    for sign in step.balance:
         status = _STATUS[int(sign)]
         css = f"color:{palette.STATUS_ROLE[status].text_color}"
         icon = palette.STATUS_ICON[status]
@@ -51,101 +40,11 @@ def status_notes(
     return notes
 
 
-def bar(name: str, y: np.ndarray, role: palette.Role, style: ChartStyle, **extra: object) -> dict:
-    """A bar trace in a role's colour and pattern, at x = 0..V-1.
-
-    Numbers printed on it stay horizontal: where they do not fit they are hidden (the layout's
-    ``uniformtext``), never turned on their side.
-    """
-    marker: dict = {
-        "color": role.color,
-        "line": {"color": palette.INK if role.pattern else role.color, "width": 1},
-    }
-    if role.pattern:
-        # "overlay": the pattern is drawn over the role's colour (the default would replace the
-        # colour with a white background, leaving hatching alone to tell the roles apart).
-        marker["pattern"] = {
-            "shape": role.pattern,
-            "fgcolor": palette.INK,
-            "fgopacity": 0.45,
-            "fillmode": "overlay",
-        }
-    return {
-        "type": "bar",
-        "name": name,
-        "x": list(range(len(y))),
-        "y": [float(v) for v in y],
-        "marker": marker,
-        "textfont": {"size": style.text_size},
-        "textangle": 0,
-        "cliponaxis": False,
-        **extra,
-    }
-
-
-def inside_text(role: palette.Role, style: ChartStyle) -> dict:
-    """Numbers inside a bar: dark ink (every fill is light enough for it), haloed in the fill's
-    colour so that a pattern's lines stop short of the digits."""
-    halo = ", ".join([f"0 0 2px {role.color}"] * 4) if role.pattern else "none"
-    return {"color": palette.INK, "size": style.text_size, "shadow": halo, "weight": 600}
-
-
-def text_row(
-    x: Sequence[float], y: Sequence[float], text: list[str], style: ChartStyle, lift: float = 0
-) -> dict:
-    """A row of labels drawn above points (numbers printed over the bars), ``lift`` px higher
-    (clear of a thick line drawn at the same height)."""
-    row = {
-        "type": "scatter",
-        "mode": "text",
-        "x": [float(v) for v in x],
-        "y": [float(v) for v in y],
-        "text": text,
-        "textposition": "top center",
-        "textfont": {"size": style.text_size},
-        "showlegend": False,
-        "hoverinfo": "skip",
-        "cliponaxis": False,
-    }
-    if lift:
-        # Plotly sets text off by a marker's radius: an invisible marker of that radius lifts it.
-        row |= {"mode": "markers+text", "marker": {"size": 2 * lift, "opacity": 0}}
-    return row
-
-
-def row_fits(text: Sequence[str], heights: Sequence[float], top: float, style: ChartStyle) -> bool:
-    """Whether a :func:`text_row` over a token axis can be read: neighbours at about the same
-    height (judged on a plot half the figure's height, ``top`` the y range's top) must not touch.
-    """
-    slot = slot_width(style, len(text))
-    if text and text_width(text[-1], style.text_size) / 2 > 0.6 * slot + SIDE_MARGIN:
-        return False  # past the chart's right edge
-    px_per_unit = 0.5 * style.height / top if top > 0 else 0.0
-    for i in range(len(text) - 1):
-        a, b = text[i], text[i + 1]
-        tall = max(len(text_lines(a)), len(text_lines(b))) * 1.3 * style.text_size
-        if abs(heights[i] - heights[i + 1]) * px_per_unit >= tall:
-            continue  # one is well above the other
-        wide = (text_width(a, style.text_size) + text_width(b, style.text_size)) / 2
-        if wide + label_gap(style.text_size) > slot:
-            return False
-    return True
-
-
-def fit_row(
-    forms: Sequence[Sequence[str]], heights: Sequence[float], top: float, style: ChartStyle
-) -> list[str]:
-    """The most complete form of a row of labels that can be read, or no labels at all."""
-    for text in forms:
-        if row_fits(text, heights, top, style):
-            return list(text)
-    return [""] * len(heights)
-
-
 def distributions_figure(
-    labels: Sequence[str], p: np.ndarray, q: np.ndarray, style: ChartStyle = DEFAULT_STYLE
+    labels: Sequence[str], step: OneTokenStep, style: ChartStyle = DEFAULT_STYLE
 ) -> go.Figure:
     """Target and draft side by side, each token marked over-, under-sampled or balanced."""
+    p, q = step.p, step.q
     target, draft = style.notation.target, style.notation.draft
     traces = [
         bar(
@@ -178,7 +77,7 @@ def distributions_figure(
         bargroupgap=0.05,
         # Many words: the icon alone under each word (the title says what it means).
         xaxis=token_axis(
-            labels, status_notes(p, q), style, status_notes(p, q, True, style.font_size)
+            labels, status_notes(step), style, status_notes(step, True, style.font_size)
         ),
         yaxis={"range": [0, float(max(p.max(), q.max())) * 1.18]},
     )
@@ -186,7 +85,7 @@ def distributions_figure(
 
 
 def acceptance_figure(
-    labels: Sequence[str], p: np.ndarray, q: np.ndarray, style: ChartStyle = DEFAULT_STYLE
+    labels: Sequence[str], step: OneTokenStep, style: ChartStyle = DEFAULT_STYLE
 ) -> go.Figure:
     """Acceptance probability min(1, p/q) per token, the rejected remainder stacked on top.
 
@@ -194,7 +93,7 @@ def acceptance_figure(
     the number where words are many, and only on hover (and in the caption) where even that would
     collide.
     """
-    accept = acceptance_probs(p, q)
+    p, q, accept = step.p, step.q, step.accept
     proposed = q > 0
     hover, full, compact = [], [], []
     for pi, qi, ai in zip(p, q, accept, strict=True):
@@ -251,12 +150,11 @@ def acceptance_figure(
 
 
 def bucket_figure(
-    labels: Sequence[str], p: np.ndarray, q: np.ndarray, style: ChartStyle = DEFAULT_STYLE
+    labels: Sequence[str], step: OneTokenStep, style: ChartStyle = DEFAULT_STYLE
 ) -> go.Figure:
     """The leftover bucket: the residual r, titled with its size Z = P(rejection)."""
-    z = rejection_mass(p, q)
-    empty = z <= EMPTY_BUCKET
-    r = np.zeros_like(p) if empty else residual(p, q)
+    z, r = step.z, step.residual
+    empty = z == 0  # the one rounding rule already made a bucket of rounding noise empty
     traces = [
         bar(
             f"{palette.BUCKET.icon} leftover bucket r",
@@ -293,12 +191,11 @@ def bucket_figure(
 
 
 def proof_figure(
-    labels: Sequence[str], p: np.ndarray, q: np.ndarray, style: ChartStyle = DEFAULT_STYLE
+    labels: Sequence[str], step: OneTokenStep, style: ChartStyle = DEFAULT_STYLE
 ) -> go.Figure:
     """The picture proof: accepted mass min(p, q) plus bucket mass Z·r(x) lands exactly on p(x)."""
     x = np.arange(len(labels), dtype=float)
-    kept = q * acceptance_probs(p, q)  # = min(p, q), the mass that arrives by acceptance
-    topped = rejection_mass(p, q) * residual(p, q)  # = max(0, p - q), arriving from the bucket
+    p, kept, topped = step.p, step.kept, step.refill
     half = 0.35  # half a bar
     # The target's outline as one broken line: a flat segment at height p(x) over each bar, wider
     # than the bar so that it shows where it lies on the bar's top edge.
@@ -348,3 +245,22 @@ def proof_figure(
         yaxis={"range": [0, top]},
     )
     return figure(traces, spec)
+
+
+def playground_figures(
+    labels: Sequence[str], step: OneTokenStep, style: ChartStyle = DEFAULT_STYLE
+) -> dict[str, tuple[go.Figure, str]]:
+    """Every chart of the Playground with its caption: ``{"dist", "accept", "bucket", "proof"}``."""
+    note = style.notation
+    return {
+        "dist": (
+            distributions_figure(labels, step, style),
+            captions.distributions_caption(labels, step, note),
+        ),
+        "accept": (
+            acceptance_figure(labels, step, style),
+            captions.acceptance_caption(labels, step, note),
+        ),
+        "bucket": (bucket_figure(labels, step, style), captions.bucket_caption(labels, step, note)),
+        "proof": (proof_figure(labels, step, style), captions.proof_caption(labels, step, note)),
+    }

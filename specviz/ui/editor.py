@@ -8,16 +8,9 @@ from __future__ import annotations
 
 import streamlit as st
 
+from specviz.limits import MAX_LABEL, MAX_TOKENS, MAX_WEIGHT, MIN_TOKENS
 from specviz.palette import Notation
-from specviz.scenario import (
-    MAX_TOKENS,
-    MAX_WEIGHT,
-    MIN_TOKENS,
-    PRESETS,
-    Preset,
-    Scenario,
-    random_scenario,
-)
+from specviz.scenario import PRESETS, Preset, Scenario, random_scenario
 from specviz.ui import state
 
 #: session_state key of the lesson on show (a preset's key, "random", or absent).
@@ -31,7 +24,7 @@ def _load_preset(preset: Preset) -> None:
 
 def _load_random() -> None:
     now = state.current()
-    state.save(random_scenario(now, (now.seed + 1) % 2**32))
+    state.save(random_scenario(now, now.next_seed()))
     st.session_state[LESSON] = "random"
 
 
@@ -85,7 +78,7 @@ def _token_widgets(scenario: Scenario, note: Notation, i: int, slots: list, coll
             lambda v: state.save(state.current().with_label(i, v)),
             label=f"Word {i + 1}",
             label_visibility=visibility,
-            max_chars=12,
+            max_chars=MAX_LABEL,
         )
     for slot, model, letter, role in (
         (slots[1], "p", "{T}", "target"),

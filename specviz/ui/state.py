@@ -1,27 +1,33 @@
-"""One place for the state every page shares (the :class:`~specviz.scenario.Scenario`).
+"""One place for the state the pages share and the settings each page keeps, tied to the URL.
 
-The scenario lives in ``st.session_state`` under one key. It is read once per session from the URL
-(a share link; a bad one becomes notices, never an exception) and written back to the URL on every
-run, so the address bar is always a link that restores what is on screen. Widgets get their value
-from the scenario before they are drawn and copy a change back in their ``on_change`` callback, so
-presets, links and sliders never disagree, and a page switch (which forgets widget keys) loses
-nothing.
+The lesson's :class:`~specviz.scenario.Scenario` lives in ``st.session_state`` under one key, and
+each page setting (a :class:`~specviz.links.Param` of the one link schema) under a key of its
+own. Both are read from the URL once per session (a share link; a bad one becomes notices, never
+an exception) and written back to the URL on every run (:func:`sync_url`), so the address bar is
+always a link that restores what is on screen — and any server replica can serve any student.
+
+Widgets get their value from the state before they are drawn and copy a change back in their
+``on_change`` callback (:func:`bound`, :func:`param_widget`), so presets, links and widgets never
+disagree, and a page switch (which forgets widget keys) loses nothing.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 from urllib.parse import urlencode
 
 import streamlit as st
 
+from specviz.limits import MAX_SEED
+from specviz.links import Param
 from specviz.palette import Notation
-from specviz.scenario import MAX_SEED, Scenario, from_query, to_query
+from specviz.scenario import Scenario, from_query, to_query
 
 _SCENARIO = "specviz.scenario"
 _NOTICES = "specviz.notices"
+_PAGE_PARAMS = "specviz.page_params"  # the Params the current run's page reads, in order
 
 
 def current() -> Scenario:
@@ -34,7 +40,7 @@ def current() -> Scenario:
 
 
 def save(scenario: Scenario) -> None:
-    """Replace the session's scenario (the link notices are answered once the learner acts)."""
+    """Replace the session's scenario (the link's notices are answered once the learner acts)."""
     st.session_state[_SCENARIO] = scenario
     dismiss_notices()
 
@@ -44,54 +50,15 @@ def update(**changes: Any) -> None:
     save(replace(current(), **changes))
 
 
+def notation() -> Notation:
+    """The lettering the learner chose."""
+    return current().notation
+
+
 def notices() -> list[str]:
     """Problems found in the link this session was opened with."""
     current()
     return list(st.session_state.get(_NOTICES, []))
-
-
-def link_param(param: str, key: str, parse: Callable[[str | None], tuple[Any, str | None]]) -> Any:
-    """A page's own setting, read from the link's ``param`` once per session.
-
-    ``parse(raw)`` turns the raw text (None when absent) into ``(value, notice)``; a notice joins
-    the link's other notices. The value lives under the plain session key ``key`` (widget keys
-    are forgotten on a page switch; this one is not) and is returned on every run.
-    """
-    if key not in st.session_state:
-        value, notice = parse(st.query_params.get(param))
-        st.session_state[key] = value
-        if notice:
-            current()
-            st.session_state[_NOTICES] = [*notices(), notice]
-    return st.session_state[key]
-
-
-def choice_parser(
-    param: str, choices: Sequence[Any], default: Any
-) -> Callable[[str | None], tuple[Any, str | None]]:
-    """A ``parse`` for :func:`link_param`: one of ``choices`` written as text, else ``default``."""
-    by_text = {str(choice): choice for choice in choices}
-
-    def parse(raw: str | None) -> tuple[Any, str | None]:
-        if raw is None:
-            return default, None
-        if raw in by_text:
-            return by_text[raw], None
-        allowed = ", ".join(by_text)
-        return default, f"The link's '{param}' must be one of {allowed}; {default} is used."
-
-    return parse
-
-
-def remember(key: str) -> Callable[[Any], None]:
-    """An ``on_change`` for :func:`bound` that keeps a page setting under the plain key ``key``
-    (read with :func:`link_param`) and answers the link's notices."""
-
-    def store(value: Any) -> None:
-        st.session_state[key] = value
-        dismiss_notices()
-
-    return store
 
 
 def dismiss_notices() -> None:
@@ -99,29 +66,38 @@ def dismiss_notices() -> None:
     st.session_state[_NOTICES] = []
 
 
-def notation() -> Notation:
-    """The lettering the learner chose."""
-    return Notation(swapped=current().swapped)
+# ----------------------------------------------------------------------- page settings
 
 
-def sync_url(extra: dict[str, str] | None = None) -> None:
-    """Write the scenario (plus page-specific ``extra`` parameters) into the address bar, and
-    show the same link in the sidebar with a copy button (the last call of every page)."""
-    wanted = to_query(current()) | (extra or {})
-    if st.query_params.to_dict() != wanted:
-        st.query_params.from_dict(wanted)
-    with st.sidebar:
-        st.markdown(
-            "#### Share this view",
-            help="This link restores the words, weights, seed and settings exactly.",
-        )
-        st.code(share_url(extra), language=None, wrap_lines=True)
+def start_run() -> None:
+    """Forget which settings the previous run's page read (called by ``page.setup``)."""
+    st.session_state[_PAGE_PARAMS] = []
 
 
-def share_url(extra: dict[str, str] | None = None) -> str:
-    """The full link that restores this page in this state."""
-    base = st.context.url or ""
-    return f"{base}?{urlencode(to_query(current()) | (extra or {}), safe=',')}"
+def _key(param: Param[Any]) -> str:
+    return f"specviz.param.{param.name}"
+
+
+def param(link: Param[Any]) -> Any:
+    """This page's value of a link parameter: read from the URL once per session (a bad value
+    becomes a notice and the default), then kept in the session. Reading it also puts it in
+    this page's share link."""
+    key = _key(link)
+    if key not in st.session_state:
+        value, notice = link.read(st.query_params.to_dict())
+        st.session_state[key] = value
+        if notice:
+            st.session_state[_NOTICES] = [*notices(), notice]
+    used = st.session_state.setdefault(_PAGE_PARAMS, [])
+    if link not in used:
+        used.append(link)
+    return st.session_state[key]
+
+
+def set_param(link: Param[Any], value: Any) -> None:
+    """Change a page setting (from a widget's callback, a preset, a button)."""
+    st.session_state[_key(link)] = value
+    dismiss_notices()
 
 
 def bound(
@@ -138,6 +114,48 @@ def bound(
         on_change(st.session_state[key])
 
     return widget(key=key, on_change=_changed, **kwargs)
+
+
+def param_widget(link: Param[Any], widget: Callable[..., Any], **kwargs: Any) -> Any:
+    """Draw ``widget`` bound to a page setting (its key is ``w.<name>``); returns the value."""
+    return bound(
+        widget,
+        f"w.{link.name}",
+        param(link),
+        lambda value: set_param(link, value),
+        **kwargs,
+    )
+
+
+# ------------------------------------------------------------------------------- the link
+
+
+def query() -> dict[str, str]:
+    """The query string that restores this page as it is: the scenario and the page's settings."""
+    out = to_query(current())
+    for link in st.session_state.get(_PAGE_PARAMS, []):
+        out |= link.write(st.session_state[_key(link)])
+    return out
+
+
+def share_url() -> str:
+    """The full link that restores this page in this state."""
+    base = st.context.url or ""
+    return f"{base}?{urlencode(query(), safe=',')}"
+
+
+def sync_url() -> None:
+    """Write the state into the address bar, and show the same link in the sidebar with a copy
+    button (called once at the end of every run, by ``page.finish``)."""
+    wanted = query()
+    if st.query_params.to_dict() != wanted:
+        st.query_params.from_dict(wanted)
+    with st.sidebar:
+        st.markdown(
+            "#### Share this view",
+            help="This link restores the words, weights, seed and every setting on this page.",
+        )
+        st.code(share_url(), language=None, wrap_lines=True)
 
 
 def sidebar_settings() -> None:

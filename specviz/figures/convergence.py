@@ -1,0 +1,336 @@
+"""Convergence charts: the TV distance to the target against N on log–log axes, over the noise
+band of an exact sampler (Altair). The Monte Carlo page shows the correct sampler from several
+seeds; the Bug zoo a rule that stalls at its floor next to the correct one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import altair as alt
+import numpy as np
+
+from specviz import palette
+from specviz.figures.numbers import tv_text
+from specviz.figures.style import DEFAULT_STYLE, ChartStyle
+from specviz.palette import Notation
+from specviz.runs import MonteCarloRun
+from specviz.stats import TVBand, TVPath
+from specviz.zoo import ZooComparison
+
+
+@dataclass(frozen=True)
+class Series:
+    """Lines of a convergence chart that share one legend entry (e.g. several seeds).
+
+    Attributes
+    ----------
+    name : str
+        The legend entry.
+    paths : tuple of TVPath
+        One line per path.
+    color : str
+        Line colour.
+    width : float
+        Line width in px.
+    dash : tuple of int
+        Vega-Lite stroke dash (empty: solid); a second cue besides the colour.
+    opacity : float
+        Line opacity.
+    """
+
+    name: str
+    paths: tuple[TVPath, ...]
+    color: str
+    width: float = 2.0
+    dash: tuple[int, ...] = ()
+    opacity: float = 1.0
+
+
+#: Tick labels of the N axis: 1, 10, 100, 1k, ..., 1B.
+_N_LABELS = (
+    "datum.value >= 1e9 ? format(datum.value / 1e9, '~g') + 'B' : "
+    "datum.value >= 1e6 ? format(datum.value / 1e6, '~g') + 'M' : "
+    "datum.value >= 1e3 ? format(datum.value / 1e3, '~g') + 'k' : format(datum.value, '~g')"
+)
+
+
+def _decades(lo: float, hi: float) -> list[float]:
+    a, b = int(np.floor(np.log10(lo))), int(np.ceil(np.log10(hi)))
+    return [10.0**k for k in range(a, b + 1)]
+
+
+def convergence_rows(series: Sequence[Series], band: TVBand) -> tuple[list[dict], list[dict]]:
+    """The chart's data: one row per (line, checkpoint) with TV > 0, and the band's rows.
+
+    Points with TV = 0 (possible at small N, when the counts hit the target exactly) cannot sit
+    on a log axis and are left out. The band keeps every checkpoint where it is above 0; a lower
+    edge of 0 (an exact run can hit the target exactly) is drawn down to the axis's floor by
+    :func:`convergence_chart`.
+    """
+    lines = [
+        {"series": s.name, "line": f"{s.name} #{i}", "n": int(n), "tv": float(tv)}
+        for s in series
+        for i, path in enumerate(s.paths)
+        for n, tv in zip(path.checkpoints, path.tv, strict=True)
+        if tv > 0
+    ]
+    band_rows = [
+        {"n": int(n), "lower": float(lo), "upper": float(hi), "mean": float(m)}
+        for n, lo, hi, m in zip(band.n, band.lower, band.upper, band.mean, strict=True)
+        if hi > 0
+    ]
+    return lines, band_rows
+
+
+def convergence_chart(
+    series: Sequence[Series],
+    band: TVBand,
+    title: str,
+    style: ChartStyle = DEFAULT_STYLE,
+) -> alt.LayerChart:
+    """TV to the target versus N on log–log axes, over the 1/√N noise band of an exact sampler.
+
+    Parameters
+    ----------
+    series : sequence of Series
+        The TV paths, one legend entry per series. A flat "floor" line is a series too (a path
+        with two checkpoints).
+    band : TVBand
+        Where an exact sampler's TV lies (shaded, its own legend) and its mean (dashed grey,
+        slope −1/2 on log–log axes).
+    title : str
+        Chart title (keep it short: it does not wrap).
+    style : ChartStyle
+        Sizes (projector mode) and lettering.
+    """
+    mean_name = "average of an exact sampler: 1/√N"
+    band_name = f"{100 * band.level:.0f}% of exact runs land here"
+    mean = Series(
+        mean_name,
+        (TVPath(band.n, np.zeros((band.n.size, 0), dtype=np.int64), band.mean),),
+        palette.NEUTRAL.color,
+        width=2.0,
+        dash=(8, 5),
+    )
+    everything = [*series, mean]
+    rows, band_rows = convergence_rows(everything, band)
+    names = [s.name for s in everything]
+    values = [r["tv"] for r in rows] + [r[k] for r in band_rows for k in ("lower", "upper")]
+    values = [v for v in values if v > 0]
+    n_max = max(10, int(band.n[-1]))
+    y_lo, y_hi = (min(values), max(values)) if values else (1e-3, 1.0)
+    floor = y_lo / 1.5  # the axis's bottom: where a band reaching down to 0 is cut
+    band_rows = [{**r, "lower": max(r["lower"], floor)} for r in band_rows]
+    size = style.font_size
+    legend = {
+        "title": None,
+        "orient": "bottom",
+        "direction": "vertical",
+        "columns": 2,
+        "labelLimit": 0,
+        "labelFontSize": size,
+        "symbolSize": 500 if style.projector else 300,
+    }
+
+    def by_series(values_: list) -> alt.Scale:
+        return alt.Scale(domain=names, range=values_)
+
+    x = alt.X(
+        "n:Q",
+        title="N runs (log scale)",
+        scale=alt.Scale(type="log", domain=[1, n_max]),
+        axis=alt.Axis(values=_decades(1, n_max), labelExpr=_N_LABELS, grid=True),
+    )
+    y_axis = alt.Axis(values=_decades(y_lo, y_hi), format="~g", grid=True)
+    y_scale = alt.Scale(type="log", domain=[y_lo / 1.5, min(1.0, y_hi * 1.5)])
+    y_title = style.fill("TV distance to {T} (log scale)")
+    area = (
+        alt.Chart(alt.Data(values=band_rows))
+        .mark_area(opacity=0.6)
+        .encode(
+            x=x,
+            y=alt.Y("lower:Q", scale=y_scale, axis=y_axis, title=y_title),
+            y2="upper:Q",
+            fill=alt.Fill(
+                "band:N",
+                scale=alt.Scale(domain=[band_name], range=[palette.GRID]),
+                # Inside the plot, bottom left: every TV path starts high, so that corner is empty.
+                legend=alt.Legend(
+                    **{**legend, "orient": "bottom-left", "columns": 1},
+                    symbolType="square",
+                    fillColor="white",
+                    padding=6,
+                ),
+            ),
+        )
+        .transform_calculate(band=f"'{band_name}'")
+    )
+    lines = (
+        alt.Chart(alt.Data(values=rows))
+        .mark_line(clip=True)
+        .encode(
+            x=x,
+            y=alt.Y("tv:Q", title=y_title, scale=y_scale, axis=y_axis),
+            stroke=alt.Stroke(
+                "series:N",
+                scale=by_series([s.color for s in everything]),
+                legend=alt.Legend(
+                    **legend, symbolType="stroke", symbolStrokeWidth=style.line_width + 1
+                ),
+            ),
+            strokeDash=alt.StrokeDash(
+                "series:N",
+                scale=by_series([list(s.dash) or [1, 0] for s in everything]),
+                legend=alt.Legend(
+                    **legend, symbolType="stroke", symbolStrokeWidth=style.line_width + 1
+                ),
+            ),
+            strokeWidth=alt.StrokeWidth(
+                "series:N", scale=by_series([s.width for s in everything]), legend=None
+            ),
+            opacity=alt.Opacity(
+                "series:N", scale=by_series([s.opacity for s in everything]), legend=None
+            ),
+            detail="line:N",
+            tooltip=[
+                alt.Tooltip("series:N", title="line"),
+                alt.Tooltip("n:Q", title="N", format=","),
+                alt.Tooltip("tv:Q", title="TV", format=".3g"),
+            ],
+        )
+    )
+    return (
+        alt.layer(area, lines)
+        .resolve_legend(fill="independent", stroke="shared")
+        .properties(
+            height=style.height + 60,
+            title=alt.TitleParams(title, anchor="start", fontSize=size + 4),
+        )
+        .configure_axis(labelFontSize=size, titleFontSize=size, gridColor=palette.GRID)
+        .configure_legend(labelFontSize=size)
+        .configure_view(stroke=None)
+    )
+
+
+def _flat(tv: float, n_max: int) -> TVPath:
+    """A horizontal line at ``tv`` from N = 1 to ``n_max``, as a two-point path."""
+    cps = np.array([1, n_max], dtype=np.int64)
+    return TVPath(cps, np.zeros((2, 1), dtype=np.int64), np.array([tv, tv]))
+
+
+def monte_carlo_chart(
+    runs: Sequence[MonteCarloRun], band: TVBand, style: ChartStyle = DEFAULT_STYLE
+) -> alt.LayerChart:
+    """Convergence of the correct sampler: the page's run (thick) and the other seeds (thin)."""
+    main, others = runs[0], runs[1:]
+    series = [
+        Series(
+            f"{palette.TARGET.icon} seed {main.seed}: the run above",
+            (main.path,),
+            palette.TARGET.color,
+            width=style.line_width + 2,
+        )
+    ]
+    if others:
+        series.append(
+            Series(
+                f"seeds {others[0].seed}–{others[-1].seed}",
+                tuple(r.path for r in others),
+                palette.TARGET.color,
+                width=style.line_width / 2 + 0.5,
+                dash=(4, 2),
+                opacity=0.7,
+            )
+        )
+    return convergence_chart(series, band, f"Correct sampler, {len(runs)} seeds", style)
+
+
+def monte_carlo_chart_caption(
+    runs: Sequence[MonteCarloRun], band: TVBand, notation: Notation
+) -> str:
+    """The TV of every seed at N, against the band."""
+    n = runs[0].n
+    tvs = ", ".join(f"seed {r.seed} {tv_text(r.tv)}" for r in runs)
+    zeros = [int(m) for m, lo in zip(band.n, band.lower, strict=True) if lo == 0 and m > 1]
+    where = ", ".join(f"{m:,}" for m in zeros)
+    exact = (
+        f" Where the band reaches the bottom of the chart (N = {where}) an exact run can land"
+        " exactly on {T}, at distance 0."
+        if zeros
+        else ""
+    )
+    return notation.fill(
+        f"Log–log lines of the TV distance between the emitted words and {{T}} versus N, for "
+        f"{_count(len(runs), 'seed')}, over the shaded {100 * band.level:.0f}% band of an exact "
+        f"sampler. At N = {n:,}: {tvs}; the band there reaches from "
+        f"{tv_text(float(band.lower[-1]))} to {tv_text(float(band.upper[-1]))}"
+        + (" and falls like 1/√N." if n > 1 else ".")
+        + exact
+    )
+
+
+def _count(k: int, noun: str) -> str:
+    return f"{k:,} {noun}" if k == 1 else f"{k:,} {noun}s"
+
+
+# ------------------------------------------------------------------------------------ bug zoo
+
+
+def zoo_chart(
+    comparison: ZooComparison, title: str, style: ChartStyle = DEFAULT_STYLE
+) -> alt.LayerChart:
+    """The mistake's TV path flattening at its floor while the correct one keeps falling."""
+    width = style.line_width + 1
+    series = [
+        Series(
+            f"{palette.TARGET.icon} correct rule",
+            (comparison.correct,),
+            palette.TARGET.color,
+            width=width,
+        ),
+        Series(
+            f"{palette.REJECTED.icon} {title}",
+            (comparison.wrong,),
+            palette.REJECTED.color,
+            width=width,
+            dash=(10, 4),
+        ),
+    ]
+    if comparison.tv > 0:  # total_variation already counts rounding as 0
+        n_max = int(comparison.band.n[-1])
+        series.append(
+            Series(
+                f"its floor: TV = {tv_text(comparison.tv)}",
+                (_flat(comparison.tv, n_max),),
+                palette.INK,
+                width=style.line_width / 2 + 0.5,
+                dash=(2, 3),
+            )
+        )
+    return convergence_chart(series, comparison.band, "The mistake stalls at its floor", style)
+
+
+def zoo_chart_caption(comparison: ZooComparison, title: str, notation: Notation) -> str:
+    """Where both paths end and from when the bias shows."""
+    n = int(comparison.band.n[-1])
+    seen = (
+        f"From about N = {comparison.detectable_from:,} runs on, the bias is larger than the "
+        "noise band."
+        if comparison.detectable_from
+        else "On this pair the mistake happens to be exact: both lines fall like 1/√N."
+    )
+    band = f"the shaded {100 * comparison.band.level:.0f}% noise band that falls like 1/√N"
+    # Say what is true of this run: an exact sampler ends outside its band 5% of the time.
+    where = (
+        f"inside {band}"
+        if comparison.correct_inside_band
+        else f"just outside {band} (an exact sampler lands outside it in "
+        f"{100 * (1 - comparison.band.level):.0f}% of runs)"
+    )
+    return notation.fill(
+        f"Log–log lines of the TV distance to {{T}} versus N, up to N = {n:,}. The correct rule "
+        f"ends at {tv_text(float(comparison.correct.tv[-1]))}, {where}; '{title}' ends at "
+        f"{tv_text(float(comparison.wrong.tv[-1]))}, on its floor {tv_text(comparison.tv)}. " + seen
+    )

@@ -1,0 +1,109 @@
+"""The Bug zoo's charts and their alt text: a rule's exact output law next to the target, and its
+TV path stalling at its floor while the correct rule's keeps falling."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import plotly.graph_objects as go
+
+from specviz import palette
+from specviz.figures.convergence import zoo_chart, zoo_chart_caption
+from specviz.figures.fit import fit_row
+from specviz.figures.numbers import percent, tv_text
+from specviz.figures.style import DEFAULT_STYLE, ChartStyle, figure, pair_layout
+from specviz.figures.traces import BAR_WIDTH, LEFT, RIGHT, bar
+from specviz.one_token import OneTokenStep
+from specviz.palette import Notation
+from specviz.zoo import ZooComparison
+
+
+def zoo_law_figure(
+    labels: Sequence[str],
+    step: OneTokenStep,
+    comparison: ZooComparison,
+    title: str,
+    style: ChartStyle = DEFAULT_STYLE,
+) -> go.Figure:
+    """The mistaken rule's exact output law next to the target (= the correct rule's output)."""
+    p, law = step.p, comparison.law
+    t = style.notation.target
+    top = float(max(p.max(), law.max()))
+    # Each bar's share over it, read in pairs; none at all where the pairs would collide.
+    shares = fit_row(
+        [[percent(v) for v in np.column_stack([p, law]).ravel()]],
+        np.column_stack([p, law]).ravel(),
+        top * 1.22,
+        style,
+    )
+    common = {"width": BAR_WIDTH, "textposition": "outside", "customdata": list(labels)}
+    traces = [
+        bar(
+            f"{palette.TARGET.icon} target {t} = output of the correct rule",
+            p,
+            palette.TARGET,
+            style,
+            offset=LEFT,
+            text=shares[0::2],
+            hovertemplate=f"%{{customdata}}: target {t} = %{{y:.2%}}<extra></extra>",
+            **common,
+        ),
+        bar(
+            f"{palette.REJECTED.icon} output of the mistake",
+            law,
+            palette.REJECTED,
+            style,
+            offset=RIGHT,
+            text=shares[1::2],
+            hovertemplate="%{customdata}: the mistake emits it %{y:.2%}<extra></extra>",
+            **common,
+        ),
+    ]
+    heading = f"{title}: its output vs {t}, TV = {tv_text(comparison.tv)}"
+    return figure(traces, pair_layout(style, heading, labels, top))
+
+
+def zoo_law_caption(
+    labels: Sequence[str],
+    step: OneTokenStep,
+    comparison: ZooComparison,
+    title: str,
+    notation: Notation,
+) -> str:
+    """Both laws, word by word, and their distance."""
+    parts = [
+        f"{w} {percent(a)} vs {percent(b)}"
+        for w, a, b in zip(labels, comparison.law, step.p, strict=True)
+    ]
+    return notation.fill(
+        f"Grouped bars: output of '{title}' vs target {{T}}, word by word: "
+        + "; ".join(parts)
+        + f". Total variation distance {tv_text(comparison.tv)}: that share of the probability "
+        "mass lands on the wrong words."
+    )
+
+
+def zoo_figures(
+    labels: Sequence[str],
+    step: OneTokenStep,
+    style: ChartStyle,
+    comparison: ZooComparison,
+) -> dict[str, tuple[go.Figure | dict, str]]:
+    """Both charts of the Bug zoo page with their alt text: ``{"law", "tv"}``.
+
+    The convergence chart comes as an unvalidated Vega-Lite dict (see
+    :func:`specviz.figures.montecarlo.monte_carlo_figures`).
+    """
+    notation = style.notation
+    title = style.fill(comparison.rule.title)
+    return {
+        "law": (
+            zoo_law_figure(labels, step, comparison, title, style),
+            zoo_law_caption(labels, step, comparison, title, notation),
+        ),
+        "tv": (
+            zoo_chart(comparison, title, style).to_dict(validate=False),
+            zoo_chart_caption(comparison, title, notation),
+        ),
+    }
