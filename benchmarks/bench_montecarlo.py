@@ -31,7 +31,7 @@ def _page(script: str, query: dict[str, str] | None = None) -> AppTest:
 
 def bench_monte_carlo(n: int) -> None:
     at = _page("pages/3_Monte_Carlo.py", {"n": str(n)})
-    assert at.select_slider(key="mc.n_slider").value == n
+    assert at.select_slider(key="w.n").value == n
     for seed in (1000, 1001):  # warm-up: imports, first figures
         at.number_input(key="ui.seed").set_value(seed)
         timed_run(at)

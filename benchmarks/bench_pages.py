@@ -53,7 +53,7 @@ def bench_landing() -> None:
     passes: list[list[float]] = [[], []]
     for times in passes:  # first pass: every position new; second: every position seen
         for value in range(0, 101, 5):
-            at.slider[0].set_value(value)
+            at.select_slider(key="w.quality").set_value(value)
             times.append(timed_run(at))
     report("Home, quality slider to a new position", passes[0])
     report("Home, quality slider to a seen position", passes[1])
