@@ -1,0 +1,537 @@
+"""Toy language models of a small corpus, and the target/draft pairs the decoding page offers.
+
+The corpus (``specviz/data/corpus.txt``, a few hundred short sentences about one house, written
+for this project) is read once per process, on first use. Its text is one stream of words, every
+sentence ending in ``"."``, the last sentence followed by the first, so that every word and every
+pair of words in it is followed by something.
+
+:class:`NgramModel` predicts the next word from the last ``order`` words by their counts in that
+stream, mixed with lower orders: the target reads two words back, cheaper drafts read one word
+(a bigram model) or none (word frequencies). A draft that reads one word back already knows most
+function words and set phrases ("sat on *the*", "a cup *of*"); it misses where the second word
+back matters. That is *why* a cheap draft's guesses are kept so often.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections import Counter, defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from specviz._checks import choice, real, short, whole
+from specviz.decoding import (
+    Decoding,
+    DecodingPair,
+    LanguageModel,
+    WordsPerCall,
+    decode,
+    decode_batch,
+    decoding_pair,
+    with_settings,
+    words_per_call,
+)
+from specviz.limits import CHECK_RUNS, CHECK_WORDS, CURVE_GAMMA, SHARES_WORDS
+
+CORPUS_PATH = Path(__file__).resolve().parent / "data" / "corpus.txt"
+
+#: The word that ends a sentence.
+END = "."
+
+_WORD = re.compile(r"[A-Za-z']+|\.")
+
+
+@dataclass(frozen=True, eq=False)
+class Corpus:
+    """The corpus as word ids.
+
+    Attributes
+    ----------
+    words : tuple of str
+        The vocabulary in lower case, most frequent first (``"."`` included).
+    stream : numpy.ndarray
+        The whole text as word ids, sentence after sentence (read-only).
+    sentences : int
+        Number of sentences.
+    names : frozenset of str
+        Words the corpus writes with a capital inside a sentence (names: Mia, Sam, ...).
+    """
+
+    words: tuple[str, ...]
+    stream: np.ndarray
+    sentences: int
+    names: frozenset[str]
+
+    @property
+    def size(self) -> int:
+        """Vocabulary size."""
+        return len(self.words)
+
+    @functools.cached_property
+    def _index(self) -> dict[str, int]:
+        return {w: i for i, w in enumerate(self.words)}
+
+    def ids(self, text: str) -> tuple[int, ...]:
+        """Word ids of ``text`` (lower-cased; every word must be in the vocabulary)."""
+        if not isinstance(text, str):
+            raise ValueError(f"text must be a string of corpus words; got {short(text)}")
+        out = []
+        for word in _WORD.findall(text.lower()):
+            if word not in self._index:
+                raise ValueError(f"text holds {word!r}, which is not a word of the corpus")
+            out.append(self._index[word])
+        return tuple(out)
+
+    def spelled(self, ids: Sequence[int], after_end: bool = True) -> list[str]:
+        """The words of ``ids`` as they are written: a capital to start a sentence (the first
+        word too when ``after_end``) and for names."""
+        out, capital = [], after_end
+        for i in ids:
+            word = self.words[int(i)]
+            if word in self.names or (capital and word != END):
+                word = word[:1].upper() + word[1:]
+            out.append(word)
+            capital = word == END
+        return out
+
+    def text(self, ids: Sequence[int], after_end: bool = True) -> str:
+        """``ids`` as readable text: capitals as in :meth:`spelled`, no space before ``"."``."""
+        return " ".join(self.spelled(ids, after_end)).replace(" .", ".")
+
+
+@functools.cache
+def corpus() -> Corpus:
+    """The corpus, read and counted once per process (a few milliseconds).
+
+    Returns
+    -------
+    Corpus
+        The vocabulary (most frequent first), the text as word ids, and the names.
+
+    Examples
+    --------
+    >>> corpus().words[:2]
+    ('the', '.')
+    """
+    sentences = []
+    names: set[str] = set()
+    for line in CORPUS_PATH.read_text(encoding="utf-8").splitlines():
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        words = _WORD.findall(line)
+        if not words or words[-1] != END:
+            words.append(END)
+        names.update(w.lower() for w in words[1:] if w[:1].isupper())
+        sentences.append([w.lower() for w in words])
+    counts = Counter(w for s in sentences for w in s)
+    first_seen: dict[str, int] = {}
+    for w in (w for s in sentences for w in s):
+        first_seen.setdefault(w, len(first_seen))
+    vocab = tuple(sorted(counts, key=lambda w: (-counts[w], first_seen[w])))
+    index = {w: i for i, w in enumerate(vocab)}
+    stream = np.array([index[w] for s in sentences for w in s], dtype=np.int64)
+    stream.setflags(write=False)
+    return Corpus(words=vocab, stream=stream, sentences=len(sentences), names=frozenset(names))
+
+
+class NgramModel(LanguageModel):
+    """Next word from the last ``order`` words by their counts in the corpus, mixed with lower
+    orders.
+
+    After a context ``(a, b)`` seen in the corpus, the trigram model with weights ``(0.7, 0.3)``
+    says ``0.7·count(a b w)/count(a b ·) + 0.3·count(b w)/count(b ·)``. After a context it has
+    never seen it backs off to the longest ending it has seen (the weights of the orders it can
+    use, renormalised). Order 0 is the plain word frequencies.
+
+    Parameters
+    ----------
+    order : int
+        Words read back: 0 (frequencies), 1 (bigram), 2 (trigram), ...
+    weights : sequence of float, optional
+        One non-negative weight per order ``order, order - 1, ..., max(order, 1)..1`` (for
+        ``order = 0``: ignored), summing to a positive number. Default: all on the full order.
+    """
+
+    def __init__(self, order: int, weights: Sequence[float] | None = None) -> None:
+        self._order = whole(order, "order (words read back)", maximum=3)
+        depth = max(self._order, 1) if self._order else 0
+        if weights is None:
+            weights = [1.0] + [0.0] * (depth - 1) if depth else []
+        w = [real(x, "weights", low=0.0) for x in weights]
+        if len(w) != depth or (depth and sum(w) <= 0):
+            raise ValueError(
+                f"weights must hold {depth} non-negative numbers with a positive sum (one per "
+                f"order {self._order} down to 1); got {short(weights)}"
+            )
+        self._weights = tuple(w)
+        self._corpus = corpus()
+        self._counts = _counts(self._order)
+        self._cache: dict[tuple[int, ...], np.ndarray] = {}
+
+    @property
+    def vocab_size(self) -> int:
+        return self._corpus.size
+
+    @property
+    def order(self) -> int:
+        return self._order
+
+    @property
+    def words(self) -> tuple[str, ...]:
+        """The vocabulary."""
+        return self._corpus.words
+
+    def state(self, context: tuple[int, ...]) -> tuple[int, ...]:
+        """The longest ending of ``context`` (at most :attr:`order` words) the corpus has."""
+        for length in range(min(self._order, len(context)), 0, -1):
+            ending = context[len(context) - length :]
+            if ending in self._counts[length]:
+                return ending
+        return ()
+
+    def next_word(self, context: tuple[int, ...]) -> np.ndarray:
+        key = self.state(tuple(context))
+        hit = self._cache.get(key)
+        if hit is None:
+            hit = self._cache[key] = self._mix(key)
+            hit.setflags(write=False)
+        return hit
+
+    def _mix(self, key: tuple[int, ...]) -> np.ndarray:
+        out = np.zeros(self.vocab_size)
+        if not key:
+            return _unigram().copy()
+        # Weights of the orders this context allows (len(key) down to 1), renormalised.
+        usable = self._weights[self._order - len(key) :]
+        if sum(usable) == 0:  # only the orders it cannot use had weight: trust the longest
+            usable = (1.0,) + (0.0,) * (len(usable) - 1)
+        total = sum(usable)
+        for length, weight in zip(range(len(key), 0, -1), usable, strict=True):
+            if weight == 0:
+                continue
+            follows = self._counts[length][key[len(key) - length :]]
+            out += (weight / total) * follows
+        return out / out.sum()
+
+
+@functools.cache
+def _counts(order: int) -> dict[int, dict[tuple[int, ...], np.ndarray]]:
+    """Per context length 1..order: context -> next-word frequencies (a distribution)."""
+    stream = corpus().stream
+    size, n = corpus().size, stream.size
+    tables: dict[int, dict[tuple[int, ...], np.ndarray]] = {}
+    for length in range(1, order + 1):
+        raw: dict[tuple[int, ...], Counter[int]] = defaultdict(Counter)
+        for i in range(n):
+            # The stream is read in a circle: the last sentence is followed by the first.
+            context = tuple(int(stream[(i - length + k) % n]) for k in range(length))
+            raw[context][int(stream[i])] += 1
+        table = {}
+        for context, follow in raw.items():
+            row = np.zeros(size)
+            row[list(follow)] = list(follow.values())
+            table[context] = row / row.sum()
+        tables[length] = table
+    return tables
+
+
+@functools.cache
+def _unigram() -> np.ndarray:
+    freq = np.bincount(corpus().stream, minlength=corpus().size).astype(np.float64)
+    return freq / freq.sum()
+
+
+# ----------------------------------------------------------------------- the page's pairs
+
+
+@dataclass(frozen=True)
+class ToyPair:
+    """A target and a draft for the decoding page: a key, a short name, the words and start.
+
+    Attributes
+    ----------
+    key : str
+        The pair's name in links.
+    title : str
+        A short name for a menu.
+    words : tuple of str
+        The vocabulary.
+    start : tuple of int
+        The prompt the text follows (the end of a sentence, for the corpus pairs).
+    corpus : bool
+        Whether the words are the corpus's (the text is then written as sentences).
+    """
+
+    key: str
+    title: str
+    words: tuple[str, ...]
+    start: tuple[int, ...]
+    corpus: bool = True
+
+
+#: The worked example of the design notes (math.md, "A two-step Markov check"): three words.
+TEXTBOOK_WORDS = ("sun", "rain", "wind")
+TEXTBOOK_TARGET = np.array([[0.6, 0.3, 0.1], [0.2, 0.2, 0.6], [0.1, 0.8, 0.1]])
+TEXTBOOK_DRAFT = np.array([[0.3, 0.4, 0.3], [0.3, 0.3, 0.4], [1 / 3, 1 / 3, 1 / 3]])
+
+#: Weights of the target's orders: 70 % the last two words, 30 % the last word alone (so that it
+#: recombines phrases instead of reciting sentences).
+TARGET_WEIGHTS = (0.7, 0.3)
+#: Nucleus mass of the "strong draft": the target's likeliest words only.
+STRONG_TOP_P = 0.8
+#: How many times hotter the "hotter draft" runs than the target.
+HOTTER = 2.0
+#: The words the "weak draft" may guess: the most frequent ones.
+WEAK_TOP_K = 40
+
+PAIR_KEYS: tuple[str, ...] = ("ngram", "strong", "weak", "hotter", "perfect", "textbook")
+PAIR_TITLES: dict[str, str] = {
+    "ngram": "The n-gram pair",
+    "strong": "A strong draft",
+    "weak": "A weak draft",
+    "hotter": "The target, hotter",
+    "perfect": "A perfect draft",
+    "textbook": "The worked example",
+}
+
+
+def toy_pair(key: str) -> ToyPair:
+    """What the page needs to know about a pair besides its models.
+
+    Parameters
+    ----------
+    key : str
+        One of :data:`PAIR_KEYS`.
+
+    Returns
+    -------
+    ToyPair
+        Its name, its words and the prompt its texts follow.
+    """
+    k = choice(key, "key", PAIR_KEYS)
+    if k == "textbook":
+        return ToyPair(k, PAIR_TITLES[k], TEXTBOOK_WORDS, (0,), corpus=False)
+    words = corpus().words
+    return ToyPair(k, PAIR_TITLES[k], words, (words.index(END),))
+
+
+def pair_models(key: str, temperature: float = 1.0) -> tuple[object, object]:
+    """The target and the draft of a pair at a temperature (applied to both models).
+
+    ``ngram``: trigram target, bigram draft. ``strong``: the draft is the target cut to its
+    likeliest words (top-p :data:`STRONG_TOP_P`). ``weak``: the draft guesses from word
+    frequencies alone (its :data:`WEAK_TOP_K` most frequent words). ``hotter``: the draft is the
+    target at :data:`HOTTER` times the temperature. ``perfect``: the draft is the target.
+    ``textbook``: math.md's three-word chains.
+
+    Parameters
+    ----------
+    key : str
+        One of :data:`PAIR_KEYS`.
+    temperature : float, default 1.0
+        ``T >= 0``, applied to both models (see :func:`~specviz.decoding.with_settings`).
+
+    Returns
+    -------
+    tuple
+        ``(target, draft)``: language models (matrices for ``textbook``).
+
+    Raises
+    ------
+    ValueError
+        On an unknown key or a bad temperature.
+    """
+    k = choice(key, "key", PAIR_KEYS)
+    t = real(temperature, "temperature", low=0.0)
+    if k == "textbook":
+        return (with_settings(TEXTBOOK_TARGET, temperature=t),
+                with_settings(TEXTBOOK_DRAFT, temperature=t))  # fmt: skip
+    target = NgramModel(2, TARGET_WEIGHTS)
+    drafts = {
+        "ngram": lambda: with_settings(NgramModel(1), temperature=t),
+        "strong": lambda: with_settings(target, temperature=t, top_p=STRONG_TOP_P),
+        "weak": lambda: with_settings(NgramModel(0), temperature=t, top_k=WEAK_TOP_K),
+        "hotter": lambda: with_settings(target, temperature=HOTTER * t),
+        "perfect": lambda: with_settings(target, temperature=t),
+    }
+    return with_settings(target, temperature=t), drafts[k]()
+
+
+@functools.lru_cache(maxsize=32)
+def compiled_pair(key: str, temperature: float = 1.0) -> DecodingPair:
+    """The pair compiled for the engine, once per (key, temperature) per process.
+
+    Parameters
+    ----------
+    key : str
+        One of :data:`PAIR_KEYS`.
+    temperature : float, default 1.0
+        Applied to both models.
+
+    Returns
+    -------
+    DecodingPair
+        Every context the two models reach from the pair's prompt (~1,000 for the corpus pairs).
+    """
+    target, draft = pair_models(key, temperature)
+    return decoding_pair(target, draft, start=toy_pair(key).start)
+
+
+# ------------------------------------------------------------------- what the page shows
+# Each result is computed once per setting and process (every session shares it): the page adds
+# Streamlit's cache on top, the figures read the same objects.
+
+
+@functools.lru_cache(maxsize=256)
+def toy_run(key: str, temperature: float, gamma: int, n_tokens: int, seed: int) -> Decoding:
+    """One run of speculative decoding on a pair (the page's timeline and text).
+
+    Parameters
+    ----------
+    key, temperature : str, float
+        The pair and the temperature of both models.
+    gamma, n_tokens, seed : int
+        Drafts per target call, words to write, the seed.
+
+    Returns
+    -------
+    Decoding
+    """
+    return decode(compiled_pair(key, temperature), gamma=gamma, n_tokens=n_tokens, seed=seed)
+
+
+@functools.lru_cache(maxsize=1024)
+def toy_prediction(key: str, temperature: float, gamma: int) -> WordsPerCall:
+    """Words per call predicted without simulation, for one pair and one ``gamma``.
+
+    Parameters
+    ----------
+    key, temperature : str, float
+        The pair and the temperature of both models.
+    gamma : int
+        Drafts per target call.
+
+    Returns
+    -------
+    WordsPerCall
+        :func:`~specviz.decoding.words_per_call` of the compiled pair.
+    """
+    return words_per_call(compiled_pair(key, temperature), gamma=gamma)
+
+
+@functools.lru_cache(maxsize=64)
+def toy_curve(key: str, temperature: float) -> tuple[WordsPerCall, ...]:
+    """The prediction for ``gamma = 0 .. CURVE_GAMMA`` (the page's chart against gamma).
+
+    Parameters
+    ----------
+    key, temperature : str, float
+        The pair and the temperature of both models.
+
+    Returns
+    -------
+    tuple of WordsPerCall
+        Entry ``g`` is :func:`toy_prediction` at ``gamma = g``.
+    """
+    return tuple(toy_prediction(key, temperature, g) for g in range(CURVE_GAMMA + 1))
+
+
+@dataclass(frozen=True)
+class Measured:
+    """Words per call measured on many texts (the honest check of the prediction).
+
+    Attributes
+    ----------
+    words_per_call, std_error : float
+        Pooled over :attr:`runs` texts of :attr:`n_tokens` words, every call counted in full.
+    runs, n_tokens, calls : int
+    """
+
+    words_per_call: float
+    std_error: float
+    runs: int
+    n_tokens: int
+    calls: int
+
+
+#: The seed of the page's check and of its long text: every learner sees the same numbers there.
+CHECK_SEED = 2023
+
+
+@functools.lru_cache(maxsize=256)
+def toy_measured(key: str, temperature: float, gamma: int, seed: int) -> Measured:
+    """Words per call over :data:`~specviz.limits.CHECK_RUNS` texts of
+    :data:`~specviz.limits.CHECK_WORDS` words each.
+
+    Parameters
+    ----------
+    key, temperature : str, float
+        The pair and the temperature of both models.
+    gamma, seed : int
+        Drafts per target call and the seed (the page uses :data:`CHECK_SEED`).
+
+    Returns
+    -------
+    Measured
+        Words per call (every call counted in full) and its standard error.
+    """
+    batch = decode_batch(compiled_pair(key, temperature), gamma=gamma, n_tokens=CHECK_WORDS,
+                         runs=CHECK_RUNS, seed=seed)  # fmt: skip
+    return Measured(
+        words_per_call=batch.words_per_call,
+        std_error=batch.words_per_call_error,
+        runs=CHECK_RUNS,
+        n_tokens=CHECK_WORDS,
+        calls=int(batch.calls.sum()),
+    )
+
+
+@dataclass(frozen=True, eq=False)
+class WordShares:
+    """How often each word of many texts came from a kept guess.
+
+    Attributes
+    ----------
+    emitted, kept : numpy.ndarray
+        Per word of the vocabulary: times it was written, and times as a kept guess.
+    n_tokens : int
+        Words in all the texts together.
+    """
+
+    emitted: np.ndarray
+    kept: np.ndarray
+    n_tokens: int
+
+
+@functools.lru_cache(maxsize=64)
+def toy_word_shares(key: str, temperature: float, gamma: int, seed: int) -> WordShares:
+    """Kept guesses per word over :data:`~specviz.limits.SHARES_WORDS` words: texts of
+    :data:`~specviz.limits.CHECK_WORDS` words each, decoded together.
+
+    Parameters
+    ----------
+    key, temperature : str, float
+        The pair and the temperature of both models.
+    gamma, seed : int
+        Drafts per target call (at least 1) and the seed.
+
+    Returns
+    -------
+    WordShares
+        Per word: how often it was written, and how often as a kept guess.
+    """
+    pair = compiled_pair(key, temperature)
+    g = whole(gamma, "gamma", minimum=1)
+    runs = -(-SHARES_WORDS // CHECK_WORDS)
+    batch = decode_batch(pair, gamma=g, n_tokens=CHECK_WORDS, runs=runs, seed=seed)
+    size = pair.vocab_size
+    emitted = np.bincount(batch.tokens.ravel(), minlength=size)
+    kept = np.bincount(batch.tokens[batch.kept], minlength=size)
+    emitted.setflags(write=False)
+    kept.setflags(write=False)
+    return WordShares(emitted=emitted, kept=kept, n_tokens=int(batch.tokens.size))

@@ -1,0 +1,236 @@
+"""The page "Many words per call" in Chromium: a deep link with every setting restores it on a
+fresh server, the keyboard moves γ and the numbers, chart and address bar follow, projector mode
+shows γ and the chart it moves without scrolling at 1920×1080 and 1280×720, the timeline replays
+in the browser without asking the server, chart titles fit their charts, and screenshots
+(tests/screenshots/many_words_*.png) to look at: laptop, projector, phone.
+
+Run one at a time (2 cores: Chromium is the bottleneck). Skip with `-m "not browser"`.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from urllib.parse import parse_qs, urlencode, urlsplit
+
+import pytest
+from streamlit_server import open_app, rerun_waiter, wait_for_charts, watch_stream
+
+from specviz.language import toy_run
+
+pytestmark = pytest.mark.browser
+
+PATH = "/Many_words_per_call"
+GAMMA_LABEL = "Guesses per target call γ"
+DEEP = {
+    "pair": "strong",
+    "gamma": "6",
+    "c": "0.05",
+    "temp": "0.7",
+    "length": "30",
+    "seed": "5",
+}
+
+
+def slider(page, label: str):
+    """A slider by its label (Streamlit 1.67 names the thumb by its label, sometimes twice)."""
+    name = re.escape(label)
+    return page.get_by_role("slider", name=re.compile(rf"^{name}(?: {name})?$"))
+
+
+def metric(page, label: str) -> str:
+    box = page.get_by_test_id("stMetric").filter(has_text=label)
+    return box.get_by_test_id("stMetricValue").inner_text().strip()
+
+
+def link_params(url: str) -> dict[str, str]:
+    return {key: values[-1] for key, values in parse_qs(urlsplit(url).query).items()}
+
+
+def timeline_frame(page):
+    for frame in page.frames:
+        if frame is not page.main_frame and frame.query_selector("#calls"):
+            return frame
+    raise AssertionError("no timeline view on the page")
+
+
+def poll(page, check, what: str, timeout_ms: float = 10_000):
+    deadline = time.perf_counter() + timeout_ms / 1000
+    while True:
+        result = check()
+        if result:
+            return result
+        if time.perf_counter() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        page.wait_for_timeout(50)
+
+
+def assert_healthy(page, watcher) -> None:
+    assert not watcher.exceptions, watcher.exceptions
+    assert page.get_by_test_id("stException").count() == 0
+
+
+def this_text_point(page) -> tuple[float, float]:
+    """Centre (px) of the γ chart's "this text" diamond."""
+    chart = page.get_by_test_id("stPlotlyChart").first
+    box = chart.locator(".scatterlayer .trace").nth(2).locator(".point").first.bounding_box()
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+
+# --------------------------------------------------------------------------- a shared link
+
+
+def test_a_deep_link_restores_every_setting_on_a_fresh_server(page, fresh_streamlit_server):
+    watcher = open_app(page, f"{fresh_streamlit_server}{PATH}?{urlencode(DEEP)}")
+    wait_for_charts(page)
+    assert_healthy(page, watcher)
+    assert page.get_by_test_id("stAlertContainer").filter(has_text="link had problems").count() == 0
+    assert slider(page, GAMMA_LABEL).get_attribute("aria-valuetext") == "6"
+    assert slider(page, "Draft step cost c").get_attribute("aria-valuetext") == "0.05"
+    assert slider(page, "Temperature of both models").get_attribute("aria-valuetext") == "0.7"
+    assert slider(page, "Words to write").get_attribute("aria-valuetext") == "30"
+    box = page.get_by_test_id("stSelectbox")
+    shown = box.inner_text() + " " + " ".join(box.locator("input").evaluate_all(
+        "inputs => inputs.map(i => i.value + ' ' + (i.getAttribute('aria-label') || ''))"
+    ))  # fmt: skip
+    assert "A strong draft" in shown, shown
+    run = toy_run("strong", 0.7, 6, 30, 5)
+    assert metric(page, "Words/call") == f"{run.words_per_call:.2f}"
+    assert metric(page, "Speed-up") == f"{run.speedup(0.05):.2f}×"
+    frame = timeline_frame(page)
+    assert frame.locator("#calls li").count() == run.target_calls
+    assert frame.locator("#text .w").count() == 30
+    assert link_params(page.url).items() >= DEEP.items()
+
+
+# --------------------------------------------------------------------------- the keyboard
+
+
+def test_the_keyboard_moves_gamma_and_everything_follows(page, streamlit_server) -> None:
+    watcher = open_app(page, f"{streamlit_server}{PATH}")
+    wait_for_charts(page)
+    before = this_text_point(page)
+    thumb = slider(page, GAMMA_LABEL)
+    thumb.focus()
+    with rerun_waiter(page):
+        page.keyboard.press("ArrowRight")
+    run = toy_run("ngram", 1.0, 5, 60, 7)
+    poll(page, lambda: metric(page, "Words/call") == f"{run.words_per_call:.2f}", "the metric")
+    assert metric(page, "Speed-up") == f"{run.speedup(0.1):.2f}×"
+    assert link_params(page.url)["gamma"] == "5"
+    poll(page, lambda: this_text_point(page)[0] > before[0] + 5, "the diamond to move right")
+    frame = poll(page, lambda: timeline_frame(page), "the timeline")
+    poll(page, lambda: frame.locator("#calls li").count() == run.target_calls, "the timeline")
+    # The thumb kept the keyboard focus: a second press moves it on.
+    with rerun_waiter(page):
+        page.keyboard.press("ArrowRight")
+    assert link_params(page.url)["gamma"] == "6"
+    assert_healthy(page, watcher)
+
+
+def test_the_timeline_replays_without_the_server(page, streamlit_server) -> None:
+    watcher = open_app(page, f"{streamlit_server}{PATH}")
+    frame = timeline_frame(page)
+    calls = frame.locator("#calls li")
+    total = calls.count()
+    runs = len(watcher.finished)
+    frame.locator("#play").click()
+    poll(page, lambda: 0 < frame.locator("#calls li:not(.hidden)").count() < total, "a replay")
+    poll(page, lambda: frame.locator("#calls li:not(.hidden)").count() == total, "the end",
+         timeout_ms=total * 650 + 5_000)  # fmt: skip
+    poll(page, lambda: frame.locator("#play").inner_text().startswith("▶"), "the replay's end")
+    assert len(watcher.finished) == runs, "the replay asked the server for a rerun"
+
+
+# --------------------------------------------------------------------------- projector mode
+
+
+@pytest.mark.parametrize("size", [(1920, 1080), (1280, 720)], ids=["1920x1080", "1280x720"])
+def test_projector_shows_gamma_and_its_chart_without_scrolling(
+    browser, streamlit_server, screenshot_dir, size
+) -> None:
+    width, height = size
+    context = browser.new_context(viewport={"width": width, "height": height})
+    try:
+        page = context.new_page()
+        page.set_default_timeout(30_000)
+        watch_stream(page)
+        watcher = open_app(page, f"{streamlit_server}{PATH}?projector=1")
+        wait_for_charts(page)
+        page.wait_for_timeout(300)
+        assert_healthy(page, watcher)
+        for name, box in (
+            ("the γ slider", slider(page, GAMMA_LABEL).bounding_box()),
+            ("the γ chart", page.get_by_test_id("stPlotlyChart").first.bounding_box()),
+        ):
+            assert box and box["y"] >= 0 and box["y"] + box["height"] <= height, (name, box)
+            assert box["x"] >= 0 and box["x"] + box["width"] <= width, (name, box)
+        size_px = page.locator(".js-plotly-plot .gtitle").first.evaluate(
+            "t => parseFloat(getComputedStyle(t).fontSize)"
+        )
+        assert size_px >= 24  # large type
+        cell = page.locator(".st-key-dec-check td").first
+        assert float(cell.evaluate("c => parseFloat(getComputedStyle(c).fontSize)")) >= 20
+        page.screenshot(path=screenshot_dir / f"many_words_projector_{width}x{height}.png")
+    finally:
+        context.close()
+
+
+# --------------------------------------------------------------------------- text that fits
+
+_TITLES = """charts => charts.map(chart => {
+  const svg = chart.querySelector('.main-svg').getBoundingClientRect();
+  const title = chart.querySelector('.gtitle').getBoundingClientRect();
+  return {left: title.left - svg.left, right: title.right - svg.left, width: svg.width};
+})"""
+
+
+@pytest.mark.parametrize(
+    ("viewport", "query"),
+    [((1280, 800), {}), ((390, 844), {}), ((1280, 800), {"projector": "1"})],
+    ids=["laptop", "phone", "projector"],
+)
+def test_chart_titles_fit_their_charts(browser, streamlit_server, viewport, query) -> None:
+    context = browser.new_context(viewport={"width": viewport[0], "height": viewport[1]})
+    try:
+        page = context.new_page()
+        watch_stream(page)
+        open_app(page, f"{streamlit_server}{PATH}?{urlencode(query)}")
+        wait_for_charts(page)
+        page.wait_for_timeout(300)
+        boxes = page.get_by_test_id("stPlotlyChart").evaluate_all(_TITLES)
+        assert len(boxes) == 4
+        for box in boxes:
+            assert box["left"] >= -1 and box["right"] <= box["width"] + 1, box
+    finally:
+        context.close()
+
+
+# --------------------------------------------------------------------------- screenshots
+
+SHOTS = {
+    "laptop": ({"width": 1280, "height": 800}, {}),
+    "phone": ({"width": 390, "height": 844}, {}),
+    "weak_expensive": ({"width": 1280, "height": 800}, {"pair": "weak", "c": "0.5"}),
+}
+
+
+@pytest.mark.parametrize("name", list(SHOTS))
+def test_screenshots(browser, streamlit_server, screenshot_dir, name) -> None:
+    viewport, query = SHOTS[name]
+    context = browser.new_context(viewport=viewport)
+    try:
+        page = context.new_page()
+        watch_stream(page)
+        watcher = open_app(page, f"{streamlit_server}{PATH}?{urlencode(query)}")
+        wait_for_charts(page)
+        page.wait_for_timeout(300)
+        assert_healthy(page, watcher)
+        page.screenshot(path=screenshot_dir / f"many_words_{name}.png")
+        # The whole page: a viewport as tall as the page (Streamlit scrolls an inner element).
+        tall = page.evaluate("() => document.querySelector('[data-testid=stMain]').scrollHeight")
+        page.set_viewport_size({"width": viewport["width"], "height": min(tall + 80, 8000)})
+        page.wait_for_timeout(500)
+        page.screenshot(path=screenshot_dir / f"many_words_{name}_full.png")
+    finally:
+        context.close()

@@ -1,0 +1,246 @@
+"""The toy language (specviz.language): the corpus, the n-gram models, the page's pairs — and the
+text speculative decoding writes with them follows the target model exactly.
+
+Chi-square tests use fixed seeds and pass at p > 0.001 (see tests/test_decoding.py).
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from collections import Counter
+
+import numpy as np
+import pytest
+from helpers import REPO, gof_pvalue, z_score
+
+from specviz.decoding import decode, decode_batch, words_per_call
+from specviz.language import (
+    END,
+    PAIR_KEYS,
+    PAIR_TITLES,
+    TEXTBOOK_DRAFT,
+    TEXTBOOK_TARGET,
+    NgramModel,
+    compiled_pair,
+    corpus,
+    pair_models,
+    toy_pair,
+)
+from specviz.limits import MAX_CONTEXTS
+
+PASS = 1e-3
+
+
+# --------------------------------------------------------------------------- the corpus
+
+
+def test_the_corpus_loads_in_milliseconds_once_per_process() -> None:
+    code = (
+        "import time; t = time.perf_counter(); from specviz.language import corpus; "
+        "c = corpus(); c2 = corpus(); print(time.perf_counter() - t, c is c2)"
+    )
+    # A fresh interpreter: numpy's import is the floor; the corpus itself is a 10 kB file.
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, check=True
+    ).stdout.split()
+    assert out[1] == "True"
+    assert float(out[0]) < 1.0
+
+
+def test_the_corpus_is_a_few_hundred_short_sentences() -> None:
+    c = corpus()
+    assert 250 <= c.sentences <= 600
+    assert 150 <= c.size <= 400
+    assert c.stream.size / c.sentences < 10  # short sentences
+    assert (c.stream == c.words.index(END)).sum() == c.sentences
+    assert c.stream[-1] == c.words.index(END)
+    counts = np.bincount(c.stream, minlength=c.size)
+    assert (np.diff(counts) <= 0).all(), "the vocabulary is not listed most frequent first"
+    assert c.words[:2] == ("the", END)
+
+
+def test_text_round_trips_with_capitals() -> None:
+    c = corpus()
+    ids = c.ids("The cat sat on the mat. Mia fed the cat.")
+    assert c.text(ids) == "The cat sat on the mat. Mia fed the cat."
+    assert c.spelled(c.ids("mia and sam"), after_end=False) == ["Mia", "and", "Sam"]
+
+
+@pytest.mark.parametrize("bad", ["the zebra", 3, None])
+def test_unknown_words_are_refused(bad) -> None:
+    with pytest.raises(ValueError, match=r"zebra|text"):
+        corpus().ids(bad)
+
+
+# --------------------------------------------------------------------------- the models
+
+
+def counts_after(context: tuple[str, ...]) -> Counter[str]:
+    """What follows ``context`` in the corpus stream, read in a circle: counted here directly."""
+    c = corpus()
+    words = [c.words[i] for i in c.stream]
+    n, k = len(words), len(context)
+    return Counter(
+        words[i] for i in range(n) if tuple(words[(i - k + j) % n] for j in range(k)) == context
+    )
+
+
+def test_the_bigram_model_is_the_corpus_counts() -> None:
+    c = corpus()
+    model = NgramModel(1)
+    for word in ("on", "cup", END, "mia"):
+        follow = counts_after((word,))
+        row = model.next_word((c.words.index(word),))
+        total = sum(follow.values())
+        assert row.sum() == pytest.approx(1.0)
+        for w, k in follow.items():
+            assert row[c.words.index(w)] == pytest.approx(k / total)
+        assert np.count_nonzero(row) == len(follow)
+
+
+def test_the_target_mixes_two_words_back_with_one() -> None:
+    c = corpus()
+    target = NgramModel(2, (0.7, 0.3))
+    a, b = c.ids("sat on")
+    row = target.next_word((a, b))
+    tri, bi = counts_after(("sat", "on")), counts_after(("on",))
+    for w in set(tri) | set(bi):
+        want = 0.7 * tri[w] / sum(tri.values()) + 0.3 * bi[w] / sum(bi.values())
+        assert row[c.words.index(w)] == pytest.approx(want)
+    assert row.sum() == pytest.approx(1.0)
+
+
+def test_an_unseen_pair_backs_off_to_the_last_word() -> None:
+    c = corpus()
+    target = NgramModel(2, (0.7, 0.3))
+    unseen = c.ids("fridge cat")
+    assert counts_after(("fridge", "cat")) == Counter()
+    assert target.state(unseen) == unseen[-1:]
+    assert np.array_equal(target.next_word(unseen), NgramModel(1).next_word(unseen[-1:]))
+
+
+def test_word_frequencies_are_order_zero() -> None:
+    c = corpus()
+    row = NgramModel(0).next_word(c.ids("the cat"))
+    assert row == pytest.approx(np.bincount(c.stream, minlength=c.size) / c.stream.size)
+
+
+@pytest.mark.parametrize(
+    ("order", "weights", "name"),
+    [(4, None, "order"), (-1, None, "order"), ("2", None, "order"), (True, None, "order"),
+     (2, (1.0,), "weights"),
+     (2, (0.5, -0.5), "weights"), (2, (0.0, 0.0), "weights"), (1, ("a",), "weights")],
+)  # fmt: skip
+def test_bad_models_are_refused(order, weights, name) -> None:
+    with pytest.raises(ValueError, match=name):
+        NgramModel(order, weights)
+
+
+# --------------------------------------------------------------------------- the page's pairs
+
+
+@pytest.mark.parametrize("key", PAIR_KEYS)
+@pytest.mark.parametrize("temperature", [0, 0.5, 1, 2])
+def test_every_pair_compiles_at_every_temperature(key: str, temperature: float) -> None:
+    pair = compiled_pair(key, temperature)
+    assert 1 <= pair.size < MAX_CONTEXTS
+    prediction = words_per_call(pair, gamma=4)
+    assert prediction.settled
+    assert 1 <= prediction.long_run <= 5
+    assert key in PAIR_TITLES
+
+
+def test_the_pairs_teach_what_their_names_say() -> None:
+    alpha = {key: words_per_call(compiled_pair(key, 1.0), gamma=4).alpha for key in PAIR_KEYS}
+    assert alpha["perfect"] == 1.0
+    assert alpha["weak"] < 0.3 < 0.6 < alpha["ngram"] < alpha["hotter"] < alpha["strong"] < 1
+    # The worked example of the notes.
+    assert words_per_call(compiled_pair("textbook", 1.0), gamma=4).long_run == pytest.approx(
+        2.73, abs=0.005
+    )
+
+
+def test_the_worked_example_is_the_notes() -> None:
+    target, draft = pair_models("textbook", 1.0)
+    assert np.allclose(target, TEXTBOOK_TARGET) and np.allclose(draft, TEXTBOOK_DRAFT)
+    assert toy_pair("textbook").words == ("sun", "rain", "wind")
+
+
+def test_the_text_starts_a_sentence() -> None:
+    info = toy_pair("ngram")
+    assert [info.words[i] for i in info.start] == [END]
+
+
+@pytest.mark.parametrize(("key", "temperature"), [("nope", 1.0), ("ngram", -1), ("ngram", "1")])
+def test_bad_pairs_are_refused(key, temperature) -> None:
+    with pytest.raises(ValueError, match=r"key|temperature"):
+        pair_models(key, temperature)
+
+
+# --------------------------------------------------------------------------- the text's law
+
+
+def test_the_ngram_pair_writes_text_with_the_targets_law() -> None:
+    """200,000 texts of two words after a sentence end: their joint law against the target
+    model's P(a | .)·P(b | ., a); rare pairs are pooled by the chi-square helper."""
+    pair = compiled_pair("ngram", 1.0)
+    target, _ = pair_models("ngram", 1.0)
+    start = toy_pair("ngram").start
+    first = target.next_word(start)
+    size = pair.vocab_size
+    law = np.zeros((size, size))
+    for a in np.flatnonzero(first):
+        law[a] = first[a] * target.next_word((*start, a))
+    batch = decode_batch(pair, gamma=4, n_tokens=2, runs=200_000, seed=13)
+    counts = np.bincount(batch.tokens[:, 0] * size + batch.tokens[:, 1], minlength=size * size)
+    assert gof_pvalue(counts, law.ravel()) > PASS
+
+
+def test_bigram_counts_of_long_texts_follow_the_target() -> None:
+    """Word pairs along 400 texts of 60 words: for the commonest contexts, what follows against
+    the target's next-word distribution there (each a chi-square test)."""
+    pair = compiled_pair("ngram", 1.0)
+    batch = decode_batch(pair, gamma=4, n_tokens=60, runs=400, seed=14)
+    target, _ = pair_models("ngram", 1.0)
+    c = corpus()
+    follow: dict[tuple[int, int], Counter[int]] = {}
+    for text in batch.tokens:
+        full = (c.words.index(END), *text.tolist())
+        for i in range(2, len(full)):
+            follow.setdefault(full[i - 2 : i], Counter())[full[i]] += 1
+    common = sorted(follow, key=lambda k: -sum(follow[k].values()))[:6]
+    for context in common:
+        counts = np.bincount(list(follow[context].elements()), minlength=c.size)
+        assert gof_pvalue(counts, target.next_word(context)) > PASS / 6, c.text(context)
+
+
+def test_a_cheap_draft_gets_the_easy_words_right() -> None:
+    """The reason speculative decoding works: in a long text from the n-gram pair, the words
+    that come from a kept guess are mostly the predictable ones — "." and "the" are kept guesses
+    far more often than the text's nouns."""
+    pair = compiled_pair("ngram", 1.0)
+    run = decode(pair, gamma=4, n_tokens=20_000, seed=3)
+    c = corpus()
+    kept = np.bincount(run.tokens[run.origin == 0], minlength=c.size)
+    total = np.bincount(run.tokens, minlength=c.size)
+    share = kept / np.maximum(total, 1)
+    easy = [c.words.index(w) for w in (END, "the", "of")]
+    nouns = [c.words.index(w) for w in ("garden", "table", "park", "bed", "door")]
+    assert share[easy].min() > share[nouns].max()
+
+
+def test_measured_words_per_call_match_the_prediction_for_every_pair() -> None:
+    for key in PAIR_KEYS:
+        pair = compiled_pair(key, 1.0)
+        prediction = words_per_call(pair, gamma=4)
+        batch = decode_batch(pair, gamma=4, n_tokens=200, runs=200, seed=1)
+        done = batch.accepted >= 0
+        words = np.where(done, batch.accepted + 1, 0).sum(axis=1)
+        calls = done.sum(axis=1)
+        ratio = words.sum() / calls.sum()
+        error = (words - ratio * calls).std(ddof=1) * np.sqrt(calls.size) / calls.sum()
+        if error == 0:  # a perfect draft: every call gives γ + 1 words
+            assert ratio == 5 and prediction.long_run == pytest.approx(5)
+            continue
+        assert abs(z_score(ratio, prediction.long_run, error)) < 4, key
