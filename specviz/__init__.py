@@ -5,6 +5,7 @@ computes every exact quantity of one step at once (a frozen :class:`OneTokenStep
 functions are the same quantities one at a time, and the samplers.
 """
 
+from specviz.decoding import speculative_decode
 from specviz.one_token import (
     OneTokenStep,
     acceptance_probs,
@@ -29,6 +30,7 @@ __all__ = [
     "rejection_mass",
     "residual",
     "sample_counts",
+    "speculative_decode",
     "speculative_sample",
     "step",
     "walltime_speedup",

@@ -70,3 +70,46 @@ MAX_LABEL = 12
 #: Longest share-link value read (longer ones are refused before parsing).
 MAX_PARAM_CHARS = 300
 
+# ---------------------------------------------------------------- many words per target call
+
+#: Largest vocabulary of a chain given as a (V, V) matrix: 8 MB of floats at 1,000 words.
+MAX_CHAIN_WORDS = 1_000
+#: Most contexts the decoding engine tracks for a target and a draft (the contexts the two
+#: models tell apart, reachable from the start); the corpus models reach ~2,000.
+MAX_CONTEXTS = 50_000
+#: Most (context, word) pairs either model can say: the engine stores a few floats for each.
+MAX_EDGES = 2_000_000
+#: Longest prompt (in words) a decoding run may start from.
+MAX_PROMPT = 64
+#: Most drafts per target call the engine runs (real systems use 3 to 8).
+MAX_DECODE_GAMMA = 64
+#: Most words one decoding run emits.
+MAX_DECODE_TOKENS = 100_000
+#: Most model steps one run takes, ``n_tokens x (gamma + 1)``: a few seconds of Python at most.
+MAX_DECODE_WORK = 1_000_000
+#: Most model steps a batch of runs takes, ``runs x n_tokens x (gamma + 1)`` (numpy, ~10 s).
+MAX_BATCH_WORK = 50_000_000
+#: Up to this many contexts a long-run law is computed exactly (a dense matrix squared 64
+#: times, whatever the mixing); above, it is iterated until it settles.
+DENSE_CONTEXTS = 100
+#: A long-run law has settled when one more step moves less than this (L1) ...
+SETTLE_TOLERANCE = 1e-13
+#: ... or after this many steps (reported as not settled) ...
+MAX_SETTLE_STEPS = 20_000
+#: ... or when the steps would push mass along more than this many (context, word) pairs in all
+#: (about ten seconds of numpy).
+MAX_SETTLE_WORK = 2_000_000_000
+
+# -------------------------------------------------------- the page "Many words per call"
+
+#: The page's chart against gamma runs from 0 (plain decoding) to this.
+CURVE_GAMMA = 12
+#: Texts, and words per text, behind the page's check of predicted against measured.
+CHECK_RUNS = 200
+CHECK_WORDS = 200
+#: Length of the text whose words are sorted into easy (kept guesses) and hard ones.
+SHARES_WORDS = 5_000
+#: The page's settings: draft step cost c (in target steps), temperature, words to write.
+DECODE_COSTS: tuple[float, ...] = (0.0, 0.01, 0.02, 0.05, 0.1, 0.2, 0.3, 0.5, 1.0)
+DECODE_TEMPERATURES: tuple[float, ...] = (0.0, 0.5, 0.7, 1.0, 1.5, 2.0)
+DECODE_LENGTHS: tuple[int, ...] = (30, 60, 120, 240)

@@ -30,7 +30,11 @@ from specviz._checks import (
     whole_array,
 )
 from specviz._checks import text as _text
+from specviz.language import PAIR_KEYS, PAIR_TITLES
 from specviz.limits import (
+    DECODE_COSTS,
+    DECODE_LENGTHS,
+    DECODE_TEMPERATURES,
     MAX_LABEL,
     MAX_PARAM_CHARS,
     MAX_SEED,
@@ -416,3 +420,56 @@ BUG = choice_param(
     describe=lambda key: f"'{RULES[key].title}'",
 )
 
+# ------------------------------------------------------------- Many words per call (decoding)
+# The decoding page's own settings. Its γ is the Playground's GAMMA (one γ for the session).
+
+
+def _decimal(text: str) -> float | None:
+    """``"0.10"`` or ``"1.0"`` as a number (the offered values are written ``0.1``, ``1``)."""
+    try:
+        value = float(text)
+    except ValueError:
+        return None
+    # NaN is never an offered value; + 0.0 turns "-0" into 0 (written back as "0", not "-0").
+    return value + 0.0 if value == value else None
+
+
+#: Which target and draft write the text.
+DECODE_PAIR = choice_param(
+    "pair",
+    PAIR_KEYS,
+    "ngram",
+    problem="names a pair of models the page does not have",
+    describe=lambda key: f"'{PAIR_TITLES[key]}'",
+)
+#: What one draft step costs, in target steps.
+DECODE_COST = choice_param(
+    "c",
+    DECODE_COSTS,
+    0.1,
+    format=lambda c: f"{c:g}",
+    aliases=_decimal,
+    problem=f"is not one of the offered draft costs ({', '.join(f'{c:g}' for c in DECODE_COSTS)})",
+    describe=lambda c: f"c = {c:g}",
+)
+#: The temperature of both models.
+DECODE_TEMPERATURE = choice_param(
+    "temp",
+    DECODE_TEMPERATURES,
+    1.0,
+    format=lambda t: f"{t:g}",
+    aliases=_decimal,
+    problem="is not one of the offered temperatures "
+    f"({', '.join(f'{t:g}' for t in DECODE_TEMPERATURES)})",
+    describe=lambda t: f"temperature {t:g}",
+)
+#: How many words the page writes.
+DECODE_LENGTH = choice_param("length", DECODE_LENGTHS, 60, describe=lambda n: f"{n} words")
+#: Every setting of the decoding page, in link order.
+DECODE_PARAMS: tuple[Param[Any], ...] = (
+    DECODE_PAIR,
+    GAMMA,
+    DECODE_COST,
+    DECODE_TEMPERATURE,
+    DECODE_LENGTH,
+)

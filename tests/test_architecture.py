@@ -157,6 +157,7 @@ def test_public_face_is_the_documented_api() -> None:
         "optimal_gamma",
         "step",
         "OneTokenStep",
+        "speculative_decode",
     }
     assert len(specviz.__all__) == len(set(specviz.__all__))
     for name in specviz.__all__:

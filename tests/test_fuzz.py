@@ -501,6 +501,10 @@ LINK_VALUES = {
     "RUNS": 1000,
     "DRAWS": 200,
     "BUG": "inverted_ratio",
+    "DECODE_PAIR": "weak",
+    "DECODE_COST": 0.3,
+    "DECODE_TEMPERATURE": 0.5,
+    "DECODE_LENGTH": 120,
 }
 for _name, _value in LINK_VALUES.items():
     _param = getattr(links, _name)

@@ -68,6 +68,7 @@ OWN_SETTING = {
     "pages/2_One_draw.py": ("draws", "abc", "; the page uses 50 draws."),
     "pages/3_Monte_Carlo.py": ("n", "2B", "; the page uses N = 10,000."),
     "pages/4_Bug_zoo.py": ("bug", "correct", "; the page uses 'Rejection resamples from p'."),
+    "pages/5_Many_words_per_call.py": ("pair", "zzz", "; the page uses 'The n-gram pair'."),
 }
 
 

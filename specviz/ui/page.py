@@ -74,6 +74,15 @@ PAGES: tuple[PageInfo, ...] = (
         "Real mistakes from public implementations, run against the correct rule: watch the "
         "bias grow out of the noise.",
     ),
+    PageInfo(
+        "pages/5_Many_words_per_call.py",
+        "Many words per call",
+        ":material/fast_forward:",
+        "One target call checks several guesses of a cheap draft: see how many words each "
+        "call writes, which words the draft gets right, and when it is faster than plain "
+        "decoding.",
+        uses_weights=False,
+    ),
 )
 _BY_SCRIPT = {info.script: info for info in PAGES}
 
