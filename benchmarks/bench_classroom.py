@@ -1,122 +1,640 @@
-"""A class of 40 on one server: every student releases a Playground slider at the same moment.
+"""A lecture hall at once: N students open the same share link, then each moves a control every
+~3 s, over Streamlit's own websocket protocol (what a browser tab does, minus the drawing).
 
-Starts ``streamlit run app.py`` on a loopback port, opens 40 sessions over Streamlit's own
-websocket protocol (what a browser does, minus the browser), loads the Playground in each, then
-makes all 40 send a slider change at once and times each one until its rerun has finished on the
-server. Two rounds: every student on a different value (no figure is cached), then every student
-on the same value (the class follows the lecturer: figures are shared through the cache).
+Each simulated student is one websocket session deep-linked to a page (the share link's page and
+query string, as the browser sends them in its first ``rerun_script``). All first pages are
+requested within ``--arrive`` seconds (0: the whole room at the same moment, the worst case).
+Then, until ``--seconds`` after the class opened the link, every student changes one of the
+page's controls every ``--every`` s (± ``--jitter`` s, uniformly), to a random value, and waits
+for that rerun to finish before the next change (a student does not drag again before the
+page has answered). The report:
 
-Run from the repository root: ``.venv/bin/python -m benchmarks.bench_classroom [students]``.
-It only talks to 127.0.0.1 and stops the server it started.
+- rerun: from sending a change to its ``script_finished`` — p50, p95, max;
+- first page: per student from its request to ``script_finished``, and the time from the class
+  opening the link until the LAST student had a page;
+- errors: exceptions drawn in a page, runs that did not finish successfully, ``page_not_found``,
+  closed sockets, timeouts;
+- the server: resident memory (start, peak, end) and CPU seconds (per replica behind a proxy).
+
+By default it starts ``streamlit run app.py`` itself, pinned to core 0 (``taskset``), and pins
+itself to core 1. ``--url`` points it at a running server or proxy instead (``--pid`` adds the
+server processes to watch). It only talks to 127.0.0.1 and stops only the server it started.
+
+Run from the repository root, e.g.::
+
+    .venv/bin/python -m benchmarks.bench_classroom --page Playground --students 100 --seconds 60
+    .venv/bin/python -m benchmarks.bench_classroom --page Monte_Carlo --own-seed
+    .venv/bin/python -m benchmarks.bench_classroom --url http://127.0.0.1:8600 --students 300
+
+Importable: ``run_class(ClassPlan(...), url)`` returns a :class:`ClassResult`; ``summary`` turns
+it into numbers; the CI test (tests/test_classroom.py) drives a small class through nginx.
 """
 
 from __future__ import annotations
 
+import argparse
 import asyncio
-import statistics
+import os
+import random
+import shutil
 import sys
 import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from urllib.parse import parse_qsl, urlencode
 
 import websockets
 from streamlit.proto.BackMsg_pb2 import BackMsg
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+from streamlit.proto.WidgetStates_pb2 import WidgetState
 
 from tests.streamlit_server import StreamlitServer
 
-STUDENTS = 40
-SLIDER_KEY = "pg.p0"
-TIMEOUT = 120.0
+TIMEOUT = 60.0  # a rerun or first page slower than this counts as an error
+OK = ForwardMsg.ScriptFinishedStatus.Value("FINISHED_SUCCESSFULLY")
+RERUN_INTERRUPTED = ForwardMsg.ScriptFinishedStatus.Value("FINISHED_EARLY_FOR_RERUN")
+WIDGET_TYPES = ("slider", "selectbox", "radio", "checkbox", "number_input", "text_input")
+
+#: What a student moves on each page: widget keys (the suffix of Streamlit's widget id).
+CONTROLS: dict[str, tuple[str, ...]] = {
+    "": ("w.quality",),
+    "Playground": ("pg.p0", "pg.p1", "pg.p2", "pg.p3", "pg.q0", "pg.q1", "pg.q2", "pg.q3"),
+    "One_draw": ("w.draws",),
+    "Monte_Carlo": ("w.n",),
+    "Bug_zoo": ("w.bug",),
+    "Many_words_per_call": ("w.pair", "w.gamma", "w.c", "w.temp", "w.length"),
+}
 
 
+# ------------------------------------------------------------------------------------ the plan
+
+
+@dataclass(frozen=True)
+class ClassPlan:
+    """Who opens what, when, and how often they move a control."""
+
+    page: str = "Playground"  # the URL path of the page ("" for Home)
+    students: int = 100
+    seconds: float = 60.0  # from the class opening the link to the last change
+    every: float = 3.0  # mean time between two changes of one student
+    jitter: float = 1.0  # each gap is every ± jitter, uniformly
+    arrive: float = 0.0  # first pages requested uniformly within this many seconds
+    query: str = ""  # the share link's query string (the same for the whole class)
+    own_seed: bool = False  # each student's link carries its own seed (seed=1000+i)
+    controls: tuple[str, ...] = ()  # widget keys to move (default: CONTROLS[page])
+    seed: int = 0  # the load's own randomness (which control, which value, when)
+    reconnect: bool = True  # like a browser: a socket the server closed is opened again
+
+    def keys(self) -> tuple[str, ...]:
+        return self.controls or CONTROLS[self.page]
+
+    def link_query(self, i: int) -> str:
+        """Student ``i``'s query string."""
+        if not self.own_seed:
+            return self.query
+        pairs = [(k, v) for k, v in parse_qsl(self.query) if k != "seed"]
+        return urlencode([*pairs, ("seed", str(1000 + i))])
+
+
+@dataclass
 class Student:
-    """One browser tab's worth of protocol: a websocket session on the Playground."""
+    """What one session saw: its timings, its errors, its page's controls and current link."""
 
-    def __init__(self, url: str) -> None:
-        self.url = url
-        self.ws = None
-        self.slider_id: str | None = None
-
-    async def open(self) -> None:
-        self.ws = await websockets.connect(
-            self.url, subprotocols=["streamlit"], max_size=None, open_timeout=TIMEOUT
-        )
-        await self.rerun(None)
-
-    async def rerun(self, value: float | None) -> float:
-        """Send a rerun (with the slider at ``value``); return seconds until script_finished."""
-        msg = BackMsg()
-        state = msg.rerun_script
-        state.page_name = "Playground"
-        if value is not None:
-            widget = state.widget_states.widgets.add()
-            widget.id = self.slider_id
-            widget.double_array_value.data.append(value)
-        start = time.perf_counter()
-        await self.ws.send(msg.SerializeToString())
-        while True:
-            raw = await asyncio.wait_for(self.ws.recv(), TIMEOUT)
-            forward = ForwardMsg()
-            forward.ParseFromString(raw)
-            kind = forward.WhichOneof("type")
-            if kind == "delta" and self.slider_id is None:
-                element = forward.delta.new_element
-                if element.WhichOneof("type") == "slider" and element.slider.id.endswith(
-                    SLIDER_KEY
-                ):
-                    self.slider_id = element.slider.id
-            if kind == "script_finished":
-                return time.perf_counter() - start
-
-    async def close(self) -> None:
-        await self.ws.close()
+    index: int
+    first_page: float | None = None  # seconds from its request to script_finished
+    first_page_at: float | None = None  # seconds from the class start to that moment
+    reruns: list[float] = field(default_factory=list)
+    rerun_at: list[float] = field(default_factory=list)  # perf_counter when each one finished
+    errors: list[str] = field(default_factory=list)
+    reconnects: int = 0
+    reconnect_at: list[float] = field(default_factory=list)  # perf_counter of each reconnection
+    lost: list[str] = field(default_factory=list)  # changes the page did not show after its run
+    widgets: dict[str, object] = field(default_factory=dict)  # key -> element proto
+    ids: dict[str, str] = field(default_factory=dict)  # key -> widget id
+    sent: dict[str, WidgetState] = field(default_factory=dict)  # widget id -> last value
+    query: str = ""  # the address bar's query string (page_info_changed follows it)
+    cached: set[str] = field(default_factory=set)  # hashes of cacheable messages received
+    texts: dict[str, str] = field(default_factory=dict)  # last code block (the share link)
+    socket: object = None  # the websocket in use
 
 
-def report(name: str, seconds: list[float]) -> None:
-    ms = sorted(1e3 * s for s in seconds)
-    print(
-        f"{name:44s} median {statistics.median(ms):7.0f} ms   "
-        f"p90 {ms[int(0.9 * (len(ms) - 1))]:7.0f} ms   slowest {ms[-1]:7.0f} ms"
+@dataclass
+class ClassResult:
+    plan: ClassPlan
+    students: list[Student]
+    started: float  # perf_counter at the class start
+    wall: float  # seconds the class took
+    client_cpu: float  # CPU seconds of this load generator
+    server: dict[str, float] = field(default_factory=dict)  # filled by the caller
+    load: tuple[float, float] = (float("nan"), float("nan"))  # 1-min load average, before/after
+
+
+# ------------------------------------------------------------------------- one rerun, one reply
+
+
+def rerun_message(student: Student, page: str, url: str) -> bytes:
+    """The BackMsg a browser tab sends to (re)run its page with its controls' values."""
+    msg = BackMsg()
+    state = msg.rerun_script
+    state.page_name = page
+    state.query_string = student.query
+    state.widget_states.widgets.extend(student.sent.values())
+    state.cached_message_hashes.extend(student.cached)
+    state.context_info.url = f"{url}/{page}"
+    state.context_info.timezone = "Europe/Paris"
+    state.context_info.locale = "en-US"
+    return msg.SerializeToString()
+
+
+def read_forward(student: Student, raw: bytes) -> int | None:
+    """Take in one ForwardMsg: note widgets, the link, errors; the finish status if it is one."""
+    msg = ForwardMsg()
+    msg.ParseFromString(raw)
+    if msg.metadata.cacheable and msg.hash:
+        student.cached.add(msg.hash)
+    kind = msg.WhichOneof("type")
+    if kind == "delta" and msg.delta.WhichOneof("type") == "new_element":
+        _note_element(student, msg.delta.new_element)
+    elif kind == "page_info_changed":
+        student.query = msg.page_info_changed.query_string
+    elif kind == "page_not_found":
+        student.errors.append(f"page_not_found: {msg.page_not_found.page_name!r}")
+    elif kind == "session_event" and msg.session_event.WhichOneof("type") in (
+        "script_compilation_exception",
+    ):
+        student.errors.append("script compilation exception")
+    elif kind == "script_finished":
+        return msg.script_finished
+    return None
+
+
+def _note_element(student: Student, element) -> None:
+    kind = element.WhichOneof("type")
+    if kind == "exception":
+        student.errors.append(f"exception: {element.exception.type}: {element.exception.message}")
+    elif kind == "code":
+        student.texts["code"] = element.code.code_text
+    elif kind in WIDGET_TYPES:
+        widget = getattr(element, kind)
+        key = widget.id.rsplit("-", 1)[-1]
+        student.widgets[key] = widget
+        student.ids[key] = widget.id
+
+
+async def until_finished(ws, student: Student) -> int:
+    """Read messages until this run's ``script_finished``; return its status."""
+    while True:
+        status = read_forward(student, await asyncio.wait_for(ws.recv(), TIMEOUT))
+        if status is not None and status != RERUN_INTERRUPTED:
+            return status
+
+
+async def run_once(ws, student: Student, page: str, url: str) -> float:
+    """Send a rerun with the student's current values; seconds until it finished."""
+    start = time.perf_counter()
+    await ws.send(rerun_message(student, page, url))
+    status = await until_finished(ws, student)
+    if status != OK:
+        student.errors.append(f"run finished with {ForwardMsg.ScriptFinishedStatus.Name(status)}")
+    return time.perf_counter() - start
+
+
+# ------------------------------------------------------------------------------ moving controls
+
+
+def random_change(widget, rng: random.Random) -> WidgetState:
+    """A new value for ``widget`` (a slider, select slider, select box, radio, toggle), other
+    than the one it shows when there is another (a browser sends nothing for no change)."""
+    for _ in range(8):
+        state = _random_state(widget, rng)
+        if sent(state) != shown(widget):
+            break
+    return state
+
+
+def _random_state(widget, rng: random.Random) -> WidgetState:
+    state = WidgetState(id=widget.id)
+    options = list(getattr(widget, "options", ()))
+    if hasattr(widget, "data_type") and options:  # select_slider: formatted options
+        state.string_array_value.data.append(rng.choice(options))
+    elif hasattr(widget, "data_type"):  # slider: a number in its range, on its step
+        step = widget.step or 1
+        steps = round((widget.max - widget.min) / step)
+        state.double_array_value.data.append(widget.min + rng.randint(0, steps) * step)
+    elif options:  # selectbox, radio
+        state.string_value = rng.choice(options)
+    elif widget.DESCRIPTOR.name == "Checkbox":
+        state.bool_value = rng.random() < 0.5
+    else:
+        raise ValueError(f"no random value for a {widget.DESCRIPTOR.name}")
+    return state
+
+
+def change_one(student: Student, keys: Sequence[str], rng: random.Random) -> str | None:
+    """Move one of ``keys`` the page showed; return its key (None if the page has none)."""
+    shown = [key for key in keys if key in student.widgets]
+    if not shown:
+        student.errors.append(f"none of the controls {list(keys)} on the page")
+        return None
+    key = rng.choice(shown)
+    change = random_change(student.widgets[key], rng)
+    student.sent[change.id] = change
+    return key
+
+
+# ------------------------------------------------------------------------------ one student
+
+
+async def connect(url: str):
+    return await websockets.connect(
+        url.replace("http://", "ws://") + "/_stcore/stream",
+        subprotocols=["streamlit"],
+        max_size=None,
+        open_timeout=TIMEOUT,
+        ping_interval=None,  # like the browser: the server pings, the tab answers
     )
 
 
-async def classroom(base: str, size: int) -> None:
-    url = base.replace("http://", "ws://") + "/_stcore/stream"
-    students = [Student(url) for _ in range(size)]
-    for student in students:  # they arrive over a few seconds, not in the same millisecond
-        await student.open()
-    assert all(s.slider_id for s in students), "the Playground's slider was not found"
-    print(f"{size} sessions on the Playground")
+async def attend(
+    student: Student, plan: ClassPlan, url: str, start: float, rng: random.Random
+) -> None:
+    """One student: wait for their arrival, open the link, then move controls until the end."""
+    await asyncio.sleep(max(0.0, start + rng.uniform(0, plan.arrive) - time.perf_counter()))
+    student.query = plan.link_query(student.index)
+    end = start + plan.seconds
+    try:
+        student.socket = ws = await connect(url)
+        try:
+            student.first_page = await run_once(ws, student, plan.page, url)
+            student.first_page_at = time.perf_counter() - start
+            await interact(ws, student, plan, url, end, rng)
+        finally:
+            await student.socket.close()
+    except TimeoutError:
+        student.errors.append(f"timeout: no script_finished within {TIMEOUT:.0f} s")
+    except websockets.ConnectionClosed as closed:
+        student.errors.append(f"socket closed by the server: {closed}")
+    except OSError as problem:
+        student.errors.append(f"connection failed: {problem}")
 
-    # Everyone releases a slider at once, each on a weight no one else chose: nothing cached.
-    times = await asyncio.gather(*(s.rerun(50 + i % 50) for i, s in enumerate(students)))
-    report("all at once, each a different state", times)
-    # The class follows the lecturer: everyone moves to the same value (figures shared).
-    times = await asyncio.gather(*(s.rerun(30) for s in students))
-    report("all at once, the same state", times)
-    # One student alone, for comparison.
-    alone = [await students[0].rerun(value) for value in (31, 32, 33, 34, 35)]
-    report("one student alone", alone)
-    await asyncio.gather(*(s.close() for s in students))
+
+async def interact(ws, student: Student, plan: ClassPlan, url: str, end: float, rng) -> None:
+    """Move a control every ~``plan.every`` s until ``end``; reconnect as a browser would."""
+    next_change = time.perf_counter() + rng.uniform(0, plan.every)
+    while True:
+        if await closed_while_waiting(ws, next_change, end):
+            ws = await reopen(student, plan, url, end)
+            if ws is None:
+                return
+            continue  # a tab that was idle sends nothing on reconnecting
+        if time.perf_counter() >= end:
+            return
+        next_change += plan.every + rng.uniform(-plan.jitter, plan.jitter)
+        key = change_one(student, plan.keys(), rng)
+        if key is None:
+            return
+        try:
+            student.reruns.append(await run_once(ws, student, plan.page, url))
+        except websockets.ConnectionClosed:
+            # The replica went away during the run. A browser whose run was in flight asks the
+            # new server for a run at once, with the same values (and the change in them).
+            ws = await reopen(student, plan, url, end)
+            if ws is None:
+                return
+            student.reruns.append(await run_once(ws, student, plan.page, url))
+        student.rerun_at.append(time.perf_counter())
+        check_kept(student, key)
+
+
+async def closed_while_waiting(ws, until: float, end: float) -> bool:
+    """Sleep until ``until`` (or ``end``); True if the server closed the socket meanwhile."""
+    delay = max(0.0, min(until, end) - time.perf_counter())
+    try:
+        await asyncio.wait_for(asyncio.shield(ws.wait_closed()), delay)
+    except TimeoutError:
+        return False
+    return time.perf_counter() < end
+
+
+async def reopen(student: Student, plan: ClassPlan, url: str, end: float):
+    """Connect again (through the proxy: another replica), retrying like the frontend does."""
+    if not plan.reconnect:
+        raise websockets.ConnectionClosed(None, None)
+    delay = 0.05
+    while time.perf_counter() < end + TIMEOUT:
+        try:
+            ws = await connect(url)
+        except OSError:
+            await asyncio.sleep(delay)
+            delay = min(2 * delay, 1.0)
+            continue
+        student.reconnects += 1
+        student.reconnect_at.append(time.perf_counter())
+        student.socket = ws
+        return ws
+    student.errors.append("reconnect: no server took the socket")
+    return None
+
+
+def shown(widget) -> list:
+    """What a widget element displays, in the form its WidgetState carries it."""
+    if widget.DESCRIPTOR.name == "Slider":
+        return list(widget.raw_value) if widget.options else list(widget.value)
+    if widget.DESCRIPTOR.name in ("Selectbox", "Radio"):
+        return [widget.raw_value]
+    if widget.DESCRIPTOR.name == "Checkbox":
+        return [widget.value]
+    return []
+
+
+def sent(state: WidgetState) -> list:
+    kind = state.WhichOneof("value")
+    if kind in ("double_array_value", "string_array_value"):
+        return list(getattr(state, kind).data)
+    return [getattr(state, kind)]
+
+
+def check_kept(student: Student, key: str) -> None:
+    """After a run: does the page show the value the student just set? If not, it was lost."""
+    widget = student.widgets.get(key)
+    state = student.sent.get(student.ids.get(key, ""))
+    if widget is not None and state is not None and shown(widget) != sent(state):
+        student.lost.append(f"{key}: set {sent(state)}, the page shows {shown(widget)}")
+        state.CopyFrom(state_shown(widget, state.id))  # follow what the page shows
+
+
+def state_shown(widget, widget_id: str) -> WidgetState:
+    """The WidgetState that says what ``widget`` shows now."""
+    state = WidgetState(id=widget_id)
+    values = shown(widget)
+    if widget.DESCRIPTOR.name == "Slider" and widget.options:
+        state.string_array_value.data.extend(values)
+    elif widget.DESCRIPTOR.name == "Slider":
+        state.double_array_value.data.extend(values)
+    elif widget.DESCRIPTOR.name == "Checkbox":
+        state.bool_value = values[0]
+    else:
+        state.string_value = values[0]
+    return state
+
+
+async def run_class_async(plan: ClassPlan, url: str) -> ClassResult:
+    students = [Student(i) for i in range(plan.students)]
+    rngs = [random.Random(f"{plan.seed}-{i}") for i in range(plan.students)]
+    cpu, start, load = time.process_time(), time.perf_counter(), os.getloadavg()[0]
+    await asyncio.gather(
+        *(attend(s, plan, url, start, r) for s, r in zip(students, rngs, strict=True))
+    )
+    wall, cpu = time.perf_counter() - start, time.process_time() - cpu
+    return ClassResult(plan, students, start, wall, cpu, load=(load, os.getloadavg()[0]))
+
+
+def run_class(plan: ClassPlan, url: str) -> ClassResult:
+    """Run a class against ``url`` (a server or a proxy); blocks until it is over."""
+    return asyncio.run(run_class_async(plan, url))
+
+
+# ------------------------------------------------------------------------------------ numbers
+
+
+def percentile(values: Sequence[float], q: float) -> float:
+    """The ``q``-quantile (0..1) of ``values``, nearest rank; NaN when empty."""
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(q * len(ordered) + 0.5) - 1))]
+
+
+def summary(result: ClassResult) -> dict[str, float]:
+    """The numbers of a class: rerun and first-page times (ms, s), counts, errors."""
+    reruns = [t for s in result.students for t in s.reruns]
+    firsts = [s.first_page for s in result.students if s.first_page is not None]
+    arrived = [s.first_page_at for s in result.students if s.first_page_at is not None]
+    errors = [e for s in result.students for e in s.errors]
+    out = {
+        "students": len(result.students),
+        "reruns": len(reruns),
+        "reruns_per_s": len(reruns) / max(result.plan.seconds, 1e-9),
+        "rerun_p50_ms": 1e3 * percentile(reruns, 0.50),
+        "rerun_p95_ms": 1e3 * percentile(reruns, 0.95),
+        "rerun_max_ms": 1e3 * max(reruns, default=float("nan")),
+        "first_p50_s": percentile(firsts, 0.50),
+        "first_p95_s": percentile(firsts, 0.95),
+        "first_max_s": max(firsts, default=float("nan")),
+        "all_first_pages_s": max(arrived) if len(arrived) == len(result.students) else float("inf"),
+        "errors": len(errors),
+        "lost_changes": sum(len(s.lost) for s in result.students),
+        "reconnects": sum(s.reconnects for s in result.students),
+        "client_cpu_s": result.client_cpu,
+    }
+    return out | result.server
+
+
+def error_kinds(result: ClassResult) -> dict[str, int]:
+    """How many errors of each kind (the text up to its first colon)."""
+    kinds: dict[str, int] = {}
+    for student in result.students:
+        for error in student.errors:
+            kind = error.split(":", 1)[0]
+            kinds[kind] = kinds.get(kind, 0) + 1
+    return kinds
+
+
+def report(result: ClassResult, label: str = "") -> str:
+    s = summary(result)
+    plan = result.plan
+    lines = [
+        f"{label or plan.page or 'Home'}: {s['students']} students, {plan.seconds:.0f} s, a change "
+        f"every {plan.every:g}±{plan.jitter:g} s, arrivals within {plan.arrive:g} s"
+        + (", own seed each" if plan.own_seed else ""),
+        f"  rerun       p50 {s['rerun_p50_ms']:6.0f} ms   p95 {s['rerun_p95_ms']:6.0f} ms   "
+        f"max {s['rerun_max_ms']:6.0f} ms   ({s['reruns']} changes, {s['reruns_per_s']:.1f}/s)",
+        f"  first page  p50 {s['first_p50_s']:6.2f} s    p95 {s['first_p95_s']:6.2f} s    "
+        f"max {s['first_max_s']:6.2f} s    all students had a page after "
+        f"{s['all_first_pages_s']:.2f} s",
+        f"  errors      {s['errors']} {error_kinds(result) or ''}",
+    ]
+    if s["reconnects"] or s["lost_changes"]:
+        lines.append(
+            f"  failover    {s['reconnects']} reconnections, {s['lost_changes']} changes lost "
+            "(the page showed another value after the change's run)"
+        )
+    if "rss_peak_mb" in s:
+        lines.append(
+            f"  server      RSS {s['rss_start_mb']:.0f} MB at start, {s['rss_peak_mb']:.0f} MB "
+            f"peak, {s['rss_end_mb']:.0f} MB at the end; CPU {s['server_cpu_s']:.1f} s "
+            f"({1e3 * s['server_cpu_s'] / max(1, s['reruns'] + s['students']):.0f} ms per run)"
+        )
+    lines.append(
+        f"  load tool   CPU {s['client_cpu_s']:.1f} s; machine load average {result.load[0]:.1f} "
+        f"before, {result.load[1]:.1f} after (the server and this tool make ~2: more means "
+        "someone else was using the cores)"
+    )
+    return "\n".join(lines)
+
+
+# ---------------------------------------------------------------------------- the server side
 
 
 def rss_mb(pid: int) -> float:
     """Resident memory of a process in MB (Linux)."""
-    with open(f"/proc/{pid}/status") as status:
-        for line in status:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
+    try:
+        with open(f"/proc/{pid}/status") as status:
+            for line in status:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
     return float("nan")
 
 
-def main() -> None:
-    server = StreamlitServer().start()
-    print(f"server memory after start: {rss_mb(server.process.pid):.0f} MB")
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process so far (Linux)."""
     try:
-        asyncio.run(classroom(server.url, int(sys.argv[1]) if len(sys.argv) > 1 else STUDENTS))
-        print(f"server memory after the class: {rss_mb(server.process.pid):.0f} MB")
+        with open(f"/proc/{pid}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except OSError:
+        return float("nan")
+
+
+class ServerWatch:
+    """Samples the RSS and CPU time of some processes every ``period`` s while a class runs
+    (a process that dies keeps its last sample)."""
+
+    def __init__(self, pids: Sequence[int], period: float = 0.5) -> None:
+        self.pids = list(pids)
+        self.period = period
+        self.rss = {pid: rss_mb(pid) for pid in self.pids}
+        self.start_rss = sum(self.rss.values())
+        self.peak = self.start_rss
+        self.cpu0 = {pid: cpu_seconds(pid) for pid in self.pids}
+        self.cpu = dict(self.cpu0)
+        self._task: asyncio.Task | None = None
+
+    def sample(self) -> None:
+        for pid in self.pids:
+            rss, cpu = rss_mb(pid), cpu_seconds(pid)
+            if rss == rss:  # not NaN: the process is still there
+                self.rss[pid], self.cpu[pid] = rss, cpu
+            else:
+                self.rss[pid] = 0.0
+        self.peak = max(self.peak, sum(self.rss.values()))
+
+    async def _sample(self) -> None:
+        while True:
+            self.sample()
+            await asyncio.sleep(self.period)
+
+    def start(self) -> None:
+        self._task = asyncio.get_running_loop().create_task(self._sample())
+
+    def stop(self) -> dict[str, float]:
+        if self._task:
+            self._task.cancel()
+        self.sample()
+        out = {
+            "rss_start_mb": self.start_rss,
+            "rss_peak_mb": self.peak,
+            "rss_end_mb": sum(self.rss.values()),
+            "server_cpu_s": sum(self.cpu[p] - self.cpu0[p] for p in self.pids),
+        }
+        for i, pid in enumerate(self.pids):
+            out[f"server{i}_cpu_s"] = self.cpu[pid] - self.cpu0[pid]
+        return out
+
+
+async def _watched(plan: ClassPlan, url: str, pids: Sequence[int]) -> ClassResult:
+    watch = ServerWatch(pids)
+    watch.start()
+    result = await run_class_async(plan, url)
+    result.server = watch.stop()
+    return result
+
+
+def run_watched(plan: ClassPlan, url: str, pids: Sequence[int] = ()) -> ClassResult:
+    """``run_class`` while sampling the memory and CPU of the server processes ``pids``."""
+    return asyncio.run(_watched(plan, url, pids))
+
+
+class PinnedServer(StreamlitServer):
+    """``streamlit run app.py`` pinned to some cores with ``taskset`` (when there is one)."""
+
+    cores: str | None = None
+
+    def command(self) -> list[str]:
+        base = super().command()
+        if self.cores is not None and shutil.which("taskset"):
+            return ["taskset", "-c", self.cores, *base]
+        return base
+
+
+def pinned_server(cores: str | None, extra_args: Sequence[str] = ()) -> PinnedServer:
+    server = PinnedServer(extra_args=list(extra_args))
+    server.cores = cores
+    return server.start()
+
+
+def pin_self(cores: str | None) -> None:
+    """Run this process on ``cores`` ("1", "0-1"), if the machine has them."""
+    if cores is None or not hasattr(os, "sched_setaffinity"):
+        return
+    wanted: set[int] = set()
+    for part in cores.split(","):
+        low, _, high = part.partition("-")
+        wanted.update(range(int(low), int(high or low) + 1))
+    available = os.sched_getaffinity(0)
+    if wanted & available:
+        os.sched_setaffinity(0, wanted & available)
+
+
+# ------------------------------------------------------------------------------ command line
+
+
+def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--page", default="Playground", help="URL path: Playground, Monte_Carlo, ...")
+    ap.add_argument("--students", type=int, default=100)
+    ap.add_argument("--seconds", type=float, default=60.0)
+    ap.add_argument("--every", type=float, default=3.0)
+    ap.add_argument("--jitter", type=float, default=1.0)
+    ap.add_argument("--arrive", type=float, default=0.0, help="first pages within this many s")
+    ap.add_argument("--query", default="", help="the share link's query string")
+    ap.add_argument("--own-seed", action="store_true", help="each student on their own seed")
+    ap.add_argument("--url", help="a running server or proxy (default: start one)")
+    ap.add_argument("--pid", type=int, action="append", default=[], help="server pid to watch")
+    ap.add_argument("--server-cores", default="0", help="taskset cores of the started server")
+    ap.add_argument("--client-cores", default="1", help="cores of this load generator")
+    ap.add_argument("--server-arg", action="append", default=[], help="extra streamlit flag")
+    return ap.parse_args(argv)
+
+
+def main(argv: Sequence[str] | None = None, out: Callable[[str], None] = print) -> ClassResult:
+    args = parse_args(argv)
+    plan = ClassPlan(
+        page=args.page,
+        students=args.students,
+        seconds=args.seconds,
+        every=args.every,
+        jitter=args.jitter,
+        arrive=args.arrive,
+        query=args.query,
+        own_seed=args.own_seed,
+    )
+    pin_self(args.client_cores)
+    if args.url:
+        result = run_watched(plan, args.url.rstrip("/"), args.pid)
+        out(report(result))
+        return result
+    server = pinned_server(args.server_cores, [a for arg in args.server_arg for a in arg.split()])
+    try:
+        out(f"server on cores {args.server_cores}: healthy after {server.startup_seconds:.2f} s")
+        result = run_watched(plan, server.url, [server.process.pid])
+        out(report(result))
+        return result
     finally:
         server.stop()
 
 
 if __name__ == "__main__":
-    main()
+    main(sys.argv[1:])

@@ -5,7 +5,12 @@ answers, then the first run of the page's script — its imports (plotly, altair
 page uses it, the core) and its first figures — timed over Streamlit's websocket protocol from
 the request to ``script_finished``, as a browser opening the link would see it (minus drawing).
 
-Run from the repository root: ``.venv/bin/python -m benchmarks.bench_cold_start [rounds]``.
+With ``--browser``, each page is also opened in Chromium on a fresh server: from ``goto`` until the
+page has drawn everything (the run finished, no skeleton left, every chart has its svg/canvas, fonts
+loaded) — the first full render a student sees — and once more in a new tab (warm server).
+
+Run from the repository root: ``.venv/bin/python -m benchmarks.bench_cold_start [rounds]
+[--browser]`` (the browser needs Debian's Chromium).
 """
 
 from __future__ import annotations
@@ -48,6 +53,45 @@ def measure(page_name: str) -> tuple[float, float]:
         server.stop()
 
 
+def browser_render(page_name: str) -> tuple[float, float, float]:
+    """(server start to health, first full render in Chromium, a second tab's render), seconds."""
+    from playwright.sync_api import sync_playwright
+
+    from tests.streamlit_server import VIEWPORT, launch_chromium, open_app, wait_for_charts
+
+    server = StreamlitServer().start()
+    try:
+        with sync_playwright() as pw:
+            browser = launch_chromium(pw)
+            try:
+                times = []
+                for _ in range(2):
+                    context = browser.new_context(viewport=VIEWPORT)
+                    page = context.new_page()
+                    start = time.perf_counter()
+                    open_app(page, f"{server.url}/{page_name}", timeout_ms=120_000)
+                    wait_for_charts(page, timeout_ms=60_000)
+                    times.append(time.perf_counter() - start)
+                    context.close()
+            finally:
+                browser.close()
+        return server.startup_seconds or float("nan"), times[0], times[1]
+    finally:
+        server.stop()
+
+
+def main_browser(rounds: int = 1) -> None:
+    for name in ["", *(page_url_path(s) for s in page_scripts())]:
+        results = [browser_render(name) for _ in range(rounds)]
+        health = statistics.median(r[0] for r in results) * 1e3
+        first = statistics.median(r[1] for r in results) * 1e3
+        warm = statistics.median(r[2] for r in results) * 1e3
+        print(
+            f"{name or 'Home':24s} server to health {health:5.0f} ms   Chromium: first full "
+            f"render {first:5.0f} ms, a second tab {warm:5.0f} ms"
+        )
+
+
 def main(rounds: int = ROUNDS) -> None:
     names = ["", *(page_url_path(s) for s in page_scripts())]
     for name in names:
@@ -61,4 +105,8 @@ def main(rounds: int = ROUNDS) -> None:
 
 
 if __name__ == "__main__":
-    main(int(sys.argv[1]) if len(sys.argv) > 1 else ROUNDS)
+    numbers = [a for a in sys.argv[1:] if a.isdigit()]
+    if "--browser" in sys.argv[1:]:
+        main_browser(int(numbers[0]) if numbers else 1)
+    else:
+        main(int(numbers[0]) if numbers else ROUNDS)

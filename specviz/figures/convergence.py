@@ -214,6 +214,153 @@ def convergence_chart(
     )
 
 
+# ------------------------------------------------------------- the same charts, as plain dicts
+#
+# What the pages send: ``convergence_chart(...).to_dict(validate=False)`` spelled out, key for key
+# and in Altair's order (tests/test_figure_speed.py checks the two are the same JSON). Building the
+# Altair objects and converting them cost 25-90 ms per new state (Altair deep-copies and checks
+# every layer); the dicts cost well under a millisecond. The Altair builders above stay: they are
+# what the tests validate against the Vega-Lite schema.
+
+_SCHEMA = "https://vega.github.io/schema/vega-lite/v6.4.1.json"
+
+
+def _sorted(**entries: object) -> dict:
+    """Altair writes a schema object's properties in alphabetical order."""
+    return {key: entries[key] for key in sorted(entries)}
+
+
+def convergence_spec(
+    series: Sequence[Series],
+    band: TVBand,
+    title: str,
+    style: ChartStyle = DEFAULT_STYLE,
+) -> dict:
+    """:func:`convergence_chart` as the Vega-Lite dict Altair would write (without validation)."""
+    mean_name = "average of an exact sampler: 1/√N"
+    band_name = f"{100 * band.level:.0f}% of exact runs land here"
+    mean = Series(
+        mean_name,
+        (TVPath(band.n, np.zeros((band.n.size, 0), dtype=np.int64), band.mean),),
+        palette.NEUTRAL.color,
+        width=2.0,
+        dash=(8, 5),
+    )
+    everything = [*series, mean]
+    rows, band_rows = convergence_rows(everything, band)
+    names = [s.name for s in everything]
+    values = [r["tv"] for r in rows] + [r[k] for r in band_rows for k in ("lower", "upper")]
+    values = [v for v in values if v > 0]
+    n_max = max(10, int(band.n[-1]))
+    y_lo, y_hi = (min(values), max(values)) if values else (1e-3, 1.0)
+    floor = y_lo / 1.5
+    band_rows = [{**r, "lower": max(r["lower"], floor)} for r in band_rows]
+    size = style.font_size
+    legend = {
+        "title": None,
+        "orient": "bottom",
+        "direction": "vertical",
+        "columns": 2,
+        "labelLimit": 0,
+        "labelFontSize": size,
+        "symbolSize": 500 if style.projector else 300,
+    }
+
+    def by_series(values_: list) -> dict:
+        return {"domain": list(names), "range": values_}
+
+    x = _sorted(
+        axis=_sorted(values=_decades(1, n_max), labelExpr=_N_LABELS, grid=True),
+        field="n",
+        scale=_sorted(type="log", domain=[1, n_max]),
+        title="N runs (log scale)",
+        type="quantitative",
+    )
+    y_title = style.fill("TV distance to {T} (log scale)")
+
+    def y(field_: str) -> dict:
+        return _sorted(
+            axis=_sorted(values=_decades(y_lo, y_hi), format="~g", grid=True),
+            field=field_,
+            scale=_sorted(type="log", domain=[y_lo / 1.5, min(1.0, y_hi * 1.5)]),
+            title=y_title,
+            type="quantitative",
+        )
+
+    line_legend = _sorted(**legend, symbolType="stroke", symbolStrokeWidth=style.line_width + 1)
+    area = {
+        "data": {"values": band_rows},
+        "mark": {"type": "area", "opacity": 0.6},
+        "encoding": _sorted(
+            fill=_sorted(
+                field="band",
+                legend=_sorted(
+                    **{**legend, "orient": "bottom-left", "columns": 1},
+                    symbolType="square",
+                    fillColor="white",
+                    padding=6,
+                ),
+                scale={"domain": [band_name], "range": [palette.GRID]},
+                type="nominal",
+            ),
+            x=x,
+            y=y("lower"),
+            y2={"field": "upper"},
+        ),
+        "transform": [{"calculate": f"'{band_name}'", "as": "band"}],
+    }
+    lines = {
+        "data": {"values": rows},
+        "mark": {"type": "line", "clip": True},
+        "encoding": _sorted(
+            x=x,
+            y=y("tv"),
+            stroke=_sorted(
+                field="series",
+                scale=by_series([s.color for s in everything]),
+                legend=line_legend,
+                type="nominal",
+            ),
+            strokeDash=_sorted(
+                field="series",
+                scale=by_series([list(s.dash) or [1, 0] for s in everything]),
+                legend=dict(line_legend),
+                type="nominal",
+            ),
+            strokeWidth=_sorted(
+                field="series",
+                scale=by_series([s.width for s in everything]),
+                legend=None,
+                type="nominal",
+            ),
+            opacity=_sorted(
+                field="series",
+                scale=by_series([s.opacity for s in everything]),
+                legend=None,
+                type="nominal",
+            ),
+            detail={"field": "line", "type": "nominal"},
+            tooltip=[
+                _sorted(field="series", title="line", type="nominal"),
+                _sorted(field="n", title="N", format=",", type="quantitative"),
+                _sorted(field="tv", title="TV", format=".3g", type="quantitative"),
+            ],
+        ),
+    }
+    return {
+        "config": {
+            "view": {"continuousWidth": 300, "continuousHeight": 300, "stroke": None},
+            "axis": _sorted(labelFontSize=size, titleFontSize=size, gridColor=palette.GRID),
+            "legend": {"labelFontSize": size},
+        },
+        "layer": [area, lines],
+        "height": style.height + 60,
+        "resolve": {"legend": {"fill": "independent", "stroke": "shared"}},
+        "title": {"text": title, "anchor": "start", "fontSize": size + 4},
+        "$schema": _SCHEMA,
+    }
+
+
 def _flat(tv: float, n_max: int) -> TVPath:
     """A horizontal line at ``tv`` from N = 1 to ``n_max``, as a two-point path."""
     cps = np.array([1, n_max], dtype=np.int64)
@@ -224,6 +371,19 @@ def monte_carlo_chart(
     runs: Sequence[MonteCarloRun], band: TVBand, style: ChartStyle = DEFAULT_STYLE
 ) -> alt.LayerChart:
     """Convergence of the correct sampler: the page's run (thick) and the other seeds (thin)."""
+    series = _monte_carlo_series(runs, style)
+    return convergence_chart(series, band, f"Correct sampler, {len(runs)} seeds", style)
+
+
+def monte_carlo_spec(
+    runs: Sequence[MonteCarloRun], band: TVBand, style: ChartStyle = DEFAULT_STYLE
+) -> dict:
+    """:func:`monte_carlo_chart` as the Vega-Lite dict the page sends."""
+    series = _monte_carlo_series(runs, style)
+    return convergence_spec(series, band, f"Correct sampler, {len(runs)} seeds", style)
+
+
+def _monte_carlo_series(runs: Sequence[MonteCarloRun], style: ChartStyle) -> list[Series]:
     main, others = runs[0], runs[1:]
     series = [
         Series(
@@ -244,7 +404,7 @@ def monte_carlo_chart(
                 opacity=0.7,
             )
         )
-    return convergence_chart(series, band, f"Correct sampler, {len(runs)} seeds", style)
+    return series
 
 
 def monte_carlo_chart_caption(
@@ -282,6 +442,17 @@ def zoo_chart(
     comparison: ZooComparison, title: str, style: ChartStyle = DEFAULT_STYLE
 ) -> alt.LayerChart:
     """The mistake's TV path flattening at its floor while the correct one keeps falling."""
+    series = _zoo_series(comparison, title, style)
+    return convergence_chart(series, comparison.band, "The mistake stalls at its floor", style)
+
+
+def zoo_spec(comparison: ZooComparison, title: str, style: ChartStyle = DEFAULT_STYLE) -> dict:
+    """:func:`zoo_chart` as the Vega-Lite dict the page sends."""
+    series = _zoo_series(comparison, title, style)
+    return convergence_spec(series, comparison.band, "The mistake stalls at its floor", style)
+
+
+def _zoo_series(comparison: ZooComparison, title: str, style: ChartStyle) -> list[Series]:
     width = style.line_width + 1
     series = [
         Series(
@@ -309,7 +480,7 @@ def zoo_chart(
                 dash=(2, 3),
             )
         )
-    return convergence_chart(series, comparison.band, "The mistake stalls at its floor", style)
+    return series
 
 
 def zoo_chart_caption(comparison: ZooComparison, title: str, notation: Notation) -> str:

@@ -7,6 +7,8 @@ release. Where text goes and whether it fits is :mod:`specviz.figures.fit`'s job
 
 from __future__ import annotations
 
+import functools
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -56,12 +58,12 @@ class ChartStyle:
     @property
     def height(self) -> int:
         """Figure height in px."""
-        return 480 if self.projector else 360
+        return 420 if self.projector else 360
 
     @property
     def text_size(self) -> int:
         """Size of the numbers printed on bars."""
-        return 20 if self.projector else 12
+        return 22 if self.projector else 12
 
     @property
     def title_size(self) -> int:
@@ -71,14 +73,15 @@ class ChartStyle:
     @property
     def min_tick_size(self) -> int:
         """The smallest tick labels may shrink to when many words share the axis."""
-        return 16 if self.projector else 11
+        return 18 if self.projector else 11
 
     @property
     def width(self) -> int:
-        """The narrowest width (px) the chart is drawn at: its column in a 1280 px window (460 px
-        beside the controls, 820 px below them in projector mode), less a little slack. Titles,
-        tick labels and legends are laid out to fit it; wider, there is room to spare."""
-        return 800 if self.projector else 450
+        """The narrowest width (px) the chart is drawn at: a phone's 390 px screen less the page's
+        margins on screens; on a projector (1280 px or more, the menu folded away) the chart's
+        column, less a little slack. Titles, tick labels and legends are laid out to fit it;
+        wider, there is room to spare."""
+        return 800 if self.projector else 350
 
     def fill(self, template: str) -> str:
         """Put the target/draft letters into ``template`` (``{T}``, ``{D}``)."""
@@ -227,8 +230,59 @@ def layout(
 
 
 def figure(data: list[dict], layout_spec: dict) -> go.Figure:
-    """Validate a dict-built figure once and return it as a ``go.Figure``."""
+    """A dict-built figure as a ``go.Figure``, without Plotly's validation.
+
+    Validating is most of the cost of a new figure (~5 ms of the Playground's four per new
+    state, on every slider release that reaches a state no one has drawn); the dicts are right
+    by construction, and tests/test_figure_speed.py checks that every builder's figure writes
+    exactly the JSON the validated one writes. Validation spells the named template out, so it
+    is spelled out here too.
+    """
+    if layout_spec.get("template") == "none":
+        layout_spec = {**layout_spec, "template": _none_template()}
+    traces = [_trace_order(trace) if isinstance(trace, dict) else trace for trace in data]
+    return go.Figure({"data": traces, "layout": _order(layout_spec)}, _validate=False)
+
+
+def _order(value: object) -> object:
+    """``value`` with every dict's keys in alphabetical order, the order validation writes."""
+    if isinstance(value, dict):
+        return {key: _order(value[key]) for key in sorted(value)}
+    if isinstance(value, list | tuple) and any(isinstance(i, dict | list | tuple) for i in value):
+        return [_order(item) for item in value]
+    return value
+
+
+def _trace_order(trace: dict) -> dict:
+    """A trace's keys as validation writes them: alphabetical, its ``type`` last."""
+    ordered = _order({key: value for key, value in trace.items() if key != "type"})
+    if "type" in trace:
+        ordered["type"] = trace["type"]
+    return ordered
+
+
+def validated_figure(data: list[dict], layout_spec: dict) -> go.Figure:
+    """The same figure through Plotly's validation (what :func:`figure` must equal)."""
     return go.Figure({"data": data, "layout": layout_spec})
+
+
+@functools.cache
+def _none_template_json() -> str:
+    return json.dumps(go.Layout(template="none").to_plotly_json()["template"])
+
+
+def _none_template() -> dict:
+    """Plotly's "none" template as validation writes it into a figure (a fresh copy)."""
+    return json.loads(_none_template_json())
+
+
+def share_axis(top: float) -> dict:
+    """A y axis of shares up to ``top``, with room above the bars for their numbers; its ticks
+    never go past 100 % (a share cannot), however much room the numbers need."""
+    axis: dict = {"range": [0, top * 1.22 if top > 0 else 1]}
+    if top * 1.22 > 1:
+        axis["tickvals"] = [0, 0.25, 0.5, 0.75, 1]
+    return axis
 
 
 def pair_layout(style: ChartStyle, title: str, labels: Sequence[str], top: float) -> dict:
@@ -238,6 +292,6 @@ def pair_layout(style: ChartStyle, title: str, labels: Sequence[str], top: float
         title,
         barmode="overlay",
         xaxis=token_axis(labels, style=style),
-        yaxis={"range": [0, top * 1.22 if top > 0 else 1]},
+        yaxis=share_axis(top),
         legend={"orientation": "h", "yanchor": "bottom", "y": 1.02, "x": 0},
     )

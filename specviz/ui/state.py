@@ -24,6 +24,7 @@ from specviz.limits import MAX_SEED
 from specviz.links import Param
 from specviz.palette import Notation
 from specviz.scenario import Scenario, from_query, to_query
+from specviz.ui import reconnect
 
 _SCENARIO = "specviz.scenario"
 _NOTICES = "specviz.notices"
@@ -36,6 +37,7 @@ def current() -> Scenario:
         scenario, notices = from_query(st.query_params.to_dict())
         st.session_state[_SCENARIO] = scenario
         st.session_state[_NOTICES] = notices
+        reconnect.begin_session()
     return st.session_state[_SCENARIO]
 
 
@@ -107,13 +109,10 @@ def bound(
     on_change: Callable[[Any], None],
     **kwargs: Any,
 ) -> Any:
-    """Draw ``widget`` showing ``value``; a change by the learner calls ``on_change(new_value)``."""
-    st.session_state[key] = value
-
-    def _changed() -> None:
-        on_change(st.session_state[key])
-
-    return widget(key=key, on_change=_changed, **kwargs)
+    """Draw ``widget`` showing ``value``; a change by the learner calls ``on_change(new_value)``
+    — also a change that reaches a server session as its very first run (after a replica died:
+    see :mod:`specviz.ui.reconnect`)."""
+    return reconnect.draw(widget, key, value, on_change, **kwargs)
 
 
 def param_widget(link: Param[Any], widget: Callable[..., Any], **kwargs: Any) -> Any:
@@ -156,6 +155,7 @@ def sync_url() -> None:
             help="This link restores the words, weights, seed and every setting on this page.",
         )
         st.code(share_url(), language=None, wrap_lines=True)
+    reconnect.end_run()
 
 
 def sidebar_settings() -> None:

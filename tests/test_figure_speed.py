@@ -1,0 +1,128 @@
+"""The fast figure paths write exactly what the slow, checked ones write.
+
+Two shortcuts keep a class's reruns cheap (benchmarks/README.md has the measurements):
+
+- ``style.figure`` builds a ``go.Figure`` without Plotly's validation. Every figure any page
+  builds through it is rebuilt here through validation (``style.validated_figure``) and the two
+  JSON texts must be identical — found by running every page under AppTest with a checking
+  ``figure`` in place, so a new page or builder is covered without touching this file;
+- the convergence charts are written as Vega-Lite dicts (``monte_carlo_spec``, ``zoo_spec``)
+  instead of through Altair: the JSON must equal ``chart.to_dict(validate=False)``.
+"""
+
+from __future__ import annotations
+
+import copy
+import importlib
+import json
+import pkgutil
+import random
+
+import plotly.io as pio
+import pytest
+import streamlit as st
+from helpers import REPO
+from streamlit.testing.v1 import AppTest
+from streamlit_server import all_scripts, page_id
+
+import specviz.figures
+from specviz.figures import style
+from specviz.figures.convergence import monte_carlo_chart, monte_carlo_spec, zoo_chart, zoo_spec
+from specviz.figures.playground import playground_figures
+from specviz.figures.style import ChartStyle
+from specviz.palette import Notation
+from specviz.rules import RULES
+from specviz.runs import monte_carlo_paths, noise_band
+from specviz.scenario import Scenario
+from specviz.zoo import zoo_comparison
+
+STYLES = [
+    ChartStyle(projector=projector, notation=Notation(swapped=swapped))
+    for projector in (False, True)
+    for swapped in (False, True)
+]
+
+
+def _json(fig) -> str:
+    return pio.to_json(fig, validate=False)
+
+
+def _checking(checked: list[str]):
+    fast_figure = style.figure
+
+    def figure(data, layout_spec):
+        slow = style.validated_figure(copy.deepcopy(data), copy.deepcopy(layout_spec))
+        fast = fast_figure(data, layout_spec)
+        assert _json(fast) == _json(slow), "an unvalidated figure differs from the validated one"
+        checked.append(layout_spec.get("title", {}).get("text", "?"))
+        return fast
+
+    return figure
+
+
+@pytest.fixture
+def checked_figures(monkeypatch) -> list[str]:
+    """Every ``figure`` imported from style in specviz.figures.*, replaced by a checking one."""
+    checked: list[str] = []
+    figure = _checking(checked)
+    for info in pkgutil.iter_modules(specviz.figures.__path__):
+        module = importlib.import_module(f"specviz.figures.{info.name}")
+        if getattr(module, "figure", None) is style.figure:
+            monkeypatch.setattr(module, "figure", figure)
+    monkeypatch.setattr(style, "figure", figure)
+    st.cache_resource.clear()  # figures cached by an earlier test would not be rebuilt
+    yield checked
+    st.cache_resource.clear()  # nothing built by the checker stays in the shared cache
+
+
+@pytest.mark.parametrize("script", all_scripts(), ids=[page_id(s) for s in all_scripts()])
+@pytest.mark.parametrize("mode", ["", "projector=1&letters=chen"])
+def test_every_pages_figures_are_the_validated_ones(script, mode, checked_figures) -> None:
+    at = AppTest.from_file(str(REPO / "app.py"), default_timeout=120)
+    for key, value in (pair.split("=") for pair in mode.split("&") if pair):
+        at.query_params[key] = value
+    at.run()
+    if script.name != "app.py":
+        at.switch_page(str(script.relative_to(REPO))).run()
+    assert not at.exception, [e.message for e in at.exception]
+    if script.name in ("1_Playground.py", "3_Monte_Carlo.py"):
+        assert checked_figures, "the page built no figure through style.figure"
+
+
+def test_playground_figures_of_many_states_are_the_validated_ones(checked_figures) -> None:
+    rng = random.Random(11)
+    for i in range(12):
+        size = rng.randint(3, 10)
+        scenario = Scenario().resized(size)
+        for model in "pq":
+            for j in range(size):
+                scenario = scenario.with_weight(model, j, rng.choice([0, 1, 5, 37, 100]))
+        if not (any(scenario.p_weights) and any(scenario.q_weights)):
+            continue
+        playground_figures(scenario.labels, scenario.step(), STYLES[i % len(STYLES)])
+    assert len(checked_figures) >= 40
+
+
+@pytest.mark.parametrize("n", [1, 10, 1000, 10**6, 10**9])
+def test_monte_carlo_spec_is_the_altair_charts_json(n) -> None:
+    for weights, chart_style in zip(
+        [((40, 30, 20, 10), (10, 20, 30, 40)), ((50, 50, 0, 0), (0, 0, 50, 50))],
+        [STYLES[0], STYLES[3]],
+        strict=True,
+    ):
+        one = Scenario(p_weights=weights[0], q_weights=weights[1]).step()
+        runs = monte_carlo_paths(one.p, one.q, n, 7, 5)
+        band = noise_band(one.p, n)
+        altair = monte_carlo_chart(runs, band, chart_style).to_dict(validate=False)
+        assert json.dumps(monte_carlo_spec(runs, band, chart_style)) == json.dumps(altair)
+
+
+@pytest.mark.parametrize("key", list(RULES))
+def test_zoo_spec_is_the_altair_charts_json(key) -> None:
+    one = Scenario().step()
+    if not RULES[key].available(one.p, one.q):
+        pytest.skip(f"{key} does not run on the default pair")
+    comparison = zoo_comparison(one.p, one.q, key, 7, 10**6)
+    for chart_style in (STYLES[0], STYLES[1]):
+        altair = zoo_chart(comparison, "A title", chart_style).to_dict(validate=False)
+        assert json.dumps(zoo_spec(comparison, "A title", chart_style)) == json.dumps(altair)
