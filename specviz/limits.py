@@ -113,3 +113,25 @@ SHARES_WORDS = 5_000
 DECODE_COSTS: tuple[float, ...] = (0.0, 0.01, 0.02, 0.05, 0.1, 0.2, 0.3, 0.5, 1.0)
 DECODE_TEMPERATURES: tuple[float, ...] = (0.0, 0.5, 0.7, 1.0, 1.5, 2.0)
 DECODE_LENGTHS: tuple[int, ...] = (30, 60, 120, 240)
+
+# ------------------------------------------------ why it is exact, rejection sampling, variants
+
+#: Most draft candidates the multi-candidate rule (SpecInfer) tries per word, and the choices the
+#: Variants lab offers (1 is the standard rule).
+MAX_CANDIDATES = 8
+CANDIDATE_CHOICES: tuple[int, ...] = tuple(range(1, MAX_CANDIDATES + 1))
+#: Typical acceptance's ε and δ as the Variants lab offers them (Medusa's defaults .09 and .3 are
+#: among them): ε from 0 to .5 and δ from 0 to 1, in steps of .01 and .05.
+TYPICAL_EPS_CHOICES: tuple[float, ...] = tuple(round(i / 100, 2) for i in range(51))
+TYPICAL_DELTA_CHOICES: tuple[float, ...] = tuple(round(i / 20, 2) for i in range(21))
+#: Runs of each rule's own procedure behind the Variants lab's Monte Carlo check.
+LAB_RUNS = 100_000
+#: Most proposals the literal classic rejection sampler may make in one call (about n·M).
+MAX_CLASSIC_PROPOSALS = 100_000_000
+#: Proposals the page "Is it just rejection sampling?" lets the classic loop make (about 1.5 s):
+#: with a huge M it runs fewer words than asked and says so.
+REJECTION_PROPOSAL_BUDGET = 10_000_000
+#: Words the page "Is it just rejection sampling?" emits with both samplers.
+REJECTION_RUN_CHOICES: tuple[int, ...] = (100, 1_000, 10_000, 100_000)
+#: Runs of the float32 exhibit on the page "Why it's exact": a million to a trillion.
+LEAK_RUN_CHOICES: tuple[int, ...] = tuple(10**k for k in range(6, 13))

@@ -30,11 +30,14 @@ from specviz._checks import (
     whole_array,
 )
 from specviz._checks import text as _text
+from specviz.exactness import CASES_BY_KEY
 from specviz.language import PAIR_KEYS, PAIR_TITLES
 from specviz.limits import (
+    CANDIDATE_CHOICES,
     DECODE_COSTS,
     DECODE_LENGTHS,
     DECODE_TEMPERATURES,
+    LEAK_RUN_CHOICES,
     MAX_LABEL,
     MAX_PARAM_CHARS,
     MAX_SEED,
@@ -42,6 +45,9 @@ from specviz.limits import (
     MAX_WEIGHT,
     MIN_TOKENS,
     N_CHOICES,
+    REJECTION_RUN_CHOICES,
+    TYPICAL_DELTA_CHOICES,
+    TYPICAL_EPS_CHOICES,
 )
 from specviz.rules import MISTAKE, RULES, rules_of
 
@@ -473,3 +479,74 @@ DECODE_PARAMS: tuple[Param[Any], ...] = (
     DECODE_TEMPERATURE,
     DECODE_LENGTH,
 )
+
+# ------------------------------------------- Why it's exact, rejection sampling, variants lab
+
+#: Why it's exact: the state the proof is filled in with ("yours": the learner's own).
+CASE = choice_param(
+    "case",
+    ("yours", *CASES_BY_KEY),
+    "yours",
+    problem="names a case the page does not have",
+    describe=lambda key: (
+        "your own target and draft" if key == "yours" else f"'{CASES_BY_KEY[key].title}'"
+    ),
+)
+#: Why it's exact: runs of the float32 exhibit, a million to a trillion (written 1e6 ... 1e12).
+LEAK_RUNS = choice_param(
+    "leak",
+    LEAK_RUN_CHOICES,
+    LEAK_RUN_CHOICES[-1],
+    format=lambda n: f"1e{len(str(n)) - 1}",
+    aliases=short_number,
+    problem="is not one of the offered numbers of runs (1e6, 1e7, …, 1e12)",
+    describe=lambda n: f"N = {n:,}",
+)
+#: Is it just rejection sampling?: words each sampler emits.
+REJECTION_RUNS = choice_param(
+    "runs",
+    REJECTION_RUN_CHOICES,
+    10_000,
+    format_count,
+    aliases=short_number,
+    problem="is not one of the offered numbers of words (100, 1k, 10k, 100k)",
+    describe=lambda n: f"{n:,} words",
+)
+#: Variants lab: the rules it shows — every rule that is not a mistake, in registry order.
+VARIANTS: tuple[str, ...] = tuple(key for key in RULES if RULES[key].kind != MISTAKE)
+#: Variants lab: the rule looked at closely.
+VARIANT = choice_param(
+    "variant",
+    VARIANTS,
+    VARIANTS[0],
+    problem="names a rule the lab does not have",
+    describe=lambda key: f"'{RULES[key].title}'",
+)
+#: Variants lab: draft candidates of the multi-candidate rule.
+CANDIDATES = choice_param(
+    "k",
+    CANDIDATE_CHOICES,
+    RULES["multi_candidate"].defaults["k"],
+    describe=lambda k: f"k = {k}",
+)
+#: Variants lab: typical acceptance's ε and δ.
+TYPICAL_EPS = choice_param(
+    "eps",
+    TYPICAL_EPS_CHOICES,
+    RULES["typical_acceptance"].defaults["eps"],
+    format=lambda v: f"{v:g}",
+    aliases=_decimal,
+    problem="is not one of the offered values of ε (0 to 0.5 in steps of 0.01)",
+    describe=lambda v: f"ε = {v:g}",
+)
+TYPICAL_DELTA = choice_param(
+    "delta",
+    TYPICAL_DELTA_CHOICES,
+    RULES["typical_acceptance"].defaults["delta"],
+    format=lambda v: f"{v:g}",
+    aliases=_decimal,
+    problem="is not one of the offered values of δ (0 to 1 in steps of 0.05)",
+    describe=lambda v: f"δ = {v:g}",
+)
+#: Every setting of the Variants lab, in link order.
+LAB_PARAMS: tuple[Param[Any], ...] = (VARIANT, CANDIDATES, TYPICAL_EPS, TYPICAL_DELTA)

@@ -30,16 +30,27 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from specviz._checks import choice, generator, prob_pair, real, whole
-from specviz.limits import MAX_COUNT_DRAWS, MAX_REDRAW_PROPOSALS, MAX_RULE_DRAWS
+from specviz.limits import (
+    MAX_CANDIDATES,
+    MAX_COUNT_DRAWS,
+    MAX_REDRAW_PROPOSALS,
+    MAX_RULE_DRAWS,
+)
 from specviz.one_token import OneTokenStep, checked_step
 from specviz.sampling import SeedLike, inverse_cdf, multinomial_on_support
 from specviz.sampling_settings import top_k
 
-#: Largest expected number of proposals ``n / alpha`` the literal ``redraw_from_q`` loop may need.
-
+#: The emitted word has law ``p`` for every pair (p, q).
 EXACT = "exact"
+#: A bug: the output law is not ``p``, and nobody meant it to be otherwise.
 MISTAKE = "mistake"
+#: Not ``p`` in general, by design: faster (typical acceptance), or built for another target
+#: (greedy verification reproduces greedy decoding, temperature 0, and nothing else).
 TRADE_OFF = "trade-off"
+
+#: A float32 uniform (numpy's ``random(dtype=float32)``, PyTorch's ``torch.rand``) is a random
+#: 24-bit integer times 2**-24: it is exactly 0 with probability 2**-24 = 1/16,777,216.
+FLOAT32_STEP = 2.0 ** -(np.finfo(np.float32).nmant + 1)
 
 
 @dataclass(frozen=True)
@@ -75,7 +86,8 @@ class Rule:
         Short id (``RULES[key]``; also what a share link carries).
     kind : str
         :data:`EXACT` (the output law is ``p`` for every pair), :data:`MISTAKE` (a bug) or
-        :data:`TRADE_OFF` (deliberately inexact, for speed).
+        :data:`TRADE_OFF` (not ``p`` in general, by design: for speed, or exact only for
+        greedy decoding).
     title : str
         A few words for a legend or a menu.
     what : str
@@ -258,6 +270,95 @@ class Correct(TwoRouteRule):
 
 
 @dataclass(frozen=True)
+class GreedyVerification(TwoRouteRule):
+    """Keep the draft only if it is the target's most likely word; otherwise emit that word.
+
+    Its law is the one-hot law on ``argmax p`` (ties: the first such word, as ``np.argmax``):
+    the target's greedy choice, which is ``p`` itself only when ``p`` is one-hot.
+    """
+
+    def _routes(self, s, v):
+        top = _one_hot(s.p)
+        return s.q, top, top
+
+    def _test(self, s, draft, rng, v):
+        # The test compares words, not probabilities: no uniform is drawn.
+        return draft == int(np.argmax(s.p)), np.empty(0)
+
+    def _replacement(self, s, fallback, u, rng):
+        return np.full(u.size, int(np.argmax(s.p)), dtype=np.int64)
+
+
+@dataclass(frozen=True)
+class TokenMatching(Rule):
+    """The target draws its own word ``y ~ p``; a draft equal to it is kept, else ``y`` is
+    emitted. The output is always ``y``: exactly ``p``, accepted with ``sum(p·q)``."""
+
+    def _law(self, s, v):
+        # Kept: x = y, probability q(x)p(x). Otherwise the target's own y: p(y)(1 - q(y)).
+        return s.q * s.p + s.p * (1.0 - s.q)
+
+    def _acceptance(self, s, v):
+        return float((s.p * s.q).sum())
+
+    def _sample(self, s, n, rng, v):
+        draft = inverse_cdf(s.q, rng.random(n))
+        sample = inverse_cdf(s.p, rng.random(n))
+        return np.where(draft == sample, draft, sample)
+
+
+@dataclass(frozen=True)
+class MultiCandidate(Rule):
+    """SpecInfer's multi-step speculative sampling with ``k`` i.i.d. draft candidates.
+
+    Candidate ``i`` (drawn from ``q``) is tested against the current target ``p_i`` with
+    ``min(1, p_i(x)/q(x))``; after a rejection the target becomes the bucket
+    ``p_{i+1} = norm(max(0, p_i - q))``; after ``k`` rejections the word is drawn from
+    ``p_{k+1}``. Each try is the exact one-token rule for ``p_i``, so by induction the output
+    has law ``p``; the word is a kept candidate with probability ``1 - prod(Z_i)``.
+    """
+
+    def _steps(self, s: OneTokenStep, k: int) -> list[OneTokenStep]:
+        """The one-token steps of the ``k`` tries: ``(p_1, q), (p_2, q), ...``."""
+        steps = [s]
+        for _ in range(1, k):
+            last = steps[-1]
+            if last.z == 0:
+                break  # every candidate is kept from here on: later targets are never reached
+            bucket = last.bucket_weights
+            steps.append(checked_step(bucket / bucket.sum(), s.q))
+        return steps
+
+    def _law(self, s, v):
+        law = np.zeros_like(s.p)
+        reach = 1.0  # probability that every earlier candidate was rejected
+        steps = self._steps(s, v["k"])
+        for one in steps:
+            law += reach * one.kept
+            reach *= one.z
+        return law + reach * steps[-1].bucket_weights / steps[-1].bucket_weights.sum()
+
+    def _acceptance(self, s, v):
+        return 1.0 - math.prod(one.z for one in self._steps(s, v["k"]))
+
+    def _sample(self, s, n, rng, v):
+        out = np.empty(n, dtype=np.int64)
+        pending = np.arange(n)
+        steps = self._steps(s, v["k"])
+        for one in steps:
+            if pending.size == 0:
+                break
+            draft = inverse_cdf(s.q, rng.random(pending.size))
+            # The same division-free test as the standard rule, against this try's target.
+            kept = rng.random(pending.size) * s.q[draft] < one.p[draft]
+            out[pending[kept]] = draft[kept]
+            pending = pending[~kept]
+        if pending.size:
+            out[pending] = inverse_cdf(steps[-1].bucket_weights, rng.random(pending.size))
+        return out
+
+
+@dataclass(frozen=True)
 class ResampleFromP(TwoRouteRule):
     """On a rejection, draw from p instead of the residual."""
 
@@ -333,6 +434,26 @@ class ReuseUniform(TwoRouteRule):
 
 
 @dataclass(frozen=True)
+class Float32LessEqual(TwoRouteRule):
+    """The acceptance test ``u <= p(x)/q(x)`` with a float32 uniform ``u``.
+
+    ``u = j·2**-24`` with ``j`` uniform on ``0 .. 2**24 - 1``, so ``P(u <= r)`` is
+    ``(floor(r·2**24) + 1)·2**-24`` for ``r < 1``: never 0, even for ``r = p(x)/q(x) = 0``.
+    The bucket is the correct one.
+    """
+
+    def _routes(self, s, v):
+        return s.q, _float32_accept(s.p, s.q), s.bucket_weights
+
+    def _test(self, s, draft, rng, v):
+        # A float32 uniform, as torch.rand draws it, compared with <= (a proposal has q > 0).
+        u = rng.random(draft.size, dtype=np.float32)
+        with np.errstate(over="ignore"):  # a ratio that overflows to inf passes, as it should
+            ratio = s.p[draft] / s.q[draft]
+        return u <= ratio, u.astype(np.float64)
+
+
+@dataclass(frozen=True)
 class RedrawFromQ(Rule):
     """On a rejection, discard the draft and draw a fresh one from q, until one passes."""
 
@@ -399,6 +520,24 @@ class RedrawFromQ(Rule):
 # ------------------------------------------------------------------------------- helpers
 
 
+def _one_hot(p: np.ndarray) -> np.ndarray:
+    """1.0 on the target's most likely word (the first of a tie), 0.0 elsewhere."""
+    top = np.zeros_like(p)
+    top[int(np.argmax(p))] = 1.0
+    return top
+
+
+def _float32_accept(p: np.ndarray, q: np.ndarray) -> np.ndarray:
+    """``P(u <= p(x)/q(x))`` for a float32 uniform ``u``; 1 where ``q(x) = 0`` (vacuous)."""
+    out = np.ones_like(p)
+    proposed = q > 0
+    with np.errstate(over="ignore"):  # p/q overflows to inf only where the ratio is >= 1 anyway
+        ratio = np.minimum(1.0, p[proposed] / q[proposed])
+    # u = j·step <= ratio  <=>  j <= ratio/step: floor(ratio/step) + 1 of the 1/step values of j.
+    out[proposed] = np.minimum(1.0, (np.floor(ratio / FLOAT32_STEP) + 1.0) * FLOAT32_STEP)
+    return out
+
+
 def _inverted_accept(p: np.ndarray, q: np.ndarray) -> np.ndarray:
     """``min(1, q/p)``; 1 where ``p == 0`` (the coded ``q/0 = inf``) or ``q == 0`` (vacuous)."""
     out = np.ones_like(p)
@@ -449,6 +588,67 @@ _ALL: tuple[Rule, ...] = (
             "together exactly {T}."
         ),
         source="Leviathan, Kalman & Matias (ICML 2023), Algorithm 1; Chen et al. (2023).",
+    ),
+    GreedyVerification(
+        key="greedy",
+        kind=TRADE_OFF,
+        title="Greedy verification",
+        what=(
+            "The draft x is kept only if it is the target's most likely word (the largest "
+            "{T}(x)); otherwise that most likely word is emitted instead."
+        ),
+        why=(
+            "Exact for greedy decoding (temperature 0), where the target itself always says its "
+            "top word. Wherever {T} spreads over several words it is not {T}: the top word "
+            "always comes out and the others never do."
+        ),
+        source=(
+            "Leviathan et al. (2023) for temperature 0; serving engines verify greedy requests "
+            "this way (vLLM v1, `vllm/v1/sample/rejection_sampler.py`, "
+            "`rejection_greedy_sample_kernel`: a draft is rejected when it differs from the "
+            "target's argmax)."
+        ),
+    ),
+    TokenMatching(
+        key="token_matching",
+        kind=EXACT,
+        title="Token matching",
+        what=(
+            "The target draws its own word from {T}, independently of the draft; the draft is "
+            "kept if it is the same word, and otherwise the target's word is emitted."
+        ),
+        why=(
+            "The word that comes out is always the target's own draw, so it follows {T} "
+            "exactly; but the two draws agree only with probability Σ {T}·{D}, never more than "
+            "α = Σ min({T}, {D}): fewer guesses are kept."
+        ),
+        source=(
+            "Hugging Face transformers' assisted generation when the draft gives no "
+            "probabilities (`src/transformers/generation/utils.py`, `_assisted_decoding`: the "
+            "target samples and keeps the candidates equal to its samples); SpecInfer "
+            "(Miao et al., 2024) calls it naive sampling."
+        ),
+    ),
+    MultiCandidate(
+        key="multi_candidate",
+        kind=EXACT,
+        title="Several draft candidates (SpecInfer)",
+        what=(
+            "The draft offers k candidates, each drawn from {D}, tried in turn: each is kept "
+            "with min(1, {T}'(x)/{D}(x)) for the current target {T}', and after each rejection "
+            "{T}' is replaced by its leftover bucket; after k rejections the word comes from "
+            "the last bucket."
+        ),
+        why=(
+            "Each try is the exact one-token rule for the current target, so the word that "
+            "comes out follows {T} exactly; every extra candidate is another chance to keep a "
+            "guess, paid for with another draft proposal."
+        ),
+        source=(
+            "Miao et al., SpecInfer (ASPLOS 2024), multi-step speculative sampling; with k = 1 "
+            "it is the standard rule."
+        ),
+        params=(Param("k", 2, 1, MAX_CANDIDATES, integer=True),),
     ),
     ResampleFromP(
         key="resample_from_p",
@@ -530,6 +730,30 @@ _ALL: tuple[Rule, ...] = (
             "Sampling settings applied to one model only (math.md: TV .11 on the logits example)."
         ),
         params=(Param("k", 2, 1, integer=True),),
+    ),
+    Float32LessEqual(
+        key="float32_leq",
+        kind=MISTAKE,
+        title="Float32 uniform tested with ≤",
+        what=(
+            "The test draws its uniform u as a 32-bit float — a multiple of 2⁻²⁴, exactly 0 "
+            "once in 16,777,216 draws — and keeps the draft x when u ≤ {T}(x)/{D}(x)."
+        ),
+        why=(
+            "When u = 0 the test passes even where {T}(x) = 0, so a word the target forbids "
+            "comes out about once in 16.8 million proposals of it (and every other share is off "
+            "by up to 2⁻²⁴). The fix is one character, < instead of ≤: SpecViz keeps a draft "
+            "when u·{D}(x) < {T}(x), which {T}(x) = 0 never passes."
+        ),
+        source=(
+            "Hugging Face transformers, `src/transformers/generation/utils.py`, "
+            "`_speculative_sampling`: `r_i = torch.rand_like(probability_ratio)`, "
+            "`is_accepted = r_i <= probability_ratio`. vLLM v1, "
+            "`vllm/v1/sample/rejection_sampler.py` (early 2025): a float32 `torch.rand` and "
+            "`target_prob / draft_prob >= uniform_prob`; later versions draw the uniform in "
+            "float64 (citing pytorch/pytorch#16706), which makes u = 0 rarer (2⁻⁵³) but keeps "
+            "the ≥."
+        ),
     ),
     TypicalAcceptance(
         key="typical_acceptance",

@@ -1,25 +1,34 @@
-"""The bug zoo's comparison: a rule next to the correct one, on the same ``p``, ``q`` and seed.
+"""A rule checked against the target: the bug zoo's comparison, and any rule's Monte Carlo check.
 
-The rule's exact law and its distance to ``p`` (the floor its TV path flattens at), both TV paths
-up to ``n_max``, the noise band of an exact sampler, and from about which ``N`` the bias stands
-out of that band.
+:func:`zoo_comparison` puts a rule next to the correct one on the same ``p``, ``q`` and seed: the
+rule's exact law and its distance to ``p`` (the floor its TV path flattens at), both TV paths up
+to ``n_max``, the noise band of an exact sampler, and from about which ``N`` the bias stands out
+of that band.
+
+:func:`rule_check` is the same question for any rule with any parameters, answered by running the
+rule's own procedure (its literal sampler, which never looks at the law) ``n`` times: its exact
+law, acceptance and distance to ``p``, and whether ``n`` runs can tell it from ``p``.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike
 
-from specviz._checks import prob_pair, seed_value, whole
-from specviz.limits import BAND_LEVEL, CHECKPOINTS, MAX_COUNT_DRAWS, ZOO_N_MAX
+from specviz._checks import prob_pair, seed_value, sequence, whole
+from specviz.limits import BAND_LEVEL, CHECKPOINTS, MAX_COUNT_DRAWS, MAX_RULE_DRAWS, ZOO_N_MAX
 from specviz.one_token import checked_step, total_variation
 from specviz.rules import Rule, get_rule
 from specviz.runs import monte_carlo
 from specviz.stats import (
+    GofResult,
     TVBand,
     TVPath,
+    chi_square_gof,
     detectable_from,
     expected_tv_band,
     log_checkpoints,
@@ -102,4 +111,119 @@ def zoo_comparison(
         band=expected_tv_band(p_arr, cps, BAND_LEVEL),
         detectable_from=detectable_from(p_arr, tv, BAND_LEVEL),
         tv_correct=total_variation(checked_step(p_arr, q_arr).output, p_arr),
+    )
+
+
+# ------------------------------------------------------------------- any rule, by its own runs
+
+
+@dataclass(frozen=True, eq=False)
+class RuleCheck:
+    """A rule with its parameters, checked against ``p``: exactly, and by ``n`` of its own runs.
+
+    Attributes
+    ----------
+    rule : Rule
+        The registry entry.
+    params : dict
+        The parameter values used (every parameter of the rule, defaults filled in).
+    law : numpy.ndarray
+        Its exact output law.
+    tv : float
+        ``TV(law, p)``: 0 (up to rounding) for a rule that is exact on this pair.
+    acceptance : float
+        The chance that the emitted word is a draft the rule kept.
+    n, seed : int
+        Runs of the rule's literal sampler, and their seed.
+    counts : numpy.ndarray
+        int64 word counts of those runs.
+    gof : GofResult
+        Pearson's chi-square test of ``counts`` against ``p``.
+    run_tv : float
+        TV between the words of the ``n`` runs and ``p``.
+    band_upper : float
+        Upper edge of the 95% noise band of an exact sampler at ``n``: an exact rule's ``run_tv``
+        lies below it in 97.5% of seeds.
+    detectable_from : int or None
+        From about how many runs a rule with this ``tv`` stands out of the band (None: exact).
+    """
+
+    rule: Rule
+    params: dict[str, Any]
+    law: np.ndarray
+    tv: float
+    acceptance: float
+    n: int
+    seed: int
+    counts: np.ndarray
+    gof: GofResult
+    run_tv: float
+    band_upper: float
+    detectable_from: int | None
+
+    @property
+    def stands_out(self) -> bool:
+        """Whether the runs' distance to ``p`` is above the noise band of an exact sampler."""
+        return self.run_tv > self.band_upper
+
+
+def rule_check(
+    p: ArrayLike,
+    q: ArrayLike,
+    key: str,
+    seed: int,
+    n: int,
+    params: Sequence[tuple[str, Any]] = (),
+) -> RuleCheck:
+    """Check the rule ``key`` against ``p``: its exact law, and ``n`` runs of its own procedure.
+
+    Parameters
+    ----------
+    p, q : array_like
+        Target and draft probability vectors of equal length.
+    key : str
+        A key of :data:`~specviz.rules.RULES`.
+    seed : int
+        A whole number ``>= 0``: the runs' seed.
+    n : int
+        Runs of the rule's literal sampler, ``1 <= n <= 10**7``.
+    params : sequence of (name, value) pairs, default ()
+        The rule's parameters (a tuple of pairs, hashable, so the check can be cached on it);
+        the others take their defaults.
+
+    Returns
+    -------
+    RuleCheck
+
+    Raises
+    ------
+    ValueError
+        On bad input or parameters; :class:`~specviz.rules.RuleUnavailableError` where the rule
+        has no law on this pair.
+    """
+    rule = get_rule(key)
+    p_arr, q_arr = prob_pair(p, q)
+    start = seed_value(seed)
+    size = whole(n, "n", minimum=1, maximum=MAX_RULE_DRAWS)
+    pairs = sequence(params, "params")
+    for i, pair in enumerate(pairs):
+        if not (isinstance(pair, tuple | list) and len(pair) == 2 and isinstance(pair[0], str)):
+            raise ValueError(f"params[{i}] must be a (name, value) pair; got {pair!r:.60}")
+    values = {**rule.defaults, **dict(pairs)}
+    law = rule.law(p_arr, q_arr, **values)
+    tv = total_variation(law, p_arr)
+    counts = np.bincount(rule.sample(p_arr, q_arr, size, start, **values), minlength=p_arr.size)
+    return RuleCheck(
+        rule=rule,
+        params=values,
+        law=law,
+        tv=tv,
+        acceptance=rule.acceptance(p_arr, q_arr, **values),
+        n=size,
+        seed=start,
+        counts=counts.astype(np.int64),
+        gof=chi_square_gof(counts, p_arr),
+        run_tv=float(0.5 * np.abs(counts / size - p_arr).sum()),
+        band_upper=float(expected_tv_band(p_arr, size, BAND_LEVEL).upper),
+        detectable_from=detectable_from(p_arr, tv, BAND_LEVEL),
     )

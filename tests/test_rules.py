@@ -8,11 +8,13 @@ uses n = 200_000 draws with a fixed seed and requires a p-value above 1e-3.
 
 from __future__ import annotations
 
+import itertools
+import math
 import re
 
 import numpy as np
 import pytest
-from helpers import gof_pvalue
+from helpers import gof_pvalue, z_score
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -76,6 +78,98 @@ def test_zoo_laws_match_math_md(key):
     law = rule_output_law(key, P, Q)
     np.testing.assert_allclose(law, expected, rtol=0, atol=1e-12)
     assert tv(law, P) == pytest.approx(expected_tv, abs=1e-12)
+
+
+# --------------------------------------------------------------------------------------------
+# The variants (exact, greedy) and the float32 exhibit: hand values on math.md's pair
+# --------------------------------------------------------------------------------------------
+
+
+def test_token_matching_is_exact_but_keeps_fewer_guesses():
+    """math.md: accepts sum(p·q) = .20, against .60 for the standard rule."""
+    np.testing.assert_allclose(rule_output_law("token_matching", P, Q), P, atol=1e-15)
+    assert RULES["token_matching"].acceptance(P, Q) == pytest.approx(0.2, abs=1e-15)
+    assert RULES["correct"].acceptance(P, Q) == pytest.approx(0.6, abs=1e-15)
+
+
+def test_multi_candidate_by_hand():
+    """k = 1: alpha = .6, the bucket r1 = [.75, .25, 0, 0].
+    k = 2: alpha(r1, q) = min(.75, .1) + min(.25, .2) = .3, so .6 + .4 · .3 = .72; the next
+    target is norm(max(0, r1 - q)) = [.65, .05, 0, 0] / .7.
+    k = 3: alpha = .1 + .05/.7 = 6/35, so .72 + .28 · 6/35 = .768 (math.md: .60/.72/.768)."""
+    for k, acceptance in ((1, 0.6), (2, 0.72), (3, 0.768)):
+        rule = RULES["multi_candidate"]
+        assert rule.acceptance(P, Q, k=k) == pytest.approx(acceptance, abs=1e-12)
+        np.testing.assert_allclose(rule.law(P, Q, k=k), P, atol=1e-12)
+    # k = 1 is the standard rule, and acceptance grows with k towards 1.
+    values = [RULES["multi_candidate"].acceptance(P, Q, k=k) for k in range(1, 9)]
+    assert all(b > a for a, b in itertools.pairwise(values)) and values[-1] < 1
+
+
+def test_greedy_verification_emits_the_targets_top_word():
+    """Its law is one-hot on argmax p: p itself only for a one-hot target (temperature 0)."""
+    np.testing.assert_array_equal(rule_output_law("greedy", P, Q), [1, 0, 0, 0])
+    assert tv(rule_output_law("greedy", P, Q), P) == pytest.approx(0.6, abs=1e-15)
+    greedy_target = [0.0, 1.0, 0.0, 0.0]  # temperature 0: the target always says 'sofa'
+    np.testing.assert_array_equal(rule_output_law("greedy", greedy_target, Q), greedy_target)
+    np.testing.assert_allclose(
+        rule_output_law("greedy", greedy_target, Q), rule_output_law("correct", greedy_target, Q)
+    )
+    # Ties go to the first word, as np.argmax.
+    np.testing.assert_array_equal(
+        rule_output_law("greedy", [0.4, 0.4, 0.2], [0.2, 0.3, 0.5]), [1, 0, 0]
+    )
+    assert RULES["greedy"].kind == TRADE_OFF and not RULES["greedy"].exact
+
+
+FILTER_P = [0.5, 0.3, 0.2, 0.0]
+FILTER_Q = [0.0, 0.05, 0.05, 0.9]
+
+
+def test_float32_law_by_hand_on_math_mds_pair():
+    """u = j·2**-24 <= r passes for floor(r·2**24) + 1 of the 2**24 values of j: floor and bed
+    (ratios 2/3 and 1/4) are kept slightly more often than a(x); mat and sofa (ratio >= 1)
+    always. The extra kept mass eps leaves the bucket, which splits it .75 / .25."""
+    step24 = 2.0**-24
+    floor_gain = 0.3 * ((math.floor(2 / 3 * 2**24) + 1) * step24 - 2 / 3)
+    bed_gain = 0.4 * step24  # 1/4 · 2**24 is a whole number: exactly one more j passes
+    eps = floor_gain + bed_gain
+    law = rule_output_law("float32_leq", P, Q)
+    expected = [0.4 - 0.75 * eps, 0.3 - 0.25 * eps, 0.2 + floor_gain, 0.1 + bed_gain]
+    np.testing.assert_allclose(law, expected, rtol=0, atol=1e-16)
+    assert tv(law, P) == pytest.approx(eps, rel=1e-6) and 2e-8 < eps < 2**-24
+
+
+def test_float32_leaks_a_forbidden_word_once_per_2_to_the_24_proposals():
+    law = rule_output_law("float32_leq", FILTER_P, FILTER_Q)
+    assert law[3] / FILTER_Q[3] == pytest.approx(2.0**-24, rel=1e-9)
+    assert 1 / (law[3] / FILTER_Q[3]) == pytest.approx(16_777_216, rel=1e-9)
+    assert rule_output_law("correct", FILTER_P, FILTER_Q)[3] == 0
+    # The count-level sampler at N = 1e12: about 53,644 leaks (Poisson sd ~232); none for <.
+    n = 10**12
+    leaks = rule_counts("float32_leq", FILTER_P, FILTER_Q, n, seed=11)[3]
+    expected = n * 0.9 * 2.0**-24
+    assert abs(z_score(leaks, expected, math.sqrt(expected))) < 4, (leaks, expected)
+    assert rule_counts("correct", FILTER_P, FILTER_Q, n, seed=11)[3] == 0
+
+
+#: A seed whose float32 test uniforms hold exact zeros among 10**7 (found by search; about half
+#: of all seeds have one).
+LEAK_SEED = 6
+LEAK_N = 10**7
+
+
+def test_float32_literal_sampler_leaks_exactly_when_its_uniform_is_zero():
+    """The literal sampler draws a float32 uniform per proposal: with a draft that always
+    proposes the forbidden word, it is emitted once per u = 0 — no more, no less."""
+    p, q = [0.5, 0.5, 0.0], [0.0, 0.0, 1.0]
+    draws = rule_sample("float32_leq", p, q, LEAK_N, seed=LEAK_SEED)
+    rng = np.random.default_rng(LEAK_SEED)
+    rng.random(LEAK_N)  # the proposals' uniforms (every proposal is word 2)
+    zeros = int((rng.random(LEAK_N, dtype=np.float32) == 0).sum())
+    assert zeros >= 1
+    assert int((draws == 2).sum()) == zeros
+    assert not (rule_sample("correct", p, q, LEAK_N, seed=LEAK_SEED) == 2).any()
 
 
 def test_correct_law_is_p():
@@ -196,6 +290,14 @@ def test_sampler_matches_law(key, pair):
     counts = np.bincount(draws, minlength=len(p))
     p_value = gof_pvalue(counts, law)
     assert p_value > MIN_P_VALUE, (key, pair, p_value, counts / N_CHECK, law)
+
+
+@pytest.mark.parametrize("k", [3, 8])
+@pytest.mark.parametrize("pair", sorted(PAIRS))
+def test_multi_candidate_sampler_matches_p_for_more_candidates(pair, k):
+    p, q, _ = PAIRS[pair]
+    draws = rule_sample("multi_candidate", p, q, N_CHECK, seed=300 + k, k=k)
+    assert gof_pvalue(np.bincount(draws, minlength=len(p)), p) > MIN_P_VALUE
 
 
 def test_redraw_sampler_with_small_alpha():
@@ -322,6 +424,48 @@ def test_every_mistake_is_harmless_when_draft_equals_target(pair):
     np.testing.assert_allclose(rule_output_law("topk_mismatch", p, p, k=1), top_k(p, 1))
 
 
+@settings(max_examples=150, deadline=None, derandomize=True)
+@given(prob_pairs(), st.integers(1, 8))
+def test_exact_rules_emit_p_on_every_pair(pair, k):
+    p, q = pair
+    for key in rules_of(EXACT):
+        params = {"k": k} if key == "multi_candidate" else {}
+        np.testing.assert_allclose(rule_output_law(key, p, q, **params), p, atol=1e-12)
+
+
+@settings(max_examples=150, deadline=None, derandomize=True)
+@given(prob_pairs())
+def test_variants_acceptance_properties(pair):
+    """Token matching keeps sum(p·q) <= alpha; more candidates keep more, from alpha on;
+    greedy verification keeps the draft's share of the top word."""
+    p, q = pair
+    alpha = acceptance_rate(p, q)
+    matching = RULES["token_matching"].acceptance(p, q)
+    assert matching == pytest.approx(float((p * q).sum()), abs=1e-12)
+    assert matching <= alpha + 1e-12
+    multi = [RULES["multi_candidate"].acceptance(p, q, k=k) for k in range(1, 9)]
+    assert multi[0] == pytest.approx(alpha, abs=1e-12)
+    assert all(b >= a - 1e-12 for a, b in itertools.pairwise(multi)) and multi[-1] <= 1
+    top = int(np.argmax(p))
+    assert RULES["greedy"].acceptance(p, q) == pytest.approx(q[top], abs=1e-12)
+    law = rule_output_law("greedy", p, q)
+    assert law[top] == 1 and law.sum() == 1
+
+
+@settings(max_examples=150, deadline=None, derandomize=True)
+@given(prob_pairs())
+def test_float32_is_off_by_at_most_its_grid(pair):
+    """Every keep chance is raised by at most 2**-24 (exactly that for a forbidden word), so
+    TV(law, p) <= 2**-24; a word the target forbids leaks at q(x)·2**-24 exactly."""
+    p, q = pair
+    law = rule_output_law("float32_leq", p, q)
+    assert tv(law, p) <= 2.0**-24 * (1 + 1e-9)
+    forbidden = (p == 0) & (q > 0)
+    np.testing.assert_allclose(law[forbidden], q[forbidden] * 2.0**-24, rtol=1e-9, atol=0)
+    alpha = acceptance_rate(p, q)
+    assert alpha - 1e-12 <= RULES["float32_leq"].acceptance(p, q) <= alpha + 2.0**-24
+
+
 @settings(max_examples=100, deadline=None, derandomize=True)
 @given(prob_pairs(min_size=2, max_size=2))
 def test_reuse_uniform_is_exact_with_a_single_residual_token(pair):
@@ -390,12 +534,13 @@ def test_registry():
         assert rule.title and rule.what.endswith(".") and rule.why.endswith(".")
         assert rule.source.strip()
         assert get_rule(key) is rule
-        assert rule.exact == (key == "correct") == (rule.kind == EXACT)
+        assert rule.exact == (rule.kind == EXACT)
         assert all(isinstance(param, Param) for param in rule.params)
         assert rule.defaults == {param.name: param.default for param in rule.params}
     assert get_rule("topk_mismatch").defaults == {"k": 2}
     assert get_rule("typical_acceptance").defaults == {"eps": 0.09, "delta": 0.3}
     assert get_rule("correct").defaults == {}
+    assert get_rule("multi_candidate").defaults == {"k": 2}
     with pytest.raises(AttributeError):
         get_rule("correct").title = "x"  # type: ignore[misc]
 
@@ -466,6 +611,19 @@ ACCEPTANCE = {
     ("typical_acceptance", ()): 1.0,
     # Threshold .35: only token 0 (p = .4) passes, proposed with q = .1.
     ("typical_acceptance", (("eps", 0.35), ("delta", 10.0))): 0.1,
+    # Only the target's top word (mat) is kept, and the draft proposes it with q = .1.
+    ("greedy", ()): 0.1,
+    # The two independent draws agree with probability sum(p·q) = .04 + .06 + .06 + .04.
+    ("token_matching", ()): 0.2,
+    # 1 - Z1 Z2 ... Zk with Z = .4, .7, 1 - 6/35 (by hand in test_multi_candidate_by_hand).
+    ("multi_candidate", (("k", 1),)): 0.6,
+    ("multi_candidate", (("k", 2),)): 0.72,
+    ("multi_candidate", (("k", 3),)): 0.768,
+    # The standard .6 plus 2**-24-sized gains: q(floor) and q(bed) are kept a little more often.
+    ("float32_leq", ()): 0.1
+    + 0.2
+    + 0.3 * (math.floor(2 / 3 * 2**24) + 1) / 2**24
+    + 0.4 * (2**22 + 1) / 2**24,
 }
 
 
@@ -515,15 +673,17 @@ def test_resample_from_p_law_is_its_two_routes(pair):
 
 
 def test_rules_of_each_kind():
-    assert rules_of(EXACT) == ("correct",)
+    assert rules_of(EXACT) == ("correct", "token_matching", "multi_candidate")
     assert rules_of(MISTAKE) == (
         "resample_from_p",
         "inverted_ratio",
         "redraw_from_q",
         "reuse_uniform",
         "topk_mismatch",
+        "float32_leq",
     )
-    assert rules_of(TRADE_OFF) == ("typical_acceptance",)
+    # Greedy verification is exact for greedy decoding only: by design, not a bug.
+    assert rules_of(TRADE_OFF) == ("greedy", "typical_acceptance")
     every = rules_of(EXACT) + rules_of(MISTAKE) + rules_of(TRADE_OFF)
     assert sorted(every) == sorted(RULE_KEYS)
     with pytest.raises(ValueError, match="kind must be one of"):

@@ -64,13 +64,14 @@ def test_the_zoos_exhibits_are_the_mistakes() -> None:
         "redraw_from_q",
         "reuse_uniform",
         "topk_mismatch",
+        "float32_leq",
     )
     assert BUG.choices == rules_of(MISTAKE)
     assert BUG.default == rules_of(MISTAKE)[0] == "resample_from_p"
     # Every rule is of exactly one kind; the correct one is exact.
     kinds = [set(rules_of(kind)) for kind in (EXACT, MISTAKE, TRADE_OFF)]
     assert set().union(*kinds) == set(RULE_KEYS) and sum(map(len, kinds)) == len(RULE_KEYS)
-    assert rules_of(EXACT) == ("correct",)
+    assert rules_of(EXACT)[0] == "correct"
 
 
 def test_typical_acceptance_is_a_trade_off_not_a_mistake() -> None:
@@ -103,6 +104,9 @@ def test_zoo_comparison_matches_math_md(key: str) -> None:
 def test_all_mistakes_run_on_the_default_pair() -> None:
     for key in rules_of(MISTAKE):
         z = zoo_comparison(P, Q, key, SEED, n_max=1000)
+        if key == "float32_leq":  # a 2**-24-sized bias here: real, but hidden up to N ~ 2e15
+            assert 0 < z.tv < 2**-24 and z.detectable_from > 10**15
+            continue
         assert z.tv > 0.05 and z.detectable_from is not None
 
 

@@ -1,0 +1,322 @@
+"""The data behind the page "Why it's exact": the cases the proof is shown on, the
+predict-then-reveal questions with their answers computed from the math, and the float32 leak.
+
+Every state here is data of its own (the words mat, sofa, floor, bed and fixed weights): showing
+it never touches the learner's scenario. A question's answer is not written down but computed
+from the step of its state, so the reveal always matches the math.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from specviz._checks import choice, prob_pair, seed_value, whole
+from specviz.limits import MAX_COUNT_DRAWS
+from specviz.one_token import OneTokenStep, normalize, step
+from specviz.rules import FLOAT32_STEP, RULES
+
+#: The words of every case and question: the Playground's first four (scenario.DEFAULT_WORDS;
+#: not imported from there, so that the share-link schema can read the case keys from here).
+WORDS: tuple[str, ...] = ("mat", "sofa", "floor", "bed")
+
+
+@dataclass(frozen=True)
+class Case:
+    """A state the proof is shown on: a title, what it shows, and the two models' weights."""
+
+    key: str
+    title: str
+    lesson: str
+    p_weights: tuple[int, ...]
+    q_weights: tuple[int, ...]
+
+    @property
+    def p(self) -> tuple[float, ...]:
+        """The target, normalised (a tuple: hashable, so results can be cached on it)."""
+        return tuple(float(v) for v in normalize(self.p_weights))
+
+    @property
+    def q(self) -> tuple[float, ...]:
+        """The draft, normalised."""
+        return tuple(float(v) for v in normalize(self.q_weights))
+
+    def step(self) -> OneTokenStep:
+        """The one-token step of this state (computed once)."""
+        return _case_step(self.p_weights, self.q_weights)
+
+
+@functools.lru_cache(maxsize=64)
+def _case_step(p_weights: tuple[int, ...], q_weights: tuple[int, ...]) -> OneTokenStep:
+    return step(normalize(p_weights), normalize(q_weights))
+
+
+#: The cases, each an extreme the proof must survive ({T}/{D} letter the models).
+CASES: tuple[Case, ...] = (
+    Case(
+        "filter",
+        "Forbidden word",
+        "The target forbids 'bed' ({T} = 0) and the draft proposes it 90% of the time: every "
+        "proposal of 'bed' is bounced and the bucket holds none of it, so 'bed' never comes out.",
+        (50, 30, 20, 0),
+        (0, 5, 5, 90),
+    ),
+    Case(
+        "misses",
+        "Draft misses a word",
+        "The draft never proposes 'bed' ({D} = 0), yet 'bed' comes out exactly as often as the "
+        "target wants: all of it arrives from the bucket.",
+        (40, 30, 20, 10),
+        (50, 30, 20, 0),
+    ),
+    Case(
+        "identical",
+        "Identical",
+        "Draft = target: every guess is kept, the bucket is empty, nothing arrives from it.",
+        (40, 30, 20, 10),
+        (40, 30, 20, 10),
+    ),
+    Case(
+        "disjoint",
+        "Nothing in common",
+        "The two models share no word: every guess is bounced (α = 0) and every word comes "
+        "from the bucket — still exactly the target.",
+        (50, 50, 0, 0),
+        (0, 0, 50, 50),
+    ),
+    Case(
+        "one_hot",
+        "One-word target",
+        "The target always says 'mat': only proposals of 'mat' are kept, and the bucket holds "
+        "the rest of 'mat'.",
+        (100, 0, 0, 0),
+        (40, 30, 20, 10),
+    ),
+)
+CASES_BY_KEY: dict[str, Case] = {case.key: case for case in CASES}
+#: The case whose forbidden word shows the float32 leak.
+FILTER = CASES_BY_KEY["filter"]
+
+
+# ----------------------------------------------------------------------------- predict, reveal
+
+
+@dataclass(frozen=True)
+class Question:
+    """A question the learner answers before seeing why.
+
+    Attributes
+    ----------
+    key : str
+        Short id.
+    prompt : str
+        The question, with the state it is about ({T}/{D} letter the models).
+    options : tuple of str
+        The guesses offered.
+    case : Case
+        The state the question is about (the chart of the reveal draws it).
+    other : Case or None
+        A second state the question compares it with.
+    judge : callable
+        ``judge(case_step, other_step) -> index`` of the right option, computed from the math.
+    """
+
+    key: str
+    prompt: str
+    options: tuple[str, ...]
+    case: Case
+    judge: Callable[[OneTokenStep, OneTokenStep | None], int] = field(compare=False)
+    other: Case | None = None
+
+    @property
+    def answer(self) -> int:
+        """Index of the right option, from the steps of the question's states."""
+        return self.judge(self.case.step(), self.other.step() if self.other else None)
+
+    def is_right(self, guess: object) -> bool:
+        """Whether ``guess`` (one of :attr:`options`) is the right answer."""
+        return choice(guess, "guess", self.options) == self.options[self.answer]
+
+
+_ALPHA_OPTIONS = (0.10, 0.25, 0.40, 0.60)
+
+
+def _judge_alpha(one: OneTokenStep, other: OneTokenStep | None) -> int:
+    return int(np.argmin([abs(v - one.alpha) for v in _ALPHA_OPTIONS]))
+
+
+_TOPPED_UP = ({0}, {2}, {2, 3}, {0, 2, 3})
+
+
+def _judge_topped_up(one: OneTokenStep, other: OneTokenStep | None) -> int:
+    under = set(np.flatnonzero(one.refill > 0).tolist())
+    return _TOPPED_UP.index(under)
+
+
+def _judge_missing(one: OneTokenStep, other: OneTokenStep | None) -> int:
+    word = 3  # 'bed'
+    out, want = float(one.output[word]), float(one.p[word])
+    if out == 0:
+        return 0
+    return 2 if abs(out - want) <= 1e-15 else (1 if out < want else 3)
+
+
+def _judge_worse(one: OneTokenStep, other: OneTokenStep | None) -> int:
+    assert other is not None
+    words_change = not (np.allclose(one.output, one.p) and np.allclose(other.output, other.p))
+    words_change = words_change or not np.allclose(one.p, other.p)
+    speed_change = one.alpha != other.alpha
+    return {(True, False): 0, (False, True): 1, (True, True): 2, (False, False): 3}[
+        (words_change, speed_change)
+    ]
+
+
+_MIRROR = Case("mirror", "Draft has it backwards", "", (50, 30, 15, 5), (5, 15, 30, 50))
+_OFF_BY_ONE = Case("off", "One word under-proposed", "", (40, 30, 20, 10), (50, 30, 5, 15))
+_GOOD = Case("good", "A good draft", "", (40, 30, 20, 10), (30, 35, 25, 10))
+_BAD = Case("bad", "A draft that always says 'bed'", "", (40, 30, 20, 10), (0, 0, 0, 100))
+
+QUESTIONS: tuple[Question, ...] = (
+    Question(
+        "alpha",
+        "The draft has the target's taste backwards: {T} = 50%, 30%, 15%, 5% for mat, sofa, "
+        "floor, bed, and {D} = 5%, 15%, 30%, 50%. How often is a guess kept (α)?",
+        tuple(f"{round(100 * v)}%" for v in _ALPHA_OPTIONS),
+        _MIRROR,
+        _judge_alpha,
+    ),
+    Question(
+        "topped_up",
+        "{T} = 40%, 30%, 20%, 10% and {D} = 50%, 30%, 5%, 15% (mat, sofa, floor, bed). Which "
+        "words get topped up from the bucket?",
+        (
+            "mat, the target's favourite",
+            "floor only",
+            "floor and bed",
+            "every word the draft gets wrong: mat, floor and bed",
+        ),
+        _OFF_BY_ONE,
+        _judge_topped_up,
+    ),
+    Question(
+        "missing",
+        "The draft never proposes 'bed': {D}(bed) = 0, while {T}(bed) = 10%. Can 'bed' come out?",
+        (
+            "Never: the draft never proposes it",
+            "Yes, but less often than 10%",
+            "Yes, exactly 10% of the time",
+            "Yes, more often than 10%",
+        ),
+        CASES_BY_KEY["misses"],
+        _judge_missing,
+    ),
+    Question(
+        "worse",
+        "Swap a good draft ({D} = 30%, 35%, 25%, 10%) for a bad one that always proposes 'bed'. "
+        "Does that change the words that come out, or only the speed?",
+        (
+            "The words: more 'bed' comes out",
+            "Only the speed: the words still follow {T}",
+            "Both the words and the speed",
+            "Neither",
+        ),
+        _BAD,
+        _judge_worse,
+        other=_GOOD,
+    ),
+)
+QUESTIONS_BY_KEY: dict[str, Question] = {question.key: question for question in QUESTIONS}
+
+
+# ------------------------------------------------------------------------------ the float32 leak
+
+
+@dataclass(frozen=True, eq=False)
+class Float32Leak:
+    """``n`` runs of the float32 ``≤`` test next to the strict ``<`` test, on one pair.
+
+    Attributes
+    ----------
+    n, seed : int
+        Runs of each rule, and the seed of both.
+    per_proposal : float
+        Chance that one proposal of a forbidden word passes the ``≤`` test: 2**-24.
+    forbidden : numpy.ndarray
+        int, the words with ``p(x) = 0 < q(x)`` (proposed, never allowed).
+    law : numpy.ndarray
+        Exact law of the word the ``≤`` rule emits.
+    counts, strict_counts : numpy.ndarray
+        int64 word counts of ``n`` runs of the ``≤`` rule and of the correct rule (count-level:
+        exactly the law of counting ``n`` literal runs).
+    """
+
+    n: int
+    seed: int
+    per_proposal: float
+    forbidden: np.ndarray
+    law: np.ndarray
+    counts: np.ndarray
+    strict_counts: np.ndarray
+
+    @property
+    def leaks(self) -> int:
+        """How often the ``≤`` rule emitted a forbidden word in the ``n`` runs."""
+        return int(self.counts[self.forbidden].sum())
+
+    @property
+    def strict_leaks(self) -> int:
+        """The same for the strict test: always 0."""
+        return int(self.strict_counts[self.forbidden].sum())
+
+    @property
+    def expected_leaks(self) -> float:
+        """``n`` times the exact chance that a run emits a forbidden word."""
+        return float(self.n * self.law[self.forbidden].sum())
+
+
+def float32_leak(p: ArrayLike, q: ArrayLike, n: int, seed: int) -> Float32Leak:
+    """Run the float32 ``≤`` rule and the correct rule ``n`` times each (count-level).
+
+    Parameters
+    ----------
+    p, q : array_like
+        Target and draft probability vectors of equal length.
+    n : int
+        Runs of each rule, ``0 <= n <= 10**15``.
+    seed : int
+        A whole number ``>= 0``, shared by both rules.
+
+    Returns
+    -------
+    Float32Leak
+    """
+    p_arr, q_arr = prob_pair(p, q)
+    size = whole(n, "n", maximum=MAX_COUNT_DRAWS)
+    start = seed_value(seed)
+    return Float32Leak(
+        n=size,
+        seed=start,
+        per_proposal=FLOAT32_STEP,
+        forbidden=np.flatnonzero((p_arr == 0) & (q_arr > 0)),
+        law=RULES["float32_leq"].law(p_arr, q_arr),
+        counts=RULES["float32_leq"].counts(p_arr, q_arr, size, start),
+        strict_counts=RULES["correct"].counts(p_arr, q_arr, size, start),
+    )
+
+
+__all__ = [
+    "CASES",
+    "CASES_BY_KEY",
+    "FILTER",
+    "QUESTIONS",
+    "QUESTIONS_BY_KEY",
+    "WORDS",
+    "Case",
+    "Float32Leak",
+    "Question",
+    "float32_leak",
+]

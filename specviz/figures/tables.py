@@ -1,0 +1,35 @@
+"""Tables as Markdown: a table of columns (name -> cells) written as a pipe table.
+
+Pages show tables through ``st.markdown`` rather than ``st.table``: a Markdown table follows the
+page's type size (projector mode enlarges its cells with the rest of the text) and scrolls inside
+its own box on a phone, while a dataframe-backed table keeps a fixed small font.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+
+def _cell(text: str) -> str:
+    # A pipe would end the cell, a newline the row: neither may come through.
+    return " ".join(str(text).replace("|", "\\|").split()) or " "
+
+
+def markdown_table(columns: Mapping[str, Sequence[str]]) -> str:
+    """A pipe table of ``columns`` (every column as long as the first), header first.
+
+    Examples
+    --------
+    >>> print(markdown_table({"word": ["mat"], "p(x)": ["40%"]}))
+    | word | p(x) |
+    | --- | --- |
+    | mat | 40% |
+    """
+    names = list(columns)
+    rows = zip(*(columns[name] for name in names), strict=True)
+    lines = [
+        "| " + " | ".join(_cell(name) for name in names) + " |",
+        "| " + " | ".join("---" for _ in names) + " |",
+    ]
+    lines += ["| " + " | ".join(_cell(value) for value in row) + " |" for row in rows]
+    return "\n".join(lines)

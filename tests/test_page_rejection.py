@@ -1,0 +1,103 @@
+"""AppTest of the page "Is it just rejection sampling?": deep links, the runs control, bad link
+values, and the numbers shown against the core's (specviz.rejection), including a pair the
+classic sampler cannot run on.
+"""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from helpers import all_text, metrics, open_page, query, trace, values
+from streamlit.testing.v1 import AppTest
+
+from specviz.figures import rejection as fr
+from specviz.figures.tables import markdown_table
+from specviz.limits import REJECTION_RUN_CHOICES
+from specviz.one_token import normalize
+from specviz.palette import Notation
+from specviz.rejection import across_presets, rejection_comparison
+
+RS = "pages/7_Rejection_sampling.py"
+P = normalize([40, 30, 20, 10])
+Q = normalize([10, 20, 30, 40])
+SEED = 7
+NOTE = Notation()
+LABELS = ("mat", "sofa", "floor", "bed")
+
+
+def page(scenario_query: dict | None = None, page_query: dict | None = None) -> AppTest:
+    return open_page(RS, scenario_query, via_home=True, page_query=page_query)
+
+
+def chart(at: AppTest, key: str) -> dict:
+    (element,) = [c for c in at.get("plotly_chart") if c.proto.id.endswith(key)]
+    return json.loads(element.proto.spec)
+
+
+@pytest.fixture(scope="module")
+def rs() -> AppTest:
+    return page()
+
+
+def test_defaults_show_the_cores_numbers(rs) -> None:
+    assert rs.title[0].value == "Is it just rejection sampling?"
+    assert rs.select_slider(key="w.runs").value == 10_000
+    c = rejection_comparison(P, Q, 10_000, SEED)
+    shown = metrics(rs)
+    assert shown["Classic: proposals/word"] == "4"
+    assert shown["…measured"] == f"{c.classic.mean_proposals:.3g}"
+    assert shown["Speculative: proposals/word"] == "1"
+    assert shown["First guess kept"] == "60% vs 25%"
+    text = all_text(rs)
+    for sentence in (
+        fr.verdict(c, LABELS, NOTE),
+        fr.structure(c, NOTE),
+        fr.same_idea(c, NOTE),
+    ):
+        assert sentence in text
+    measured, _ = fr.proposals_shares(c)
+    proposals = chart(rs, "rs.chart.proposals")
+    np.testing.assert_allclose(values(trace(proposals, "classic (measured)")["y"]), measured)
+    envelope = chart(rs, "rs.chart.envelope")
+    np.testing.assert_allclose(values(trace(envelope, "kept")["y"]), c.step.kept)
+    assert markdown_table(fr.presets_table(across_presets(), NOTE)) in all_text(rs)
+    assert query(rs)["runs"] == "10k" and not rs.warning
+
+
+@pytest.mark.parametrize("n", REJECTION_RUN_CHOICES)
+def test_every_number_of_words(rs, n: int) -> None:
+    rs.select_slider(key="w.runs").set_value(n).run()
+    assert not rs.exception
+    c = rejection_comparison(P, Q, n, SEED)
+    assert metrics(rs)["…measured"] == f"{c.classic.mean_proposals:.3g}"
+    assert fr.verdict(c, LABELS, NOTE) in all_text(rs)
+
+
+def test_a_deep_link_with_a_draft_that_misses_a_word() -> None:
+    at = page({"q": "50,30,20,0", "seed": "11"}, {"runs": "100k"})
+    assert at.select_slider(key="w.runs").value == 100_000
+    shown = metrics(at)
+    assert shown["Classic: proposals/word"] == "∞" and shown["…measured"] == "none drawn"
+    c = rejection_comparison(P, normalize([50, 30, 20, 0]), 100_000, 11)
+    assert fr.verdict(c, LABELS, NOTE) in all_text(at)
+    assert "cannot run" in all_text(at) and not at.exception and not at.error
+    assert query(at)["runs"] == "100k" and query(at)["seed"] == "11"
+
+
+@pytest.mark.parametrize("bad", ["7", "1e9", "<i>x</i>"])
+def test_bad_runs_give_a_notice(bad: str) -> None:
+    at = page(page_query={"runs": bad})
+    (warning,) = at.warning
+    assert "The link's 'runs'" in warning.value and "<i>" not in warning.value
+    assert warning.value.endswith("; the page uses 10,000 words.")
+    assert at.select_slider(key="w.runs").value == 10_000
+
+
+def test_the_lettering_switch_and_projector_mode() -> None:
+    at = page({"letters": "chen", "projector": "1"})
+    text = all_text(at)
+    assert "min(q, p) ≥ q/M" in text
+    assert not [m for m in at.markdown if m.value.startswith("Skeptics")]
+    assert len(at.get("plotly_chart")) == 2

@@ -1,0 +1,189 @@
+"""AppTest of the page "Why it's exact": deep links with every setting, a control change, bad link
+values, the numbers shown against the core's, and the predict-then-reveal flow (no answer before
+a guess; the reveal is the math's; guesses never touch the learner's weights).
+
+(The all-zero weights message and the bad own-setting notice are tested for every page in
+test_pages.py.)
+"""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from helpers import all_text, metrics, open_page, query, trace, values
+from streamlit.testing.v1 import AppTest
+
+from specviz.exactness import CASES_BY_KEY, FILTER, QUESTIONS, QUESTIONS_BY_KEY, WORDS, float32_leak
+from specviz.figures import exactness as fx
+from specviz.figures.style import ChartStyle
+from specviz.figures.tables import markdown_table
+from specviz.links import CASE, LEAK_RUNS
+from specviz.one_token import normalize, step
+from specviz.palette import Notation
+
+WHY = "pages/6_Why_its_exact.py"
+P = normalize([40, 30, 20, 10])
+Q = normalize([10, 20, 30, 40])
+SEED = 7
+NOTE = Notation()
+LABELS = ("mat", "sofa", "floor", "bed")
+
+
+def page(scenario_query: dict | None = None, page_query: dict | None = None) -> AppTest:
+    return open_page(WHY, scenario_query, via_home=True, page_query=page_query)
+
+
+def chart(at: AppTest, key: str) -> dict:
+    (element,) = [c for c in at.get("plotly_chart") if c.proto.id.endswith(key)]
+    return json.loads(element.proto.spec)
+
+
+def has_chart(at: AppTest, key: str) -> bool:
+    return any(c.proto.id.endswith(key) for c in at.get("plotly_chart"))
+
+
+def table(at: AppTest) -> str:
+    """The page's one Markdown table (the proof, filled in)."""
+    (shown,) = [m.value for m in at.markdown if m.value.startswith("| ")]
+    return shown
+
+
+@pytest.fixture(scope="module")
+def why() -> AppTest:
+    return page()
+
+
+# ================================================================================ the proof
+
+
+def test_defaults_fill_the_proof_with_the_learners_numbers(why) -> None:
+    assert why.title[0].value == "Why it's exact"
+    assert why.radio(key="w.case").value == "yours"
+    assert table(why) == markdown_table(fx.proof_table(LABELS, step(P, Q), NOTE))
+    assert why.latex[0].value.strip("$\n") == fx.derivation(NOTE)
+    proof = chart(why, "why.chart.proof")
+    np.testing.assert_allclose(values(trace(proof, "kept")["y"]), step(P, Q).kept)
+    np.testing.assert_allclose(values(trace(proof, "bucket")["y"]), step(P, Q).refill)
+    assert fx.rejection_equation(LABELS, step(P, Q), NOTE) in all_text(why)
+    assert query(why)["case"] == "yours" and query(why)["leak"] == "1e12"
+    assert not why.warning and not why.error
+
+
+def test_the_leak_shown_is_the_cores(why) -> None:
+    leak = float32_leak(FILTER.p, FILTER.q, 10**12, SEED)
+    shown = metrics(why)
+    assert shown["'bed' came out (≤, float32)"] == f"{leak.leaks:,}"
+    assert shown["'bed' came out (<, SpecViz)"] == "0"
+    assert shown["A forbidden guess passes ≤ with u = 0"] == "1 in 16,777,216"
+    assert fx.leak_sentence(leak, NOTE) in all_text(why)
+    assert fx.filter_sentence(WORDS, FILTER.step(), NOTE) in all_text(why)
+
+
+def test_a_deep_link_restores_every_setting() -> None:
+    at = page(
+        {"p": "50,30,20,0", "q": "40,30,20,10", "seed": "3"}, {"case": "misses", "leak": "1e9"}
+    )
+    assert at.radio(key="w.case").value == "misses"
+    assert at.select_slider(key="w.leak").value == 10**9
+    assert table(at) == markdown_table(fx.proof_table(WORDS, CASES_BY_KEY["misses"].step(), NOTE))
+    assert CASES_BY_KEY["misses"].lesson.replace("{D}", "q") in [c.value for c in at.caption]
+    leak = float32_leak(FILTER.p, FILTER.q, 10**9, 3)
+    assert metrics(at)["'bed' came out (≤, float32)"] == f"{leak.leaks:,}"
+    q = query(at)
+    assert (q["case"], q["leak"], q["p"], q["seed"]) == ("misses", "1e9", "50,30,20,0", "3")
+
+
+def test_changing_the_case_changes_the_proof_and_the_link() -> None:
+    at = page()
+    at.radio(key="w.case").set_value("filter").run()
+    expected = fx.proof_table(WORDS, FILTER.step(), NOTE)
+    assert table(at) == markdown_table(expected)
+    assert expected["sum = p?"][3] == "0% ✓" and expected["kept q·a"][3] == "0%"
+    assert query(at)["case"] == "filter"
+    # The learner's own weights are untouched.
+    assert query(at)["p"] == "40,30,20,10" and query(at)["q"] == "10,20,30,40"
+    at.select_slider(key="w.leak").set_value(10**6).run()
+    assert query(at)["leak"] == "1e6"
+
+
+@pytest.mark.parametrize(
+    ("name", "bad"), [("case", "zzz"), ("case", "<b>x</b>"), ("leak", "1e13"), ("leak", "lots")]
+)
+def test_bad_link_values_give_a_notice_and_the_default(name: str, bad: str) -> None:
+    at = page(page_query={name: bad})
+    (warning,) = at.warning
+    assert f"The link's '{name}'" in warning.value and "<b>" not in warning.value
+    param = {"case": CASE, "leak": LEAK_RUNS}[name]
+    assert query(at)[name] == param.write(param.default)[name]
+
+
+def test_the_lettering_switch_and_projector_mode() -> None:
+    at = page({"letters": "chen", "projector": "1"})
+    assert r"\frac{q(x)}{p(x)}" in at.latex[0].value and r"\Large" in at.latex[0].value
+    assert table(at).startswith("| word | q(x) | p(x) |")
+    assert not [m for m in at.markdown if m.value.startswith("Is the output really")]
+    assert not at.exception
+
+
+def test_the_bug_zoo_button_opens_the_exhibit() -> None:
+    at = page()
+    at.button(key="why.to_zoo").click().run()
+    assert at.title[0].value == "Bug zoo"
+    assert at.radio(key="w.bug").value == "float32_leq"
+
+
+# ======================================================================== predict, reveal
+
+
+def test_no_answer_before_a_guess(why) -> None:
+    for question in QUESTIONS:
+        assert why.radio(key=f"guess.{question.key}").value is None
+        assert not has_chart(why, f"why.q.{question.key}")
+    waiting = [c.value for c in why.caption if c.value.startswith("The answer appears")]
+    assert len(waiting) == len(QUESTIONS)
+    assert not why.success and not why.info
+
+
+@pytest.mark.parametrize("question", QUESTIONS, ids=lambda q: q.key)
+def test_a_guess_reveals_the_answer_and_why(question) -> None:
+    at = page()
+    wrong = next(o for i, o in enumerate(question.options) if i != question.answer)
+    at.radio(key=f"guess.{question.key}").set_value(wrong).run()
+    (box,) = at.info
+    right_answer = NOTE.fill(question.options[question.answer])
+    assert f"Not quite: {right_answer}." in box.value
+    assert fx.reveal(question, NOTE) in box.value
+    fig, caption = fx.question_figure(question.key, ChartStyle())
+    shown = chart(at, f"why.q.{question.key}")
+    assert shown["layout"]["title"]["text"] == fig.layout.title.text
+    assert caption in [c.value for c in at.caption]
+    # The other questions stay closed.
+    assert sum(has_chart(at, f"why.q.{q.key}") for q in QUESTIONS) == 1
+    at.radio(key=f"guess.{question.key}").set_value(question.options[question.answer]).run()
+    (box,) = at.success
+    assert box.value.startswith("**Right.**") and not at.info
+    # A guess is session data, not the learner's scenario: the link and weights are unchanged.
+    assert query(at)["p"] == "40,30,20,10" and query(at)["q"] == "10,20,30,40"
+    assert not any(key.startswith("guess") for key in query(at))
+
+
+def test_the_reveal_of_alpha_is_the_maths() -> None:
+    at = page()
+    at.radio(key="guess.alpha").set_value("60%").run()
+    (box,) = at.info
+    assert "Not quite: 40%." in box.value
+    assert "α = Σ min(p, q) = 5% + 15% + 15% + 5% = **40%**" in box.value
+    proof = chart(at, "why.q.alpha")
+    one = QUESTIONS_BY_KEY["alpha"].case.step()
+    np.testing.assert_allclose(values(trace(proof, "kept")["y"]), one.kept)
+
+
+def test_guesses_survive_a_trip_to_another_page() -> None:
+    at = page()
+    at.radio(key="guess.missing").set_value("Never: the draft never proposes it").run()
+    at.switch_page("pages/1_Playground.py").run()
+    at.switch_page(WHY).run()
+    assert at.radio(key="guess.missing").value == "Never: the draft never proposes it"
+    assert at.info  # still revealed
