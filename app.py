@@ -6,7 +6,7 @@ from specviz import expected_tokens_per_step
 from specviz.figures.landing import home_figure
 from specviz.figures.numbers import percent
 from specviz.links import QUALITY
-from specviz.scenario import PROMPT, home_example
+from specviz.scenario import PROMPT, home_example, home_scenario
 from specviz.ui import page, state
 
 page.setup("app.py")
@@ -14,7 +14,7 @@ page.show_notices(QUALITY)
 note = state.notation()
 
 st.title("SpecViz: speculative sampling, seen")
-st.markdown(
+page.intro(
     note.fill(
         "A large language model writes one word at a time, and each word costs a slow pass of the "
         "big **target** model {T}. **Speculative sampling** lets a small, fast **draft** model {D} "
@@ -25,7 +25,7 @@ st.markdown(
     )
 )
 
-st.subheader("Try it: how good is the draft?")
+st.header("Try it: how good is the draft?")
 left, right = st.columns([2, 3], gap="large")
 with left:
     st.markdown(f"Next word after *“{PROMPT}”*")
@@ -39,30 +39,51 @@ with left:
     )
     example = home_example(quality)
     chart, caption = page.cached(home_figure, quality, page.style())
+    yours = state.current()
     st.metric(
         "Acceptance rate α",
         percent(example.alpha),
         help=note.fill("α = Σ min({T}, {D}): the chance a guess is kept."),
     )
     st.metric(
-        "Words per call (γ = 4)",
+        "Words per target call",
         f"{expected_tokens_per_step(example.alpha, 4):.2f}",
-        help="(1 − α⁵)/(1 − α): with γ = 4 guesses per target call, between 1 and 5 words "
-        "come out of each expensive call.",
+        help="When the draft guesses 4 words ahead (γ = 4) and the target checks them in one "
+        "call: (1 − α⁵)/(1 − α), between 1 and 5 words per expensive call.",
     )
     st.caption(
         "Whatever the draft, the words that come out follow the target exactly; a better draft "
         "only means fewer rejections, so more words per expensive call."
     )
+    pair = home_scenario(quality, yours)
+    if pair == yours:
+        st.caption("The Playground shows this very pair.")
+    else:
+        st.caption(
+            f"Your Playground has its own pair (α = {percent(yours.step().alpha)})."
+            if yours.distributions_ok
+            else "Your Playground has its own pair."
+        )
+        if st.button(
+            "Open this pair in the Playground",
+            icon=":material/tune:",
+            on_click=lambda: state.save(home_scenario(quality, state.current())),
+            help="This replaces the Playground's words and weights with the pair above.",
+        ):
+            st.switch_page("pages/1_Playground.py")
 
-with right:
+with right, st.container(key="home.chart"):
     st.vega_lite_chart(chart, width="stretch", theme=None, alt=caption)
     st.caption(caption)
 
-st.subheader("Where to go next")
-for entry in page.PAGES[1:]:
-    if (page.ROOT / entry.script).exists():
-        # The link holds only the page's name: a long label is cut to one line with an ellipsis.
+st.header("Take the pages in this order")
+learners = [e for e in page.PAGES[1:] if e.for_learners and (page.ROOT / e.script).exists()]
+for number, entry in enumerate(learners, start=1):
+    # The link holds only the page's name: a long label is cut to one line with an ellipsis.
+    st.page_link(entry.script, label=f"**{number}. {entry.label}**", icon=entry.icon)
+    st.caption(entry.blurb)
+for entry in page.PAGES:
+    if not entry.for_learners:
         st.page_link(entry.script, label=f"**{entry.label}**", icon=entry.icon)
         st.caption(entry.blurb)
 

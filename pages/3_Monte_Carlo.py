@@ -14,7 +14,7 @@ page.setup("pages/3_Monte_Carlo.py")
 note = state.notation()
 
 st.title("Monte Carlo")
-st.markdown(
+page.intro(
     note.fill(
         "Run speculative sampling N times with the Playground's target {T}, draft {D} and seed. "
         "The words that come out follow {T} — the more runs, the closer, at the rate 1/√N."
@@ -22,27 +22,31 @@ st.markdown(
 )
 page.show_notices(RUNS)
 
-n = state.param_widget(
-    RUNS,
-    st.select_slider,
-    label="Number of runs N (1 to 1 billion)",
-    options=RUNS.choices,
-    format_func=format_count,
-    help="From 1 to 1 billion (B) runs, one power of ten per step: arrow keys move it.",
-)
-scenario, one = page.lesson()
-with st.spinner("Running the sampler…"):
-    runs = page.computed(monte_carlo_paths, n, scenario.seed, PATHS)
-    band = page.computed(noise_band, n, target_only=True)
-run = runs[0]
-figures = page.figures(monte_carlo_figures, runs, band, key=(scenario.seed, n))
+# The number of runs and what it moves, side by side: on a projector both fit one screen.
+controls, chart = st.columns([2, 3], gap="large")
+with controls:
+    n = state.param_widget(
+        RUNS,
+        st.select_slider,
+        label="Number of runs N (1 to 1 billion)",
+        options=RUNS.choices,
+        format_func=format_count,
+        help="From 1 to 1 billion (B) runs, one power of ten per step: arrow keys move it.",
+    )
+    scenario, one = page.lesson()
+    with st.spinner("Running the sampler…"):
+        runs = page.computed(monte_carlo_paths, n, scenario.seed, PATHS)
+        band = page.computed(noise_band, n, target_only=True)
+    run = runs[0]
+    figures = page.figures(monte_carlo_figures, runs, band, key=(scenario.seed, n))
+    summary, detail = sampler_note(run, note)
+    st.info(summary, icon=":material/calculate:")
+    with st.expander("How exactly?"):
+        st.markdown(detail)
+with chart:
+    page.chart(*figures["hist"], key="mc.chart.hist")
 
-summary, detail = sampler_note(run, note)
-st.info(summary, icon=":material/calculate:")
-with st.expander("How exactly?"):
-    st.markdown(detail)
-
-st.subheader("Does the sampler pass a goodness-of-fit test?")
+st.header("Does the sampler pass a goodness-of-fit test?")
 m = st.columns(4)
 m[0].metric(
     "Chi-square statistic",
@@ -53,12 +57,18 @@ m[1].metric("Degrees of freedom", f"{run.gof.dof}", help="Words the target can s
 m[2].metric(
     "p-value",
     f"{run.gof.p_value:.3g}",
-    help=note.fill("P(χ² ≥ statistic) if the words follow {T}."),
+    help=note.fill(
+        "The chance of a chi-square statistic at least this large if the words follow the "
+        "target {T} (this p is a probability, not the target's letter)."
+    ),
 )
 m[3].metric(
-    note.fill("TV to {T}"),
+    "Distance to the target",
     tv_text(run.tv),
-    help="Half the summed gaps between the emitted shares and the target.",
+    help=note.fill(
+        "Total variation TV: half the summed gaps between the emitted shares and the target "
+        "{T}; 0 means a perfect match."
+    ),
 )
 st.markdown(gof_sentence(run.gof))
 if run.min_expected < 5:
@@ -66,18 +76,9 @@ if run.min_expected < 5:
         "With so few runs some expected counts are below 5: the chi-square p-value is only rough."
     )
 
-st.subheader("What came out, and where it came from")
-if scenario.projector:
-    page.chart(*figures["hist"], key="mc.chart.hist")
-    page.chart(*figures["source"], key="mc.chart.source")
-else:
-    left, right = st.columns(2, gap="large")
-    with left:
-        page.chart(*figures["hist"], key="mc.chart.hist")
-    with right:
-        page.chart(*figures["source"], key="mc.chart.source")
-
-st.subheader("Convergence: the distance to the target shrinks like 1/√N")
+st.header("Where each emitted word came from")
+page.chart(*figures["source"], key="mc.chart.source")
+st.header("Convergence: the distance shrinks like 1/√N")
 page.chart(*figures["tv"], key="mc.chart.tv")
 
 page.finish()

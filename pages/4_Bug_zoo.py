@@ -14,7 +14,7 @@ page.setup("pages/4_Bug_zoo.py")
 note = state.notation()
 
 st.title("Bug zoo")
-st.markdown(
+page.intro(
     note.fill(
         "Each exhibit is a mistake found in real implementations of speculative sampling. It runs "
         "on the same target {T}, draft {D} and seed as the correct rule; its words drift away "
@@ -32,11 +32,6 @@ key = state.param_widget(
     horizontal=True,
 )
 rule = RULES[key]
-left, right = st.columns(2, gap="large")
-left.markdown(note.fill(f"**✗ What the code does wrong.** {rule.what}"))
-right.markdown(note.fill(f"**Why the output is biased.** {rule.why}"))
-st.caption(f"Seen in: {note.fill(rule.source)}")
-
 scenario, one = page.lesson()
 if not rule.available(one.p, one.q):
     page.stop(
@@ -49,14 +44,28 @@ if not rule.available(one.p, one.q):
     )
 with st.spinner("Running both rules…"):
     comparison = page.computed(zoo_comparison, key, scenario.seed, ZOO_N_MAX)
+figures = page.figures(zoo_figures, comparison, key=(key, scenario.seed))
+
+# The exhibit and its output side by side: on a projector the choice and its chart share a screen.
+words, law = st.columns([2, 3], gap="large")
+with words:
+    st.markdown(note.fill(f"**✗ What the code does wrong.** {rule.what}"))
+    st.markdown(note.fill(f"**Why the output is biased.** {rule.why}"))
+    st.caption(f"Seen in: {note.fill(rule.source)}")
+with law:
+    page.chart(*figures["law"], key="zoo.chart.law")
 
 m = st.columns(3)
 m[0].metric(
-    note.fill("TV(mistake, {T})"),
+    note.fill("Distance of the mistake to {T}"),
     tv_text(comparison.tv),
     help="Total variation distance of the mistake's exact output law to the target.",
 )
-m[1].metric(note.fill("TV(correct rule, {T})"), tv_text(comparison.tv_correct), help="Exact: 0.")
+m[1].metric(
+    note.fill("Of the correct rule"),
+    tv_text(comparison.tv_correct),
+    help="Total variation distance of the correct rule's exact output law to the target: 0.",
+)
 m[2].metric(
     "Bias shows from about",
     f"N = {comparison.detectable_from:,}" if comparison.detectable_from else "never",
@@ -64,7 +73,8 @@ m[2].metric(
 )
 if comparison.detectable_from:
     st.markdown(
-        f"TV = **{tv_text(comparison.tv)}**: {percent(comparison.tv)} of the probability "
+        f"Distance **{tv_text(comparison.tv)}** (total variation): {percent(comparison.tv)} of "
+        "the probability "
         "of the emitted words sits on the wrong words. With fewer than about "
         f"{comparison.detectable_from:,} runs the bias hides in the noise any exact sampler "
         "has; with more, it sticks out, and ever more clearly as N grows."
@@ -75,8 +85,6 @@ else:
         icon=":material/check:",
     )
 
-figures = page.figures(zoo_figures, comparison, key=(key, scenario.seed))
-for name, (fig, caption) in figures.items():
-    page.chart(fig, caption, key=f"zoo.chart.{name}")
+page.chart(*figures["tv"], key="zoo.chart.tv")
 
 page.finish()

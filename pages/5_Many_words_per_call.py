@@ -110,7 +110,7 @@ st.markdown(summary_sentence(numbers, gamma, cost, note))
 if scenario.projector:
     st.markdown(intro)
 
-st.subheader("Call by call")
+st.header("Call by call")
 run = page.cached(toy_run, key, temperature, gamma, length, scenario.seed)
 st.iframe(
     page.cached(timeline_html, key, temperature, gamma, length, scenario.seed, style),
@@ -118,11 +118,11 @@ st.iframe(
     alt=timeline_caption(toy_pair(key), run, note),
 )
 
-st.subheader("When does it pay?")
+st.header("When does it pay?")
 page.chart(*page.cached(alpha_figure, temperature, gamma, cost, style), key="dec.chart.alpha")
 st.markdown(cost_note())
 
-st.subheader("Theory against measurement")
+st.header("Theory against measurement")
 if scenario.projector:  # the house's large type does not reach table cells
     st.html("<style>.st-key-dec-check :is(td, th) { font-size: 1.35rem !important; }</style>")
 st.container(key="dec-check").markdown(page.cached(check_table, temperature, gamma, cost, key))

@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from specviz._checks import instance, mapping, real, seed_value
+from specviz._checks import instance, mapping, seed_value, whole
 from specviz.limits import MAX_SEED, MAX_TOKENS, MAX_WEIGHT, MIN_TOKENS
 from specviz.links import (
     LETTERS,
@@ -26,7 +26,7 @@ from specviz.links import (
     clean_label,
     read_all,
 )
-from specviz.one_token import OneTokenStep, mixture, normalize, step
+from specviz.one_token import OneTokenStep, normalize, step
 from specviz.palette import Notation
 
 DEFAULT_WORDS = ("mat", "sofa", "floor", "bed", "rug", "chair", "roof", "table", "box", "keyboard")
@@ -68,6 +68,11 @@ class Scenario:
     def notation(self) -> Notation:
         """The lettering the learner chose."""
         return Notation(swapped=self.swapped)
+
+    @property
+    def distributions_ok(self) -> bool:
+        """Whether both models have a weight above zero (so :meth:`step` has a result)."""
+        return any(self.p_weights) and any(self.q_weights)
 
     def distributions(self) -> tuple[np.ndarray, np.ndarray]:
         """The normalised target ``p`` and draft ``q`` (see :meth:`step`)."""
@@ -214,19 +219,30 @@ PRESETS_BY_KEY = {preset.key: preset for preset in PRESETS}
 
 
 #: Home's example: the default target, and a draft between its mirror image and itself.
-HOME_TARGET = (0.4, 0.3, 0.2, 0.1)
+#: Home's target, as slider weights: doubled, so that every draft Home offers (a blend in steps
+#: of 5 %) has whole-number weights too and the Playground can show exactly the same pair.
+HOME_TARGET = (80, 60, 40, 20)
 
 
-def home_example(quality: float) -> OneTokenStep:
-    """Home's live example at a draft quality of ``quality`` percent (0 to 100): the draft is
-    the blend ``quality% · target + (100 - quality)% · reversed target`` (0: preferences
-    backwards, 100: draft = target)."""
-    return _home_example(real(quality, "quality", low=0.0, high=100.0))
+def home_scenario(quality: int, current: Scenario | None = None) -> Scenario:
+    """Home's live example as a lesson state: the default words and target, and the draft
+    ``quality% · target + (100 - quality)% · reversed target`` (0: preferences backwards, 100:
+    draft = target), in steps of 5 %. ``current`` gives the seed and display settings."""
+    k = whole(quality, "quality", maximum=100)
+    if k % 5:
+        raise ValueError(f"quality must be a multiple of 5 from 0 to 100; got {k}")
+    base = Scenario() if current is None else instance(current, "current", Scenario, "a Scenario")
+    share = k // 5  # in twentieths
+    draft = tuple(
+        (share * t + (20 - share) * r) // 20
+        for t, r in zip(HOME_TARGET, HOME_TARGET[::-1], strict=True)
+    )
+    return replace(base, labels=DEFAULT_WORDS[:4], p_weights=HOME_TARGET, q_weights=draft)
 
 
-@functools.lru_cache(maxsize=64)
-def _home_example(quality: float) -> OneTokenStep:
-    return step(HOME_TARGET, mixture(HOME_TARGET, HOME_TARGET[::-1], quality / 100))
+def home_example(quality: int) -> OneTokenStep:
+    """The step of :func:`home_scenario` at ``quality`` percent."""
+    return home_scenario(quality).step()
 
 
 def random_scenario(current: Scenario, seed: int) -> Scenario:

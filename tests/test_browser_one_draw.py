@@ -95,6 +95,11 @@ def no_trouble(page, errors: list[str]) -> None:
     assert not errors, errors
 
 
+def said_starts(frame, circled: str) -> bool:
+    """The running sentence carries the same step number as the heading and the counter."""
+    return text(frame, "#sentence").startswith(circled)
+
+
 def dec(x: float) -> str:
     return f"{x:.2f}"
 
@@ -120,14 +125,16 @@ def test_steps_tell_the_core_story(page, streamlit_server, story, errors, screen
     for d in range(2):
         x, y, acc = int(s.draft[d]), int(s.output[d]), bool(s.accepted[d])
         wx, wy = f"‘{WORDS[x]}’", f"‘{WORDS[y]}’"
-        for stage in range(1, 6):
+        for stage in range(1, 5):  # the ①–④ of the headings, the sentences and the counter
             step.click()
-            if stage == 5:
+            if stage == 4:
                 (ok if acc else bucket)[y] += 1
             assert state(frame) == {"draw": d, "stage": stage, "ok": ok, "bucket": bucket}, (
                 f"draw {d + 1}, stage {stage}"
             )
-            assert text(frame, "#counter") == f"Draw {d + 1} of {DRAWS} · stage {stage}/5"
+            circled = "①②③④"[stage - 1]
+            assert text(frame, "#counter") == f"Draw {d + 1} of {DRAWS} · step {circled} of 4"
+            assert said_starts(frame, circled), f"draw {d + 1}: the sentence is not step {circled}"
             said = text(frame, "#sentence")
             where = f"draw {d + 1}, stage {stage}: {said!r}"
             if stage == 1:
@@ -137,18 +144,18 @@ def test_steps_tell_the_core_story(page, streamlit_server, story, errors, screen
             elif stage == 2:
                 assert f"a({WORDS[x]}) = min(1, p/q)" in said, where
                 assert f"min(1, {pct(p[x])} / {pct(q[x])})" in said, where
-                assert f"= {dec(s.accept_prob[d])}." in said, where
-                assert f"A uniform u = {dec(s.u_accept[d])} is drawn" in said, where
-            elif stage == 3:
+                assert f"= {dec(s.accept_prob[d])}, and a uniform u = {dec(s.u_accept[d])}" in said
                 if acc:
                     assert "✓ accepted" in said and "rejected" not in said, where
-                    assert f"u = {dec(s.u_accept[d])} < a = {dec(s.accept_prob[d])}" in said
+                    assert f"u = {dec(s.u_accept[d])} < a" in said, where
                     assert text(frame, "#verdict").startswith("✓ accepted")
+                    assert text(frame, "#verdict").endswith(f"< a = {dec(s.accept_prob[d])}")
                 else:
                     assert "✗ rejected" in said and "accepted" not in said, where
-                    assert f"u = {dec(s.u_accept[d])} ≥ a = {dec(s.accept_prob[d])}" in said
+                    assert f"u = {dec(s.u_accept[d])} ≥ a" in said, where
                     assert text(frame, "#verdict").startswith("✗ rejected")
-            elif stage == 4:
+                    assert text(frame, "#verdict").endswith(f"≥ a = {dec(s.accept_prob[d])}")
+            elif stage == 3:
                 if acc:
                     assert "bucket is not needed" in said, where
                 else:
@@ -157,7 +164,7 @@ def test_steps_tell_the_core_story(page, streamlit_server, story, errors, screen
                     assert hit.count() == 1 and hit.inner_text().strip() == WORDS[y]
             else:
                 route = "✓ accepted draft" if acc else "◌ from the bucket"
-                assert said.startswith(f"⑤ {wy} is emitted ({route})"), where
+                assert said.startswith(f"④ {wy} is emitted ({route})"), where
                 assert f"{d + 1} word" in said, where
         # the tally's label for the emitted word shows its count
         counts = frame.locator("#tally .count")
@@ -183,7 +190,7 @@ def test_next_draw_finishes_the_draw(page, streamlit_server, story, errors):
         button.click()
         (expected_ok if s.accepted[d] else expected_bucket)[s.output[d]] += 1
         st = state(frame)
-        assert (st["draw"], st["stage"]) == (d, 5)
+        assert (st["draw"], st["stage"]) == (d, 4)  # step ④: the word has joined the tally
         assert st["ok"] == expected_ok.tolist() and st["bucket"] == expected_bucket.tolist()
     # the arrow key steps too
     frame.locator("#step").focus()
@@ -217,7 +224,7 @@ def test_play_and_pause_from_the_keyboard(page, streamlit_server, errors):
     progress = lambda st: 5 * st["draw"] + st["stage"]  # noqa: E731
     assert progress(later) >= progress(first) + 2, (first, later)
     counter = text(frame, "#counter")
-    assert counter.startswith("Draw ") and "stage" in counter
+    assert counter.startswith("Draw ") and " of 4" in counter
 
     page.keyboard.press("Space")  # focus is still on the button
     assert play.inner_text().strip() == "▶ Play"
@@ -225,9 +232,8 @@ def test_play_and_pause_from_the_keyboard(page, streamlit_server, errors):
     paused = state(frame)
     page.wait_for_timeout(1600)
     assert state(frame) == paused, "the player kept going after Pause"
-    assert text(frame, "#counter") == f"Draw {paused['draw'] + 1} of {DRAWS} · stage " + (
-        f"{paused['stage']}/5"
-    )
+    circled = "①②③④"[paused["stage"] - 1]
+    assert text(frame, "#counter") == f"Draw {paused['draw'] + 1} of {DRAWS} · step {circled} of 4"
 
     page.keyboard.press("Enter")  # and it resumes where it was
     page.wait_for_timeout(1000)

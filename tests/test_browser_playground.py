@@ -248,9 +248,13 @@ def test_screenshots_normal_and_projector(browser, streamlit_server, screenshot_
             assert page.get_by_test_id("stPlotlyChart").count() == 4
             sizes[mode] = _tick_font_px(page)
             page.screenshot(path=screenshot_dir / f"playground_{state}_{mode}.png")
-            # The charts go on below a tall viewport in projector mode: one picture per chart.
+            # One picture per chart; in projector mode each is in a tab of its own.
             charts = page.get_by_test_id("stPlotlyChart")
+            tabs = ("Target vs draft", "Acceptance", "Bucket", "Why it is exact")
             for i, chart in enumerate(("dist", "accept", "bucket", "proof")):
+                if mode == "projector":
+                    page.get_by_role("tab", name=tabs[i]).click()
+                    page.wait_for_timeout(400)
                 path = screenshot_dir / f"playground_{state}_{mode}_{chart}.png"
                 charts.nth(i).screenshot(path=path)
         finally:

@@ -51,8 +51,12 @@ def test_distributions_figure_draws_p_and_q_with_status_labels() -> None:
 
 
 def test_balanced_tokens_are_marked_balanced() -> None:
+    # At a phone's width the icon alone fits ("= balanced" would collide; the title says what
+    # "=" means); on a projector the word is there too.
     fig = distributions_figure(LABELS, step(P, P))
-    assert all("= balanced" in t for t in fig.layout.xaxis.ticktext)
+    assert all(">=<" in t for t in fig.layout.xaxis.ticktext)
+    wide = distributions_figure(LABELS, step(P, P), ChartStyle(projector=True))
+    assert all("= balanced" in t for t in wide.layout.xaxis.ticktext)
 
 
 def test_acceptance_figure_stacks_accept_and_reject_to_one() -> None:
@@ -61,14 +65,18 @@ def test_acceptance_figure_stacks_accept_and_reject_to_one() -> None:
     reject = np.array(trace(fig, "rejected").y)
     np.testing.assert_allclose(accept, [1, 1, 2 / 3, 1 / 4], atol=TOL)
     np.testing.assert_allclose(accept + reject, 1, atol=TOL)
-    assert ratio_row(fig) == ("p/q = 4.00 → 1", "p/q = 1.50 → 1", "p/q = 0.67", "p/q = 0.25")
+    # At a phone's width the ratio goes over its number; on a projector's, on one line.
+    assert ratio_row(fig) == ("p/q<br>4.00", "p/q<br>1.50", "p/q<br>0.67", "p/q<br>0.25")
+    wide = acceptance_figure(LABELS, S, ChartStyle(projector=True))
+    assert ratio_row(wide) == ("p/q = 4.00 → 1", "p/q = 1.50 → 1", "p/q = 0.67", "p/q = 0.25")
 
 
 def test_acceptance_figure_names_never_proposed_tokens() -> None:
     q = np.array([0.5, 0.3, 0.2, 0.0])
     fig = acceptance_figure(LABELS, step(P, q))
-    label = ratio_row(fig)[3]
-    assert label.replace("<br>", " ") == "never proposed (q = 0)"
+    assert ratio_row(fig)[3] == "q = 0"  # the compact form a phone's width allows
+    wide = acceptance_figure(LABELS, step(P, q), ChartStyle(projector=True))
+    assert ratio_row(wide)[3].replace("<br>", " ") == "never proposed (q = 0)"
     assert trace(fig, "rejected").y[3] == 0
 
 
@@ -138,7 +146,10 @@ def test_landing_chart_carries_both_distributions() -> None:
         rows = next(iter(spec["datasets"].values()))
     probs = sorted(round(r["prob"], 12) for r in rows)
     assert probs == sorted(np.round(np.concatenate([P, Q]), 12).tolist())
-    assert {r["tag"].split()[0] for r in rows} == {"p", "q"}  # letters, not colour alone
+    assert sorted(r["tag"] for r in rows) == sorted(percent(v) for v in [*P, *Q])
+    # Not colour alone: the draft's bars are outlined in dashes, the target's solid.
+    dashes = next(layer for layer in spec["layer"] if "strokeDash" in layer.get("encoding", {}))
+    assert dashes["encoding"]["strokeDash"]["scale"]["range"] == [[1, 0], [4, 2]]
 
 
 @pytest.mark.parametrize(

@@ -52,6 +52,8 @@ MODULES = (
     "rules",
     "runs",
     "zoo",
+    "rejection",
+    "exactness",
     "stats",
     "links",
     "scenario",
@@ -130,7 +132,7 @@ WILD = st.one_of(
 
 #: Query strings as a link may carry them: values are text, lists of text or worse.
 _LINK_NAMES = ["words", "p", "q", "seed", "projector", "letters", "quality", "gamma", "n"]
-_LINK_NAMES += ["draws", "bug", "x"]
+_LINK_NAMES += ["draws", "bug", "x", "case", "leak", "runs", "variant", "k", "eps", "delta"]
 QUERY = st.dictionaries(
     st.sampled_from(_LINK_NAMES),
     st.one_of(
@@ -256,6 +258,48 @@ def check_zoo(r: Any, a: Mapping[str, Any]) -> None:
     assert 0 <= r.tv <= 1 and r.tv_correct == 0
     check_tv_path(r.correct), check_tv_path(r.wrong), check_band(r.band)
     assert r.detectable_from is None or (isinstance(r.detectable_from, int) and r.detectable_from)
+
+
+def check_rule_check(r: Any, a: Mapping[str, Any]) -> None:
+    _prob(r.law, _len(a))
+    assert 0 <= r.tv <= 1 and 0 <= r.acceptance <= 1 and 0 <= r.run_tv <= 1
+    assert r.counts.sum() == r.n == _size(a) and 0 <= r.gof.p_value <= 1
+    assert r.band_upper >= 0 and set(r.params) == {x.name for x in r.rule.params}
+
+
+def check_classic_plan(r: Any, a: Mapping[str, Any]) -> None:
+    assert r.bound >= 1 - 1e-12 and 0 <= r.acceptance <= 1
+    assert r.runs == math.isfinite(r.bound) and ((r.accept >= 0) & (r.accept <= 1)).all()
+    if r.runs:
+        assert abs(float((r.q * r.accept).sum()) - r.acceptance) < 1e-9
+
+
+def check_classic_run(r: Any, a: Mapping[str, Any]) -> None:
+    check_classic_plan(r.plan, a)
+    assert r.n == _size(a)
+    if r.plan.runs:
+        _tokens(r.output, r.n, _len(a))
+        assert r.proposals.shape == (r.n,) and (r.proposals >= 1).all()
+    else:
+        assert r.output.size == 0 and not r.ran
+
+
+def check_comparison(r: Any, a: Mapping[str, Any]) -> None:
+    assert r.n == _size(a) and r.classic.n <= r.n
+    check_classic_run(r.classic, {**a, "n": r.classic.n})
+    assert r.speculative_output.sum() == r.n and 0 <= r.speculative_rejections <= r.n
+    assert 1 <= r.speculative_draws <= 2
+
+
+def check_presets(r: Any, a: Mapping[str, Any]) -> None:
+    assert len(r) == len(a["keys"])
+    assert all(0 <= row.alpha <= 1 and row.bound >= 1 - 1e-12 for row in r)
+
+
+def check_leak(r: Any, a: Mapping[str, Any]) -> None:
+    _prob(r.law, _len(a))
+    assert r.counts.sum() == r.strict_counts.sum() == r.n == _size(a)
+    assert r.strict_leaks == 0 and r.leaks >= 0 and r.per_proposal == 2.0**-24
 
 
 def check_checkpoints(r: Any, a: Mapping[str, Any]) -> None:
@@ -403,6 +447,20 @@ SPECS: dict[str, Spec] = {
         check_zoo,
         synonyms={"key": ("rule key",)},
     ),
+    "zoo.rule_check": Spec(
+        {**PQ, "key": "token_matching", "seed": 3, "n": 100, "params": ()},
+        check_rule_check,
+        synonyms={"key": ("rule key",), "params": ("parameter",)},
+    ),
+    # rejection
+    "rejection.classic_plan": Spec(PQ, check_classic_plan),
+    "rejection.classic_sample": Spec({**PQ, "n": 10, "seed": 3}, check_classic_run),
+    "rejection.rejection_comparison": Spec(
+        {**PQ, "n": 10, "seed": 3, "budget": 1000}, check_comparison
+    ),
+    "rejection.across_presets": Spec({"keys": ("close", "misses")}, check_presets),
+    # exactness
+    "exactness.float32_leak": Spec({**PQ, "n": 10**6, "seed": 3}, check_leak),
     # stats
     "stats.chi_square_gof": Spec({"counts": [10, 20, 30, 40], "probs": P}, check_gof),
     "stats.log_checkpoints": Spec({"n_max": 1000, "num": 10}, check_checkpoints),
@@ -457,6 +515,10 @@ SPECS: dict[str, Spec] = {
     ),
     # scenario
     "scenario.home_example": Spec({"quality": 30}, check_step),
+    "scenario.home_scenario": Spec(
+        {"quality": 30, "current": SCENARIO},
+        lambda r, a: check_scenario(r) or _ok(r.p_weights == (80, 60, 40, 20)),
+    ),
     "scenario.random_scenario": Spec(
         {"current": SCENARIO, "seed": 5},
         lambda r, a: check_scenario(r) or _ok(r.seed == int(a["seed"]) <= MAX_SEED),
@@ -505,6 +567,13 @@ LINK_VALUES = {
     "DECODE_COST": 0.3,
     "DECODE_TEMPERATURE": 0.5,
     "DECODE_LENGTH": 120,
+    "CASE": "filter",
+    "LEAK_RUNS": 10**9,
+    "REJECTION_RUNS": 1000,
+    "VARIANT": "token_matching",
+    "CANDIDATES": 3,
+    "TYPICAL_EPS": 0.2,
+    "TYPICAL_DELTA": 0.55,
 }
 for _name, _value in LINK_VALUES.items():
     _param = getattr(links, _name)

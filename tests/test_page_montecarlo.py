@@ -115,7 +115,7 @@ def test_every_n_runs_and_the_sampler_switches_above_a_million(mc, n: int) -> No
     # ...and those are the counts of the core's run with the scenario's seed.
     run = monte_carlo(P, Q, n, SEED)
     np.testing.assert_array_equal(counts, run.counts.output_counts)
-    assert shown["TV to p"] == tv_text(run.tv)
+    assert shown["Distance to the target"] == tv_text(run.tv)
     if n < 50:  # 0.1 · n < 5 expected counts
         assert "only rough" in all_text(mc)
 
@@ -272,7 +272,8 @@ def test_runs_and_band_are_computed_once_per_state(monkeypatch) -> None:
 
 #: math.md's table: the exact TV of each mistake on the default scenario, as the page prints it.
 ZOO_TV = {"resample_from_p": "0.14", "inverted_ratio": "0.4", "redraw_from_q": "0.233",
-          "reuse_uniform": "0.075", "topk_mismatch": "0.157"}  # fmt: skip
+          "reuse_uniform": "0.075", "topk_mismatch": "0.157",
+          "float32_leq": "2.98·10⁻⁸"}  # fmt: skip
 
 
 @pytest.fixture(scope="module")
@@ -285,7 +286,7 @@ def test_zoo_opens_on_math_mds_first_exhibit(zoo) -> None:
     radio = zoo.radio(key="w.bug")
     assert radio.value == "resample_from_p"
     assert list(radio.options) == [NOTE.fill(RULES[k].title) for k in rules_of(MISTAKE)]
-    assert metrics(zoo)["TV(mistake, p)"] == "0.14"
+    assert metrics(zoo)["Distance of the mistake to p"] == "0.14"
     assert zoo.query_params["bug"] == "resample_from_p"
 
 
@@ -297,8 +298,8 @@ def test_each_exhibit_shows_its_mistake_and_exact_tv(zoo, key: str) -> None:
     text = all_text(zoo)
     assert NOTE.fill(rule.what) in text and NOTE.fill(rule.why) in text
     shown = metrics(zoo)
-    assert shown["TV(mistake, p)"] == ZOO_TV[key]
-    assert shown["TV(correct rule, p)"] == "0"
+    assert shown["Distance of the mistake to p"] == ZOO_TV[key]
+    assert shown["Of the correct rule"] == "0"
     assert shown["Bias shows from about"].startswith("N = ")
     law_fig = chart(zoo, "zoo.chart.law")
     np.testing.assert_allclose(values(trace(law_fig, "target")["y"]), P, atol=1e-12)
@@ -344,7 +345,7 @@ def test_a_bad_bug_in_the_link_gives_a_notice_and_the_default() -> None:
 
 def test_the_zoo_follows_the_swapped_lettering() -> None:
     at = page(ZOO, scenario_query={"letters": "chen"})
-    assert "TV(mistake, q)" in metrics(at)
+    assert "Distance of the mistake to q" in metrics(at)
     assert at.radio(key="w.bug").options[0] == "Rejection resamples from q"
     assert "drawn from q instead of from the leftover bucket" in all_text(at)
 

@@ -78,8 +78,10 @@ def bar(spec: dict, name_part: str) -> dict:
 
 
 def tick_words(spec: dict) -> list[str]:
-    """The words on a chart's x axis (the distributions chart adds a status note after <br>)."""
-    return [text.split("<br>", 1)[0] for text in spec["layout"]["xaxis"]["ticktext"]]
+    """The words on a chart's x axis (the distributions chart adds a status note after <br>; a
+    long word may be broken over two lines with a hyphen: key-<br>board)."""
+    ticks = spec["layout"]["xaxis"]["ticktext"]
+    return [text.replace("-<br>", "").split("<br>", 1)[0] for text in ticks]
 
 
 def chart_numbers(at: AppTest) -> dict[str, list[list[float]]]:
@@ -277,7 +279,7 @@ def test_preset_button_shows_its_alpha_and_lesson(key: str) -> None:
     alpha, z, phrase = PRESET_EXPECTATIONS[key]
     preset = PRESETS_BY_KEY[key]
     at = playground()
-    at.button(key=f"preset.{key}").click().run()
+    at.selectbox(key="pg.preset").set_value(key).run()
     assert_alive(at)
 
     assert metrics(at)["Acceptance α"] == alpha
@@ -294,7 +296,7 @@ def test_preset_button_shows_its_alpha_and_lesson(key: str) -> None:
 
 def test_identical_preset_says_the_bucket_is_empty() -> None:
     at = playground()
-    at.button(key="preset.identical").click().run()
+    at.selectbox(key="pg.preset").set_value("identical").run()
     assert_alive(at)
     bucket = charts(at)["bucket"]
     assert not any(values(bar(bucket, "bucket")["y"])), "an empty bucket must draw no bars"
@@ -342,7 +344,7 @@ def test_random_preset_is_replayable_from_the_shown_seed() -> None:
 def test_lesson_names_the_learners_own_word_and_leaves_on_a_slider_move() -> None:
     at = playground()
     at.text_input(key="pg.word3").input("couch").run()
-    at.button(key="preset.misses").click().run()
+    at.selectbox(key="pg.preset").set_value("misses").run()
     (lesson,) = [info.value for info in at.info]
     assert "never proposes 'couch'" in lesson
     check_page(at, ("mat", "sofa", "floor", "couch"), (40, 30, 20, 10), (50, 30, 20, 0))
@@ -657,7 +659,7 @@ def test_swapped_letters_relabel_titles_and_metrics() -> None:
     assert titles["dist"].startswith("Target q vs draft p")
     assert "min(1, q/p)" in titles["accept"]
     assert "max(0, q − p)" in titles["bucket"]
-    assert titles["proof"].endswith("= q, word by word")
+    assert titles["proof"].replace("<br>", " ").endswith("= q, word by word")
     shown = metrics(at)
     assert helps_of(at)["TV distance"].startswith("TV(q, p)")
     assert list(shown.values()) == list(plain.values()), "the numbers do not depend on letters"
@@ -787,3 +789,25 @@ def test_the_charts_are_built_once_per_state(monkeypatch) -> None:
     assert _specs(a) == _specs(b)
     p, q = tuple(normalize([11, 22, 33])), tuple(normalize([33, 22, 11]))
     assert BUILT[-1] == (("ant", "bee", "cat"), p, q, True, True)
+
+
+# --------------------------------------------------------------------------- typed words
+
+
+@pytest.mark.parametrize(("typed", "kept"), [("<eos>", "eos"), ("<b>x</b>", "bxb"), ("a_b", "ab")])
+def test_a_typed_word_that_is_changed_says_so(typed: str, kept: str) -> None:
+    """Markup and other characters are taken out of a typed word (it is shown in charts, links
+    and text); the learner is told once, in a toast that adds nothing above the sliders."""
+    at = playground()
+    at.text_input(key="pg.word3").set_value(typed).run()
+    assert query(at)["words"].split(",")[3] == kept
+    assert len(at.toast) == 1 and f"'{kept}'" in at.toast[0].value
+    at.text_input(key="pg.word3").set_value("rug").run()  # a clean word: no toast
+    assert not at.toast
+
+
+def test_a_typed_word_with_nothing_left_keeps_the_old_one() -> None:
+    at = playground()
+    at.text_input(key="pg.word0").set_value("<>").run()
+    assert query(at)["words"].split(",")[0] == "mat"
+    assert "'mat' is kept" in at.toast[0].value

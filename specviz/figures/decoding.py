@@ -598,7 +598,12 @@ def alpha_figure(
             "y": [row["measured_speedup"] for row in rows],
             "text": [PAIR_SHORT[row["key"]] for row in rows],
             "textposition": [_LABEL_AT[row["key"]] for row in rows],
-            "textfont": {"size": style.text_size, "color": palette.DRAFT.text_color},
+            # A white halo: a label over a black marker of the paper's points stays legible.
+            "textfont": {
+                "size": style.text_size,
+                "color": palette.DRAFT.text_color,
+                "shadow": "0 0 2px #fff, 0 0 2px #fff, 0 0 2px #fff",
+            },
             "marker": _marker(palette.DRAFT, "diamond", 12, style),
             "hovertemplate": "%{text}: α = %{x:.2f}, measured %{y:.2f}×<extra></extra>",
             "cliponaxis": False,

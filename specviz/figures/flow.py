@@ -40,6 +40,8 @@ def flow_data(
         # have them): decided by the one text-fitting rule, not by a count of words.
         "caps": caps_fit(labels, step, style),
         "words_fit": words_fit(labels, style),
+        # On a projector the view shares the screen with the sliders: a lower chart.
+        "compact": style.projector,
     }
 
 

@@ -24,7 +24,7 @@ def pair_chart(
         draft: f"{palette.DRAFT.icon} draft {draft}",
     }
     rows = [
-        {"word": w, "model": names[letter], "prob": float(v), "tag": f"{letter} {percent(v)}"}
+        {"word": w, "model": names[letter], "prob": float(v), "tag": percent(v)}
         for letter, dist in ((target, p), (draft, q))
         for w, v in zip(labels, dist, strict=True)
     ]

@@ -7,7 +7,7 @@ import numpy as np
 from specviz.limits import ROUNDING
 from specviz.links import format_count
 
-__all__ = ["format_count", "percent", "tv_text"]
+__all__ = ["count", "format_count", "percent", "tv_text"]
 
 
 def percent(x: float) -> str:
@@ -40,3 +40,8 @@ def tv_text(tv: float) -> str:
 
 
 _SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+def count(n: int, noun: str, plural: str | None = None) -> str:
+    """``n`` things in words: "1 run", "10,000 runs" (``plural`` for irregular nouns)."""
+    return f"{n:,} {noun if n == 1 else plural or noun + 's'}"

@@ -38,6 +38,8 @@ def story_data(
         "accepted": story.accepted.tolist(),
         "u3": [None if np.isnan(v) else float(v) for v in story.u_bucket],
         "output": story.output.tolist(),
+        # On a projector the player shares the screen with the page's controls: tighter rows.
+        "compact": style.projector,
     }
 
 

@@ -237,7 +237,7 @@ def proof_figure(
     ]
     spec = layout(
         style,
-        style.fill("Why it is exact:\nkept guesses + bucket refills = {T}, word by word"),
+        style.fill("Why it is exact:\nkept + refilled = {T}, word by word"),
         traces,
         barmode="stack",
         bargap=1 - 2 * half,

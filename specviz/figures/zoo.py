@@ -9,7 +9,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from specviz import palette
-from specviz.figures.convergence import zoo_chart, zoo_chart_caption
+from specviz.figures.convergence import zoo_chart_caption, zoo_spec
 from specviz.figures.fit import fit_row
 from specviz.figures.numbers import percent, tv_text
 from specviz.figures.style import DEFAULT_STYLE, ChartStyle, figure, pair_layout
@@ -92,7 +92,8 @@ def zoo_figures(
 ) -> dict[str, tuple[go.Figure | dict, str]]:
     """Both charts of the Bug zoo page with their alt text: ``{"law", "tv"}``.
 
-    The convergence chart comes as an unvalidated Vega-Lite dict (see
+    The convergence chart comes as an unvalidated Vega-Lite dict written directly
+    (:func:`specviz.figures.convergence.zoo_spec`; see
     :func:`specviz.figures.montecarlo.monte_carlo_figures`).
     """
     notation = style.notation
@@ -103,7 +104,7 @@ def zoo_figures(
             zoo_law_caption(labels, step, comparison, title, notation),
         ),
         "tv": (
-            zoo_chart(comparison, title, style).to_dict(validate=False),
+            zoo_spec(comparison, title, style),
             zoo_chart_caption(comparison, title, notation),
         ),
     }

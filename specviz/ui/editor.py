@@ -9,75 +9,103 @@ from __future__ import annotations
 import streamlit as st
 
 from specviz.limits import MAX_LABEL, MAX_TOKENS, MAX_WEIGHT, MIN_TOKENS
+from specviz.links import LABEL_RULE, clean_label
 from specviz.palette import Notation
-from specviz.scenario import PRESETS, Preset, Scenario, random_scenario
+from specviz.scenario import PRESETS, PRESETS_BY_KEY, Preset, Scenario, random_scenario
 from specviz.ui import state
-
-#: session_state key of the lesson on show (a preset's key, "random", or absent).
-LESSON = "playground.lesson"
 
 
 def _load_preset(preset: Preset) -> None:
     state.save(preset.apply(state.current()))
-    st.session_state[LESSON] = preset.key
 
 
 def _load_random() -> None:
     now = state.current()
     state.save(random_scenario(now, now.next_seed()))
-    st.session_state[LESSON] = "random"
+
+
+def _picked() -> None:
+    key = st.session_state["pg.preset"]
+    if key in PRESETS_BY_KEY:
+        _load_preset(PRESETS_BY_KEY[key])
+
+
+def current_lesson(scenario: Scenario) -> str | None:
+    """The preset whose weights the scenario has ("random" for the Random weights of its seed),
+    or None. Derived from the state, so a share link brings the lesson box back with it."""
+    for preset in PRESETS:
+        if preset.apply(scenario) == scenario:
+            return preset.key
+    if random_scenario(scenario, scenario.seed) == scenario:
+        return "random"
+    return None
 
 
 def preset_picker(scenario: Scenario, note: Notation) -> None:
-    """One button per preset (plus Random), and the lesson of the one last loaded."""
-    st.markdown("**Presets** — each one teaches one lesson:")
-    per_row = 3 if scenario.projector else 4  # projector type needs wider buttons
-    rows = -(-(len(PRESETS) + 1) // per_row)
-    slots = [column for _ in range(rows) for column in st.columns(per_row)]
-    for column, preset in zip(slots, PRESETS, strict=False):
-        column.button(
-            preset.title,
-            key=f"preset.{preset.key}",
-            on_click=_load_preset,
-            args=(preset,),
-            width="stretch",
-        )
-    slots[len(PRESETS)].button(
+    """The presets (a menu showing the one on show: compact on a phone and a projector), Random,
+    and the lesson of the preset on show, in a slot that is always there: a box appearing or
+    vanishing above the sliders would redraw them and drop a keyboard user's focus."""
+    lesson = current_lesson(scenario)
+    pick, shuffle = st.columns([3, 2], vertical_alignment="bottom")
+    state.bound(
+        pick.selectbox,
+        "pg.preset",
+        lesson if lesson in PRESETS_BY_KEY else "",
+        lambda _: _picked(),
+        label="Preset",
+        options=["", *PRESETS_BY_KEY],
+        format_func=lambda k: PRESETS_BY_KEY[k].title if k else "your own weights",
+        help="Each preset teaches one lesson; its lesson shows below.",
+    )
+    shuffle.button(
         "Random",
         key="preset.random",
         icon=":material/casino:",
         on_click=_load_random,
-        help="Random weights from the next seed (shown in the sidebar), so it can be replayed.",
+        help="Random weights from the next seed (in the link), so it can be replayed.",
         width="stretch",
     )
-    lesson = st.session_state.get(LESSON)
-    for preset in PRESETS:
-        if preset.key == lesson:
-            st.info(
-                f"**{preset.title}.** {note.fill(preset.lesson_for(scenario.labels))}",
-                icon=":material/school:",
-            )
+    slot = st.empty()
     if lesson == "random":
-        st.info(f"**Random** weights drawn with seed {scenario.seed}.", icon=":material/casino:")
+        slot.info(f"**Random** weights drawn with seed {scenario.seed}.", icon=":material/casino:")
+    elif lesson is not None:
+        preset = PRESETS_BY_KEY[lesson]
+        slot.info(
+            f"**{preset.title}.** {note.fill(preset.lesson_for(scenario.labels))}",
+            icon=":material/school:",
+        )
 
 
 def _set_weight(model: str, i: int, value: int) -> None:
     state.save(state.current().with_weight(model, i, value))
-    st.session_state.pop(LESSON, None)  # the preset's lesson no longer describes the bars
 
 
-def _token_widgets(scenario: Scenario, note: Notation, i: int, slots: list, collapsed: bool):
-    """Word ``i`` and its two weight sliders, drawn into three slots (columns or one column)."""
+#: session_state key of a word that was changed on its way in (shown once, as a toast).
+_RENAMED = "pg.renamed"
+
+
+def _rename(i: int, text: str) -> None:
+    state.save(state.current().with_label(i, text))
+    kept = state.current().labels[i]
+    if kept != " ".join(str(text).split()):
+        st.session_state[_RENAMED] = (
+            f"The word was changed to '{kept}' ({LABEL_RULE})."
+            if clean_label(text)
+            else f"That word holds nothing that can be shown ({LABEL_RULE}); '{kept}' is kept."
+        )
+
+
+def _token_widgets(scenario: Scenario, note: Notation, i: int, slots: list) -> None:
+    """Word ``i`` and its two weight sliders, drawn into three slots. Their labels say which is
+    which; on a wide screen the header row says it once and the labels are hidden (CSS)."""
     word = scenario.labels[i]
-    visibility = "collapsed" if collapsed else "visible"
     with slots[0]:
         state.bound(
             st.text_input,
             f"pg.word{i}",
             word,
-            lambda v: state.save(state.current().with_label(i, v)),
+            lambda v: _rename(i, v),
             label=f"Word {i + 1}",
-            label_visibility=visibility,
             max_chars=MAX_LABEL,
         )
     for slot, model, letter, role in (
@@ -90,14 +118,9 @@ def _token_widgets(scenario: Scenario, note: Notation, i: int, slots: list, coll
                 f"pg.{model}{i}",
                 getattr(scenario, f"{model}_weights")[i],
                 lambda v, model=model: _set_weight(model, i, v),
-                label=note.fill(
-                    f"{letter}({word})"
-                    if scenario.projector
-                    else f"{role} {letter} weight of {word}"
-                ),
+                label=note.fill(f"{role} {letter} weight of {word}"),
                 min_value=0,
                 max_value=MAX_WEIGHT,
-                label_visibility=visibility,
             )
 
 
@@ -112,27 +135,18 @@ def weight_editor(scenario: Scenario, note: Notation) -> None:
         min_value=MIN_TOKENS,
         max_value=MAX_TOKENS,
     )
-    if scenario.projector:
-        # One column per word: wide enough for large type, and it reads like the bar charts.
-        # Past five words the labels would wrap letter by letter: say the order once instead.
-        crowded = scenario.size > 5
-        if crowded:
-            st.markdown(
-                note.fill(
-                    "Each column: the word, its **target {T}** weight, then its "
-                    "**draft {D}** weight."
-                )
-            )
-        for i, column in enumerate(st.columns(scenario.size)):
-            _token_widgets(scenario, note, i, [column] * 3, collapsed=crowded)
-    else:
-        head = st.columns([2, 3, 3])
-        head[0].markdown("**word**")
-        head[1].markdown(note.fill("**target {T}** weight"))
-        head[2].markdown(note.fill("**draft {D}** weight"))
+    with st.container(key="pg-weights"):
+        with st.container(key="pg-weights-head"):
+            head = st.columns([2, 3, 3])
+            head[0].markdown("**word**")
+            head[1].markdown(note.fill("**target {T}**"))
+            head[2].markdown(note.fill("**draft {D}**"))
         for i in range(scenario.size):
             row = st.columns([2, 3, 3], vertical_alignment="center")
-            _token_widgets(scenario, note, i, row, collapsed=True)
+            _token_widgets(scenario, note, i, row)
+    if notice := st.session_state.pop(_RENAMED, None):
+        # A toast, not a box: nothing is added above the widgets the learner is using.
+        st.toast(notice, icon=":material/edit:")
     st.caption(
         "Weights are relative: each model's weights are divided by their sum, so the charts show "
         "probabilities."

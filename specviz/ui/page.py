@@ -17,6 +17,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NoReturn, TypeVar
 
+# Imported here, at the first page's import, not lazily by Plotly inside a rerun: a session's
+# first Home run importing pandas while other sessions' Plotly looked it up raised "partially
+# initialized module 'pandas'" in a class under load (benchmarks/README.md). ~0.3 s, once.
+import pandas  # noqa: F401
 import plotly.graph_objects as go
 import streamlit as st
 
@@ -43,29 +47,37 @@ class PageInfo:
     icon: str
     blurb: str = ""
     uses_weights: bool = True
+    #: Part of the learner's path (Home lists these in order); the lecturer's guide is not.
+    for_learners: bool = True
+    #: The control being taught and the chart it moves (their element keys): on a projector
+    #: both must show without scrolling (tests/test_browser_projector.py holds this).
+    fold: tuple[str, str] = ("", "")
 
 
 #: The menu, in teaching order — the one definition (sidebar, landing page, tests).
 PAGES: tuple[PageInfo, ...] = (
-    PageInfo("app.py", "Home", ":material/home:"),
+    PageInfo("app.py", "Home", ":material/home:", fold=("w.quality", "home.chart")),
     PageInfo(
         "pages/1_Playground.py",
         "Playground",
         ":material/tune:",
         "Set the target and the draft yourself and watch the acceptance, the leftover bucket "
         "and the picture proof follow.",
+        fold=("pg.p0", "pg.flow"),
     ),
     PageInfo(
         "pages/2_One_draw.py",
         "One draw at a time",
         ":material/casino:",
         "Step through the procedure: propose, test, accept or refill from the bucket.",
+        fold=("od.player", "od.player"),
     ),
     PageInfo(
         "pages/3_Monte_Carlo.py",
         "Monte Carlo",
         ":material/scatter_plot:",
         "Millions of draws converge to the target at the 1/√N rate, with a goodness-of-fit check.",
+        fold=("w.n", "mc.chart.hist"),
     ),
     PageInfo(
         "pages/4_Bug_zoo.py",
@@ -73,6 +85,7 @@ PAGES: tuple[PageInfo, ...] = (
         ":material/bug_report:",
         "Real mistakes from public implementations, run against the correct rule: watch the "
         "bias grow out of the noise.",
+        fold=("w.bug", "zoo.chart.law"),
     ),
     PageInfo(
         "pages/5_Many_words_per_call.py",
@@ -82,27 +95,94 @@ PAGES: tuple[PageInfo, ...] = (
         "call writes, which words the draft gets right, and when it is faster than plain "
         "decoding.",
         uses_weights=False,
+        fold=("w.gamma", "dec.chart.gamma"),
+    ),
+    PageInfo(
+        "pages/6_Why_its_exact.py",
+        "Why it's exact",
+        ":material/verified:",
+        "The proof filled in with your own numbers, the word a safety filter forbids, where real "
+        "code can leak — and questions to answer before you see why.",
+        fold=("w.case", "why.chart.proof"),
+    ),
+    PageInfo(
+        "pages/7_Rejection_sampling.py",
+        "Is it just rejection sampling?",
+        ":material/compare_arrows:",
+        "Classic rejection sampling next to speculative sampling on the same numbers: proposals "
+        "per word, when it cannot run at all, and why one never loops.",
+        fold=("w.runs", "rs.chart.proposals"),
+    ),
+    PageInfo(
+        "pages/8_Variants_lab.py",
+        "Variants lab",
+        ":material/science:",
+        "Greedy verification, token matching, several draft candidates and typical acceptance "
+        "side by side: how often each keeps a guess, and whether its words still follow the "
+        "target.",
+        fold=("w.variant", "lab.chart.variant"),
+    ),
+    PageInfo(
+        "pages/9_For_lecturers.py",
+        "For lecturers",
+        ":material/co_present:",
+        "A 15-minute lesson plan through these pages, the link to open at each step, questions "
+        "to ask and the misconceptions to expect.",
+        uses_weights=False,
+        for_learners=False,
     ),
 )
 _BY_SCRIPT = {info.script: info for info in PAGES}
 
+#: Every page, every mode. The Playground's weight rows label each slider (a phone stacks the row,
+#: and an unlabelled pair of sliders says nothing); on a wide screen the header row says it once.
+#: Captions: Streamlit draws them at 60 % opacity (#828180 on white, 3.9:1); AA needs 4.5:1.
+_BASE_CSS = """
+[data-testid="stCaptionContainer"] { opacity: 1 !important; color: #555555 !important; }
+/* A wide table scrolls inside its own box on a phone; the page never scrolls sideways. */
+[data-testid="stMarkdownContainer"] table { display: block; max-width: 100%; overflow-x: auto; }
+@media (max-width: 639.98px) {
+  [data-testid="stMarkdownContainer"] table { font-size: .8rem; }
+  [data-testid="stMarkdownContainer"] :is(td, th) { padding: .25rem .3rem; }
+}
+@media (min-width: 640px) {
+  .st-key-pg-weights [data-testid="stWidgetLabel"] { display: none; }
+}
+@media (max-width: 639.98px) {
+  .st-key-pg-weights-head { display: none; }
+}
+"""
+
+#: Projector mode: everything a student reads from the back row, one step larger, and the top of
+#: the page tight enough that the control being taught and the chart it moves share one screen.
 _PROJECTOR_CSS = """
-<style>
-/* Projector mode: everything a student reads from the back row, one step larger. */
+/* Projector mode */
+[data-testid="stMainBlockContainer"] { padding-top: 3.2rem !important; padding-bottom: 2rem; }
 [data-testid="stMarkdownContainer"] p, [data-testid="stMarkdownContainer"] li,
 [data-testid="stCaptionContainer"], [data-testid="stWidgetLabel"] p,
 [data-testid="stBaseButton-secondary"] p, [data-testid="stPageLink"] p,
-[data-testid="stAlertContentInfo"] p, [data-testid="stAlertContentWarning"] p
+[data-testid="stAlertContentInfo"] p, [data-testid="stAlertContentWarning"] p,
+[data-testid="stAlertContentError"] p, [data-testid="stAlertContentSuccess"] p,
+[data-testid="stExpander"] summary p, [data-testid="stTab"] p,
+[data-testid="stRadioOption"] p, [data-testid="stMarkdownContainer"] td,
+[data-testid="stMarkdownContainer"] th
   { font-size: 1.35rem !important; line-height: 1.4; }
 [data-testid="stMetricLabel"] p { font-size: 1.3rem !important; }
-[data-testid="stMetricValue"] p { font-size: 3rem !important; font-weight: 600; }
-[data-testid="stSliderThumbValue"], [data-testid="stSliderTickBarMin"],
-[data-testid="stSliderTickBarMax"] { font-size: 1.2rem !important; }
-[data-testid="stSlider"] [role="slider"] { width: 1.5rem; height: 1.5rem; }
-h1 { font-size: 3.4rem !important; }
-h2, h3 { font-size: 2.2rem !important; }
-input { font-size: 1.3rem !important; }
-</style>
+[data-testid="stMetricValue"], [data-testid="stMetricValue"] [data-testid="stMarkdownContainer"] p
+  { font-size: 2.6rem !important; font-weight: 600; line-height: 1.2; }
+[data-testid="stSliderThumbValue"] p, [data-testid="stSliderTickBar"] p
+  { font-size: 1.2rem !important; }
+/* The thumb is the element holding the (visually hidden) range input: 26 px instead of 12. */
+[data-testid="stSlider"] div:has(> div > input[type="range"]) {
+  width: 1.6rem !important; height: 1.6rem !important; }
+/* Room above the track for the value over the thumb, so it never runs into the label. */
+[data-testid="stSlider"] [role="group"] { padding-top: 1.1rem; }
+/* Unselected radio circles: a solid ring, not a faint grey disc. */
+[data-testid="stRadioOption"] > div > div:first-child {
+  width: 1.3rem !important; height: 1.3rem !important; border: 2px solid #1a1a1a !important; }
+h1 { font-size: 2.4rem !important; padding: 0 0 0.4rem 0 !important; }
+h2, h3 { font-size: 2rem !important; }
+input, [data-baseweb="select"] { font-size: 1.3rem !important; }
 """
 
 
@@ -115,17 +195,35 @@ def setup(script: str) -> None:
     """Start a page: config, the menu in the sidebar, projector styling, the shared settings,
     and the notices of the link it was opened with. The first Streamlit call of every page."""
     me = info(script)
-    st.set_page_config(page_title=f"{me.label} · SpecViz", page_icon=me.icon, layout="wide")
-    state.start_run()
     scenario = state.current()
+    st.set_page_config(
+        page_title=f"{me.label} · SpecViz",
+        page_icon=me.icon,
+        layout="wide",
+        # On a projector the page needs the whole width; the menu is one click away.
+        initial_sidebar_state="collapsed" if scenario.projector else "auto",
+    )
+    state.start_run()
     with st.sidebar:
         st.markdown("### SpecViz")
         for entry in PAGES:
             if (ROOT / entry.script).exists():
                 st.page_link(entry.script, label=entry.label, icon=entry.icon)
     state.sidebar_settings()
-    if state.current().projector or scenario.projector:
-        st.html(_PROJECTOR_CSS)
+    # One style element whatever the mode: the elements below keep their places in the page, so
+    # a widget a learner is using is never drawn anew (that drops keyboard focus).
+    css = _BASE_CSS + (_PROJECTOR_CSS if state.current().projector else "")
+    st.html(f"<style>{css}</style>")
+
+
+def intro(text: str) -> None:
+    """A page's opening prose: on a screen as text; on a projector folded into an expander, so
+    that the control being taught and its chart come first (the lecturer is saying it)."""
+    if state.current().projector:
+        with st.expander("What this page shows"):
+            st.markdown(text)
+    else:
+        st.markdown(text)
 
 
 def show_notices(*params: Param[Any]) -> None:

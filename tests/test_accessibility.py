@@ -1,0 +1,318 @@
+"""Accessibility of every page in Chromium, in every seat: axe-core and computed text contrast.
+
+For every page (found by listing pages/, like Streamlit) in four seats — a laptop (1280×800),
+projector mode (``?projector=1``) at 1920×1080 and at 1280×720, a phone (390×844) — the page is
+audited once loaded and once more after its first slider (or radio group) has moved and → has
+been pressed four times inside each embedded view (the player steps):
+
+- axe-core (npm, pinned in tests/js/package-lock.json) with the WCAG 2 A/AA and best-practice
+  rules, in the main document and inside every embedded HTML view (``st.iframe``): no serious or
+  critical violation (the others are reported in the JSON below, not failed);
+- the contrast of every visible text node, SVG chart text included: at least 4.5:1 (3:1 for
+  large text and icon glyphs). axe files most of Streamlit's text as "incomplete" and skips SVG.
+
+Each (page, seat) is loaded and audited once; ``test_axe`` and ``test_text_contrast`` read the
+same audit. All findings, failing or not, go to tests/screenshots/accessibility.json, with a
+screenshot of each page and seat.
+
+axe-core comes from ``npm ci --prefix tests/js``; without it these tests skip, and fail under
+CI=true (like a missing browser). Run one browser test file at a time (2 cores): about 5 minutes
+for 9 pages × 4 seats. Without a browser, the tests at the end check the embedded views' document
+outline and the palette under simulated colour-vision deficiencies (scripts/cvd.py).
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+import re
+from dataclasses import dataclass
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+from a11y import (
+    NPM_INSTALL,
+    Audit,
+    audit,
+    axe_path,
+    embedded_frames,
+    move_first_widget,
+    press_in_frames,
+    wait_for_frames,
+)
+from streamlit_server import all_scripts, open_app, page_id, page_url, rerun_waiter, watch_stream
+from streamlit_server import wait_for_charts as wait_for_chart_svgs
+
+from scripts import cvd
+from specviz import palette
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+@dataclass(frozen=True)
+class Seat:
+    name: str
+    width: int
+    height: int
+    projector: bool = False
+
+
+SEATS = (
+    Seat("laptop", 1280, 800),
+    Seat("projector-1920", 1920, 1080, projector=True),
+    Seat("projector-1280", 1280, 720, projector=True),
+    Seat("phone", 390, 844),
+)
+SCRIPTS = all_scripts()
+CASES = [(script, seat) for script in SCRIPTS for seat in SEATS]
+IDS = [f"{page_id(script)}-{seat.name}" for script, seat in CASES]
+
+#: Plotly bars glide for 450 ms after a rerun (style.TRANSITION).
+SETTLE_MS = 600
+
+
+def in_ci() -> bool:
+    return os.environ.get("CI", "").strip().lower() in ("true", "1", "yes")
+
+
+@pytest.fixture(scope="session")
+def axe_installed() -> Path:
+    path = axe_path()
+    if path is None:
+        reason = f"axe-core is not installed (run `{NPM_INSTALL}`)"
+        if in_ci():
+            pytest.fail(f"{reason} (CI=true: the accessibility tests must run)", pytrace=False)
+        pytest.skip(reason)
+    return path
+
+
+@pytest.fixture(scope="module")
+def audits(screenshot_dir: Path) -> dict[str, list[Audit] | Exception]:
+    """(page, seat) id -> its audits, filled as the tests ask; written to a JSON report."""
+    found: dict[str, list[Audit] | Exception] = {}
+    yield found
+    report = screenshot_dir / "accessibility.json"
+    report.write_text(
+        json.dumps(
+            {
+                k: repr(v) if isinstance(v, Exception) else [a.as_dict() for a in v]
+                for k, v in found.items()
+            },
+            indent=1,
+        ),
+        encoding="utf-8",
+    )
+
+
+def settle(page) -> None:
+    wait_for_chart_svgs(page)
+    wait_for_frames(page)
+    page.wait_for_timeout(SETTLE_MS)
+
+
+def audit_page(browser, base_url: str, script: Path, seat: Seat, shots: Path) -> list[Audit]:
+    context = browser.new_context(viewport={"width": seat.width, "height": seat.height})
+    try:
+        page = context.new_page()
+        page.set_default_timeout(30_000)
+        watcher = watch_stream(page)
+        url = page_url(base_url, script) + ("?projector=1" if seat.projector else "")
+        open_app(page, url)
+        settle(page)
+        name = f"{page_id(script).replace('/', '-')}-{seat.name}"
+        page.screenshot(path=str(shots / f"a11y-{name}.png"))
+        found = [audit(page, f"{page_id(script)} {seat.name}, loaded")]
+        moved = move_first_widget(page, rerun_waiter)
+        if moved is not None:
+            settle(page)
+            if embedded_frames(page):  # and step the embedded views (the player steps on →)
+                press_in_frames(page)
+                moved += ", then → ×4 in the embedded views"
+            found.append(audit(page, f"{page_id(script)} {seat.name}, after {moved}"))
+        assert not watcher.exceptions, f"{page_id(script)} sent exceptions: {watcher.exceptions}"
+        return found
+    finally:
+        context.close()
+
+
+def audits_of(request, audits, script: Path, seat: Seat) -> list[Audit]:
+    """The audits of (script, seat), run on the first ask; a failure to run is kept and raised
+    again for the second test instead of loading the page twice."""
+    key = f"{page_id(script)}-{seat.name}"
+    if key not in audits:
+        request.getfixturevalue("axe_installed")
+        try:
+            audits[key] = audit_page(
+                request.getfixturevalue("browser"),
+                request.getfixturevalue("streamlit_server"),
+                script,
+                seat,
+                request.getfixturevalue("screenshot_dir"),
+            )
+        except Exception as exc:
+            audits[key] = exc
+            raise
+    found = audits[key]
+    if isinstance(found, Exception):
+        raise found
+    return found
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize(("script", "seat"), CASES, ids=IDS)
+def test_axe(request, audits, script, seat):
+    """No serious or critical axe violation, in the page or in its embedded views."""
+    found = audits_of(request, audits, script, seat)
+    problems = [f"{a.label}: {v.line()}" for a in found for v in a.failing]
+    assert not problems, "axe found serious/critical violations:\n" + "\n".join(problems)
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize(("script", "seat"), CASES, ids=IDS)
+def test_text_contrast(request, audits, script, seat):
+    """Every visible text at least 4.5:1 against what is behind it (3:1 large)."""
+    found = audits_of(request, audits, script, seat)
+    assert all(a.texts_checked > 0 for a in found), "no text found: is the check looking?"
+    problems = [f"{a.label}: {c.line()}" for a in found for c in a.contrast]
+    assert not problems, "text below WCAG AA contrast:\n" + "\n".join(problems)
+
+
+# A page with known answers: what the contrast check must find, and what it must leave alone.
+KNOWN = """<!doctype html><html lang="en"><head><title>known</title></head>
+<body style="margin:0;font:16px sans-serif;color:#1a1a1a;background:#fff"><main>
+<p style="color:#2f2d2b;opacity:.6">faded caption</p>
+<p style="color:#888">small grey</p>
+<h1 style="font-size:30px;color:#888">large grey</h1>
+<p style="color:#555">plain dark grey</p>
+<div style="background-image:repeating-linear-gradient(45deg, rgba(0,0,0,.5) 0 2px,
+  transparent 2px 8px)"><span style="color:#555">striped</span>
+  <span style="color:#555;text-shadow:0 0 2px #fff,0 0 2px #fff">haloed</span></div>
+<span style="position:absolute;left:-9999px;color:#ddd">screen-reader text</span>
+<div style="width:0;overflow:hidden;white-space:nowrap"><span style="color:#ddd">cut</span></div>
+<div style="position:relative;margin-top:40px;width:12px;height:12px;background:#c53948">
+  <span style="position:absolute;bottom:16px;color:#c53948;white-space:nowrap">30%</span></div>
+<svg width="300" height="100"><rect width="200" height="50" fill="#0072B2"/>
+  <text x="10" y="30" fill="#000">on blue</text>
+  <text x="120" y="30" fill="#fff">white on blue</text>
+  <text x="10" y="80" fill="#999">grey axis</text></svg>
+</main></body></html>"""
+
+
+@pytest.mark.browser
+def test_contrast_check_knows_the_answers(page):
+    """The check flags faded, grey, striped and SVG text, and skips hidden and off-screen text,
+    a value drawn outside the coloured box it belongs to, and text haloed off its stripes."""
+    from a11y import text_contrast
+
+    page.set_content(KNOWN)
+    found = {o["text"]: o["ratio"] for o in text_contrast(page.main_frame)["offenders"]}
+    assert set(found) == {"faded caption", "small grey", "striped", "on blue", "grey axis"}, found
+    assert 3.8 < found["faded caption"] < 4.0  # Streamlit's old caption: #828180, 3.88:1
+
+
+# --------------------------------------------------------------------------- without a browser
+
+VIEWS = sorted((REPO / "specviz" / "figures").glob("*.html"))
+
+
+class _Outline(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.lang = ""
+        self.title = ""
+        self.mains = 0
+        self.headings: list[int] = []
+        self._in_title = False
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "html":
+            self.lang = dict(attrs).get("lang") or ""
+        elif tag == "title":
+            self._in_title = True
+        elif tag == "main":
+            self.mains += 1
+        elif re.fullmatch(r"h[1-6]", tag):
+            self.headings.append(int(tag[1]))
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "title":
+            self._in_title = False
+
+    def handle_data(self, data: str) -> None:
+        if self._in_title:
+            self.title += data
+
+
+@pytest.mark.parametrize("view", VIEWS, ids=[v.name for v in VIEWS])
+def test_embedded_view_is_a_document(view):
+    """An embedded view is a document of its own: a language, a title, one main landmark, one
+    h1 and headings that never skip a level (axe: html-has-lang, document-title, region,
+    landmark-one-main, page-has-heading-one, heading-order)."""
+    outline = _Outline()
+    outline.feed(view.read_text(encoding="utf-8"))
+    assert outline.lang, f"{view.name}: <html> has no lang"
+    assert outline.title.strip(), f"{view.name}: no <title>"
+    assert outline.mains == 1, f"{view.name}: {outline.mains} <main> elements"
+    levels = outline.headings
+    assert levels.count(1) == 1 and levels[0] == 1, f"{view.name}: headings {levels}"
+    skips = [(a, b) for a, b in itertools.pairwise(levels) if b > a + 1]
+    assert not skips, f"{view.name}: heading levels skip {skips}"
+
+
+ROLES = {
+    "target": palette.TARGET,
+    "draft": palette.DRAFT,
+    "accepted": palette.ACCEPTED,
+    "rejected": palette.REJECTED,
+    "bucket": palette.BUCKET,
+    "neutral": palette.NEUTRAL,
+}
+#: CIEDE2000: about 2.3 is just noticeable; 10 and more is told apart at a glance.
+MIN_DELTA_E = 10.0
+
+
+@pytest.mark.parametrize("vision", ["typical", *cvd.KINDS])
+def test_role_colours_stay_apart(vision):
+    """Every two role colours stay clearly different with each colour-vision deficiency
+    (Machado et al. 2009, severity 1). Pattern and icon carry each meaning too (below): this
+    keeps a palette edit from making colour a misleading cue."""
+    seen = {
+        name: role.color if vision == "typical" else cvd.simulate_hex(role.color, vision)
+        for name, role in ROLES.items()
+    }
+    close = [
+        f"{a}/{b}: ΔE00 {cvd.delta_e(seen[a], seen[b]):.1f} ({seen[a]} vs {seen[b]})"
+        for a, b in itertools.combinations(ROLES, 2)
+        if cvd.delta_e(seen[a], seen[b]) < MIN_DELTA_E
+    ]
+    assert not close, f"{vision}: role colours too close:\n" + "\n".join(close)
+
+
+def test_roles_differ_by_more_than_colour():
+    """Colour is never the only signal: every role has its own icon, and roles drawn in one
+    chart (target/draft; accepted/rejected/bucket, which are also over/under) have their own
+    fill pattern."""
+    icons = [role.icon for role in ROLES.values()]
+    assert len(set(icons)) == len(icons), icons
+    for group in (("target", "draft"), ("accepted", "rejected", "bucket")):
+        patterns = [ROLES[name].pattern for name in group]
+        assert len(set(patterns)) == len(patterns), (group, patterns)
+    over, under = palette.STATUS_ROLE[palette.OVER], palette.STATUS_ROLE[palette.UNDER]
+    assert palette.STATUS_ICON[palette.OVER] != palette.STATUS_ICON[palette.UNDER]
+    assert over.pattern != under.pattern
+
+
+@pytest.mark.parametrize("name", list(ROLES))
+def test_role_text_colour_reads_on_white(name):
+    """Coloured text uses the role's text shade: at least 4.5:1 on white (WCAG AA)."""
+    role = ROLES[name]
+    white = cvd.hex_rgb("#ffffff")
+    ratio = _contrast(cvd.hex_rgb(role.text_color), white)
+    assert ratio >= 4.5, f"{name}: {role.text_color} on white is {ratio:.2f}:1"
+
+
+def _contrast(a, b) -> float:
+    lum = [float(cvd.to_linear(c / 255) @ [0.2126, 0.7152, 0.0722]) for c in (a, b)]
+    return (max(lum) + 0.05) / (min(lum) + 0.05)
