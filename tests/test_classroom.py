@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from conftest import _skip_or_fail
@@ -46,7 +47,10 @@ def lecture() -> tuple[ClassResult, int, float]:
         _skip_or_fail("no nginx (apt-get install -y nginx)")
     with Replicas(count=2) as replicas:
         try:
-            return asyncio.run(_lecture(replicas))
+            # A thread of its own: the browser tests' Playwright keeps an event loop running
+            # in this thread for the whole session, and asyncio.run refuses to nest in it.
+            with ThreadPoolExecutor(max_workers=1) as pool:
+                return pool.submit(asyncio.run, _lecture(replicas)).result()
         except BaseException:
             print(replicas.logs())
             raise
