@@ -128,6 +128,12 @@ def plotly_figures(at: AppTest) -> list[dict]:
     return [json.loads(chart.proto.spec) for chart in at.get("plotly_chart")]
 
 
+def plotly_chart(at: AppTest, key: str) -> dict:
+    """The figure JSON of the one Plotly chart whose element key ends with ``key``."""
+    (element,) = [c for c in at.get("plotly_chart") if c.proto.id.endswith(key)]
+    return json.loads(element.proto.spec)
+
+
 def vega_specs(at: AppTest) -> list[dict]:
     """Every Vega-Lite chart's spec, in page order."""
     return [json.loads(chart.proto.spec) for chart in at.get("vega_lite_chart")]

@@ -8,10 +8,10 @@ import pytest
 
 from specviz import palette
 from specviz.figures.convergence import (
-    monte_carlo_chart,
     monte_carlo_chart_caption,
-    zoo_chart,
+    monte_carlo_spec,
     zoo_chart_caption,
+    zoo_spec,
 )
 from specviz.figures.numbers import tv_text
 from specviz.figures.style import ChartStyle
@@ -37,7 +37,7 @@ def layers(spec: dict) -> tuple[list[dict], list[dict], dict]:
 def test_monte_carlo_chart_draws_every_seeds_path_and_the_band() -> None:
     runs = monte_carlo_paths(P, Q, 10**6, SEED)
     band = noise_band(P, 10**6)
-    spec = monte_carlo_chart(runs, band).to_dict()
+    spec = monte_carlo_spec(runs, band)
     rows, band_rows, enc = layers(spec)
     main = f"{palette.TARGET.icon} seed {SEED}: the run above"
     others = f"seeds {SEED + 1}–{SEED + 4}"
@@ -93,7 +93,7 @@ def test_the_caption_never_puts_the_band_above_the_largest_possible_tv(n: int) -
 
 def test_zoo_chart_shows_the_floor_and_tells_lines_apart_without_colour() -> None:
     z = zoo_comparison(P, Q, "reuse_uniform", SEED)
-    spec = zoo_chart(z, "Reuse").to_dict()
+    spec = zoo_spec(z, "Reuse")
     rows, _, enc = layers(spec)
     wrong = [r for r in rows if r["series"] == f"{palette.REJECTED.icon} Reuse"]
     keep = z.wrong.tv > 0
@@ -110,7 +110,7 @@ def test_zoo_chart_shows_the_floor_and_tells_lines_apart_without_colour() -> Non
 
 def test_a_harmless_mistake_has_no_floor_line() -> None:
     z = zoo_comparison(P, P, "resample_from_p", SEED, n_max=1000)
-    rows, _, enc = layers(zoo_chart(z, "Resample").to_dict())
+    rows, _, enc = layers(zoo_spec(z, "Resample"))
     assert not [r for r in rows if r["series"].startswith("its floor")]
     assert not [n for n in enc["stroke"]["scale"]["domain"] if n.startswith("its floor")]
     assert "happens to be exact" in zoo_chart_caption(z, "Resample", Notation())
@@ -120,8 +120,8 @@ def test_swapped_letters_and_projector_sizes_reach_the_charts() -> None:
     runs = monte_carlo_paths(P, Q, 1000, SEED)
     band = noise_band(P, 1000)
     swapped = ChartStyle(notation=Notation(swapped=True))
-    assert "TV distance to q" in str(monte_carlo_chart(runs, band, swapped).to_dict())
-    small = monte_carlo_chart(runs, band, ChartStyle()).to_dict()
-    big = monte_carlo_chart(runs, band, ChartStyle(projector=True)).to_dict()
+    assert "TV distance to q" in str(monte_carlo_spec(runs, band, swapped))
+    small = monte_carlo_spec(runs, band, ChartStyle())
+    big = monte_carlo_spec(runs, band, ChartStyle(projector=True))
     assert big["config"]["axis"]["labelFontSize"] > small["config"]["axis"]["labelFontSize"]
     assert big["height"] > small["height"]

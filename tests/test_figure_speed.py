@@ -7,17 +7,17 @@ Two shortcuts keep a class's reruns cheap (benchmarks/README.md has the measurem
   JSON texts must be identical — found by running every page under AppTest with a checking
   ``figure`` in place, so a new page or builder is covered without touching this file;
 - the convergence charts are written as Vega-Lite dicts (``monte_carlo_spec``, ``zoo_spec``)
-  instead of through Altair: the JSON must equal ``chart.to_dict(validate=False)``.
+  instead of through Altair: every one must pass Vega-Lite's schema (Altair validates it).
 """
 
 from __future__ import annotations
 
 import copy
 import importlib
-import json
 import pkgutil
 import random
 
+import altair as alt
 import plotly.io as pio
 import pytest
 import streamlit as st
@@ -27,7 +27,7 @@ from streamlit_server import all_scripts, page_id
 
 import specviz.figures
 from specviz.figures import style
-from specviz.figures.convergence import monte_carlo_chart, monte_carlo_spec, zoo_chart, zoo_spec
+from specviz.figures.convergence import monte_carlo_spec, zoo_spec
 from specviz.figures.playground import playground_figures
 from specviz.figures.style import ChartStyle
 from specviz.palette import Notation
@@ -103,8 +103,14 @@ def test_playground_figures_of_many_states_are_the_validated_ones(checked_figure
     assert len(checked_figures) >= 40
 
 
+def valid_vega_lite(spec: dict) -> None:
+    """The spec passes Vega-Lite's schema (Altair validates what it reads) and carries its data."""
+    chart = alt.LayerChart.from_dict(spec)  # raises on anything the schema refuses
+    assert chart.to_dict(validate=True)["layer"]
+
+
 @pytest.mark.parametrize("n", [1, 10, 1000, 10**6, 10**9])
-def test_monte_carlo_spec_is_the_altair_charts_json(n) -> None:
+def test_monte_carlo_spec_is_valid_vega_lite(n) -> None:
     for weights, chart_style in zip(
         [((40, 30, 20, 10), (10, 20, 30, 40)), ((50, 50, 0, 0), (0, 0, 50, 50))],
         [STYLES[0], STYLES[3]],
@@ -112,17 +118,19 @@ def test_monte_carlo_spec_is_the_altair_charts_json(n) -> None:
     ):
         one = Scenario(p_weights=weights[0], q_weights=weights[1]).step()
         runs = monte_carlo_paths(one.p, one.q, n, 7, 5)
-        band = noise_band(one.p, n)
-        altair = monte_carlo_chart(runs, band, chart_style).to_dict(validate=False)
-        assert json.dumps(monte_carlo_spec(runs, band, chart_style)) == json.dumps(altair)
+        spec = monte_carlo_spec(runs, noise_band(one.p, n), chart_style)
+        valid_vega_lite(spec)
+        marks = [layer["mark"]["type"] for layer in spec["layer"]]
+        # One run has no line to draw: its point is marked and the band is a bar.
+        assert marks == (["bar", "line"] if n == 1 else ["area", "line"])
 
 
-@pytest.mark.parametrize("key", list(RULES))
-def test_zoo_spec_is_the_altair_charts_json(key) -> None:
+RUNNABLE = [key for key in RULES if RULES[key].available(*Scenario().distributions())]
+
+
+@pytest.mark.parametrize("key", RUNNABLE)
+def test_zoo_spec_is_valid_vega_lite(key) -> None:
     one = Scenario().step()
-    if not RULES[key].available(one.p, one.q):
-        pytest.skip(f"{key} does not run on the default pair")
     comparison = zoo_comparison(one.p, one.q, key, 7, 10**6)
     for chart_style in (STYLES[0], STYLES[1]):
-        altair = zoo_chart(comparison, "A title", chart_style).to_dict(validate=False)
-        assert json.dumps(zoo_spec(comparison, "A title", chart_style)) == json.dumps(altair)
+        valid_vega_lite(zoo_spec(comparison, "A title", chart_style))

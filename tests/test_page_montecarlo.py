@@ -167,7 +167,7 @@ def test_at_one_run_the_band_never_exceeds_the_largest_possible_tv() -> None:
     )
     assert float(hi) <= 0.9, caption
     assert float(hi) == pytest.approx(float(tv_text(float(noise_band(P, 1).upper[-1]))))
-    (area,) = [layer for layer in spec["layer"] if layer["mark"]["type"] == "area"]
+    (area,) = [layer for layer in spec["layer"] if layer["mark"]["type"] in ("area", "bar")]
     assert all(row["upper"] <= 0.9 + 1e-12 for row in area["data"]["values"])
 
 

@@ -5,11 +5,9 @@ classic sampler cannot run on.
 
 from __future__ import annotations
 
-import json
-
 import numpy as np
 import pytest
-from helpers import all_text, metrics, open_page, query, trace, values
+from helpers import all_text, metrics, open_page, plotly_chart, query, trace, values
 from streamlit.testing.v1 import AppTest
 
 from specviz.figures import rejection as fr
@@ -29,11 +27,6 @@ LABELS = ("mat", "sofa", "floor", "bed")
 
 def page(scenario_query: dict | None = None, page_query: dict | None = None) -> AppTest:
     return open_page(RS, scenario_query, via_home=True, page_query=page_query)
-
-
-def chart(at: AppTest, key: str) -> dict:
-    (element,) = [c for c in at.get("plotly_chart") if c.proto.id.endswith(key)]
-    return json.loads(element.proto.spec)
 
 
 @pytest.fixture(scope="module")
@@ -58,9 +51,9 @@ def test_defaults_show_the_cores_numbers(rs) -> None:
     ):
         assert sentence in text
     measured, _ = fr.proposals_shares(c)
-    proposals = chart(rs, "rs.chart.proposals")
+    proposals = plotly_chart(rs, "rs.chart.proposals")
     np.testing.assert_allclose(values(trace(proposals, "classic (measured)")["y"]), measured)
-    envelope = chart(rs, "rs.chart.envelope")
+    envelope = plotly_chart(rs, "rs.chart.envelope")
     np.testing.assert_allclose(values(trace(envelope, "kept")["y"]), c.step.kept)
     assert markdown_table(fr.presets_table(across_presets(), NOTE)) in all_text(rs)
     assert query(rs)["runs"] == "10k" and not rs.warning

@@ -4,11 +4,9 @@ the numbers shown against specviz.zoo.rule_check's.
 
 from __future__ import annotations
 
-import json
-
 import numpy as np
 import pytest
-from helpers import all_text, metrics, open_page, query, trace, values
+from helpers import all_text, metrics, open_page, plotly_chart, query, trace, values
 from streamlit.testing.v1 import AppTest
 
 from specviz.figures.numbers import percent, tv_text
@@ -30,11 +28,6 @@ NOTE = Notation()
 
 def page(scenario_query: dict | None = None, page_query: dict | None = None) -> AppTest:
     return open_page(LAB, scenario_query, via_home=True, page_query=page_query)
-
-
-def chart(at: AppTest, key: str) -> dict:
-    (element,) = [c for c in at.get("plotly_chart") if c.proto.id.endswith(key)]
-    return json.loads(element.proto.spec)
 
 
 def table(at: AppTest) -> str:
@@ -74,7 +67,7 @@ def test_defaults_show_every_rules_check(lab) -> None:
 def test_picking_a_rule_shows_its_law_and_runs(lab) -> None:
     lab.radio(key="w.variant").set_value("typical_acceptance").run()
     c = checks(P, Q)[VARIANTS.index("typical_acceptance")]
-    fig = chart(lab, "lab.chart.variant")
+    fig = plotly_chart(lab, "lab.chart.variant")
     np.testing.assert_allclose(values(trace(fig, "emits")["y"]), c.law, atol=1e-12)
     runs = values(trace(fig, "runs of it")["y"])
     np.testing.assert_allclose(runs[~np.isnan(runs)][::2], c.counts / c.n)

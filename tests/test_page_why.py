@@ -8,11 +8,9 @@ test_pages.py.)
 
 from __future__ import annotations
 
-import json
-
 import numpy as np
 import pytest
-from helpers import all_text, metrics, open_page, query, trace, values
+from helpers import all_text, metrics, open_page, plotly_chart, query, trace, values
 from streamlit.testing.v1 import AppTest
 
 from specviz.exactness import CASES_BY_KEY, FILTER, QUESTIONS, QUESTIONS_BY_KEY, WORDS, float32_leak
@@ -33,11 +31,6 @@ LABELS = ("mat", "sofa", "floor", "bed")
 
 def page(scenario_query: dict | None = None, page_query: dict | None = None) -> AppTest:
     return open_page(WHY, scenario_query, via_home=True, page_query=page_query)
-
-
-def chart(at: AppTest, key: str) -> dict:
-    (element,) = [c for c in at.get("plotly_chart") if c.proto.id.endswith(key)]
-    return json.loads(element.proto.spec)
 
 
 def has_chart(at: AppTest, key: str) -> bool:
@@ -63,7 +56,7 @@ def test_defaults_fill_the_proof_with_the_learners_numbers(why) -> None:
     assert why.radio(key="w.case").value == "yours"
     assert table(why) == markdown_table(fx.proof_table(LABELS, step(P, Q), NOTE))
     assert why.latex[0].value.strip("$\n") == fx.derivation(NOTE)
-    proof = chart(why, "why.chart.proof")
+    proof = plotly_chart(why, "why.chart.proof")
     np.testing.assert_allclose(values(trace(proof, "kept")["y"]), step(P, Q).kept)
     np.testing.assert_allclose(values(trace(proof, "bucket")["y"]), step(P, Q).refill)
     assert fx.rejection_equation(LABELS, step(P, Q), NOTE) in all_text(why)
@@ -156,7 +149,7 @@ def test_a_guess_reveals_the_answer_and_why(question) -> None:
     assert f"Not quite: {right_answer}." in box.value
     assert fx.reveal(question, NOTE) in box.value
     fig, caption = fx.question_figure(question.key, ChartStyle())
-    shown = chart(at, f"why.q.{question.key}")
+    shown = plotly_chart(at, f"why.q.{question.key}")
     assert shown["layout"]["title"]["text"] == fig.layout.title.text
     assert caption in [c.value for c in at.caption]
     # The other questions stay closed.
@@ -175,7 +168,7 @@ def test_the_reveal_of_alpha_is_the_maths() -> None:
     (box,) = at.info
     assert "Not quite: 40%." in box.value
     assert "α = Σ min(p, q) = 5% + 15% + 15% + 5% = **40%**" in box.value
-    proof = chart(at, "why.q.alpha")
+    proof = plotly_chart(at, "why.q.alpha")
     one = QUESTIONS_BY_KEY["alpha"].case.step()
     np.testing.assert_allclose(values(trace(proof, "kept")["y"]), one.kept)
 
