@@ -40,7 +40,7 @@ import shutil
 import sys
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from urllib.parse import parse_qsl, urlencode
 
 import websockets
@@ -601,12 +601,31 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     ap.add_argument("--arrive", type=float, default=0.0, help="first pages within this many s")
     ap.add_argument("--query", default="", help="the share link's query string")
     ap.add_argument("--own-seed", action="store_true", help="each student on their own seed")
+    ap.add_argument(
+        "--lecturer-first",
+        type=float,
+        default=0.0,
+        metavar="S",
+        help="the lecturer opens the link S seconds before the class does (0: nobody before)",
+    )
     ap.add_argument("--url", help="a running server or proxy (default: start one)")
     ap.add_argument("--pid", type=int, action="append", default=[], help="server pid to watch")
     ap.add_argument("--server-cores", default="0", help="taskset cores of the started server")
     ap.add_argument("--client-cores", default="1", help="cores of this load generator")
     ap.add_argument("--server-arg", action="append", default=[], help="extra streamlit flag")
     return ap.parse_args(argv)
+
+
+def lecturer_first(plan: ClassPlan, url: str, seconds: float, out: Callable[[str], None]) -> None:
+    """The lecturer opens the class's link (one session, first page only) ``seconds`` before the
+    class does, as the deployment notes ask (README: open it yourself before class)."""
+    if seconds <= 0:
+        return
+    start = time.perf_counter()
+    result = run_class(replace(plan, students=1, seconds=0.0, own_seed=False), url)
+    first = result.students[0].first_page or float("nan")
+    out(f"the lecturer's first page: {first:.2f} s; the class opens the link {seconds:g} s later")
+    time.sleep(max(0.0, start + seconds - time.perf_counter()))
 
 
 def main(argv: Sequence[str] | None = None, out: Callable[[str], None] = print) -> ClassResult:
@@ -623,12 +642,14 @@ def main(argv: Sequence[str] | None = None, out: Callable[[str], None] = print) 
     )
     pin_self(args.client_cores)
     if args.url:
+        lecturer_first(plan, args.url.rstrip("/"), args.lecturer_first, out)
         result = run_watched(plan, args.url.rstrip("/"), args.pid)
         out(report(result))
         return result
     server = pinned_server(args.server_cores, [a for arg in args.server_arg for a in arg.split()])
     try:
         out(f"server on cores {args.server_cores}: healthy after {server.startup_seconds:.2f} s")
+        lecturer_first(plan, server.url, args.lecturer_first, out)
         result = run_watched(plan, server.url, [server.process.pid])
         out(report(result))
         return result

@@ -29,6 +29,7 @@ from __future__ import annotations
 import enum
 import math
 from abc import ABC, abstractmethod
+from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
@@ -413,6 +414,10 @@ class DecodingPair:
         out[self.word[rows]] = (self.p if model == "target" else self.q)[rows]
         return out
 
+    def build_tables(self) -> None:
+        """Build the samplers' tables now (otherwise they are built on first use)."""
+        self._tables, self._search  # noqa: B018 - cached properties: reading builds them
+
     # Per-table helpers of the vectorised sampler, built on first use.
     @cached_property
     def _tables(self) -> dict[str, tuple[np.ndarray, np.ndarray]]:
@@ -428,6 +433,32 @@ class DecodingPair:
                 last[s] = positive[-1] if positive.size else 0
             out[name] = (cum, last)
         return out
+
+    @cached_property
+    def _search(self) -> dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]]:
+        """Per table, what :func:`_draw_rows` searches: every entry as the complex number
+        ``context + i·cum`` (sorted: contexts in order, sums non-decreasing within one, and numpy
+        orders complex numbers by real part, then imaginary part, both exact float64), each
+        context's total (its last sum) and its last entry of positive weight."""
+        out = {}
+        for name, (cum, last) in self._tables.items():
+            keys = np.empty(cum.size, dtype=np.complex128)
+            keys.real = self.source
+            keys.imag = cum
+            out[name] = (keys, cum[self.ptr[1:] - 1], self.ptr[:-1] + last)
+        return out
+
+    @cached_property
+    def _lists(self) -> dict[str, tuple[list[float], list[int]]]:
+        """The tables as Python lists, for :func:`decode`'s one-draw-at-a-time loop (``bisect``
+        on a list: the same comparisons as ``searchsorted`` on the array, without numpy's
+        per-call cost)."""
+        return {name: (cum.tolist(), last.tolist()) for name, (cum, last) in self._tables.items()}
+
+    @cached_property
+    def _target_laws(self) -> list[tuple[np.ndarray, int | None]]:
+        """Long-run laws of the target's own chain already computed (see ``_target_law``)."""
+        return []
 
     @cached_property
     def _target_edges(self) -> np.ndarray:
@@ -716,35 +747,41 @@ def decode(pair: DecodingPair, *, gamma: int, n_tokens: int, seed: SeedLike = No
         raise ValueError(f"pair must be a DecodingPair (see decoding_pair); got {short(pair)}")
     g, n = _check_run(gamma, n_tokens)
     rng = generator(seed)
-    ptr, follow, p, q, bucket = pair.ptr, pair.follow, pair.p, pair.q, pair.bucket
+    tables = pair._lists
+    ptr, follow, source = pair.ptr.tolist(), pair.follow.tolist(), pair.source.tolist()
+    p, q = pair.p.tolist(), pair.q.tolist()
+    random = rng.random
 
-    def draw(weights: np.ndarray, s: int) -> int:
-        # The one mapping from a uniform to a word (sampling.inverse_cdf), on context s's entries.
+    def draw(table: str, s: int) -> int:
+        # The one mapping from a uniform to a word (sampling.inverse_cdf), on context s's entries:
+        # the row's cumulative sums (the same np.cumsum), the first sum above u·total, clamped to
+        # the row's last word of positive weight.
+        cum, last = tables[table]
         lo, hi = ptr[s], ptr[s + 1]
-        return int(lo + inverse_cdf(weights[lo:hi], rng.random()))
+        return lo + min(bisect_right(cum, random() * cum[hi - 1], lo, hi) - lo, last[s])
 
     drafts, verdicts, accepted, finals, final_origins = [], [], [], [], []
     context, emitted = pair.start, 0
     while emitted < n:
         entries, at = [], context
         for _ in range(g):  # the draft runs ahead on its own guesses
-            e = draw(q, at)
+            e = draw("q", at)
             entries.append(e)
-            at = int(follow[e])
+            at = follow[e]
         verdict = [-1] * g
         kept = 0
         for i, e in enumerate(entries):  # one target call checks them left to right
-            if rng.random() * q[e] < p[e]:
+            if random() * q[e] < p[e]:
                 verdict[i] = 1
                 kept += 1
-                context = int(follow[e])
+                context = follow[e]
                 continue
             verdict[i] = 0
-            final, origin = draw(bucket, int(pair.source[e])), Origin.BUCKET
+            final, origin = draw("bucket", source[e]), Origin.BUCKET
             break
         else:
-            final, origin = draw(p, at), Origin.BONUS
-        context = int(follow[final])
+            final, origin = draw("p", at), Origin.BONUS
+        context = follow[final]
         drafts.append(entries)
         verdicts.append(verdict)
         accepted.append(kept)
@@ -944,17 +981,13 @@ def _draw_rows(pair: DecodingPair, table: str, contexts: np.ndarray, u: np.ndarr
     """:func:`~specviz.sampling.inverse_cdf` for many contexts at once: the same cumulative sums,
     the same ``searchsorted(..., side="right")`` (as a count of ``cum <= u·total``), the same
     clamp to the row's last positive weight."""
-    cum, last = pair._tables[table]
-    lo = pair.ptr[contexts]
-    length = pair.ptr[contexts + 1] - lo
-    width = int(length.max())
-    offsets = np.arange(width)
-    valid = offsets[None, :] < length[:, None]
-    idx = np.minimum(lo[:, None] + offsets[None, :], cum.size - 1)
-    values = cum[idx]
-    threshold = u * cum[lo + length - 1]
-    count = ((values <= threshold[:, None]) & valid).sum(axis=1)
-    return lo + np.minimum(count, last[contexts])
+    keys, totals, ends = pair._search[table]
+    # (context, u·total) among the (context, cumulative sum) keys: the first entry past it is
+    # the row's start + the count of its sums <= u·total; then the clamp.
+    wanted = np.empty(contexts.size, dtype=np.complex128)
+    wanted.real = contexts
+    wanted.imag = u * totals[contexts]
+    return np.minimum(np.searchsorted(keys, wanted, side="right"), ends[contexts])
 
 
 def decode_batch(
@@ -998,36 +1031,48 @@ def decode_batch(
     context = np.full(r, pair.start, dtype=np.int64)
     position = np.zeros(r, dtype=np.int64)
     per_call: list[np.ndarray] = []
-
-    def emit(runs_: np.ndarray, entries: np.ndarray, draft: bool = False) -> None:
-        inside = position[runs_] < n  # the last call is cut at n_tokens
-        tokens[runs_[inside], position[runs_[inside]]] = pair.word[entries[inside]]
-        from_draft[runs_[inside], position[runs_[inside]]] = draft
-        position[runs_] += 1
-        context[runs_] = pair.follow[entries]
+    columns = np.arange(g)
 
     while (active := np.flatnonzero(position < n)).size:
+        m = active.size
         at = context[active]
-        where = np.empty((active.size, g), dtype=np.int64)
-        entries = np.empty((active.size, g), dtype=np.int64)
+        where = np.empty((m, g), dtype=np.int64)
+        entries = np.empty((m, g), dtype=np.int64)
         for i in range(g):
             where[:, i] = at
-            entries[:, i] = _draw_rows(pair, "q", at, rng.random(active.size))
+            entries[:, i] = _draw_rows(pair, "q", at, rng.random(m))
             at = pair.follow[entries[:, i]]
-        alive = np.ones(active.size, dtype=bool)
-        kept = np.zeros(active.size, dtype=np.int64)
+        q_drafts, p_drafts = pair.q[entries], pair.p[entries]
+        alive = np.ones(m, dtype=bool)
+        kept = np.zeros(m, dtype=np.int64)
+        refused: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []  # (runs, context, uniform)
         for i in range(g):
-            e = entries[:, i]
-            ok = alive & (rng.random(active.size) * pair.q[e] < pair.p[e])
-            emit(active[ok], e[ok], draft=True)
+            u = rng.random(m)
+            if i and not alive.any():
+                continue  # every draft of this call is decided; its uniforms are drawn all the same
+            ok = alive & (u * q_drafts[:, i] < p_drafts[:, i])
             kept += ok
-            rejected = alive & ~ok
-            if rejected.any():
-                u = rng.random(int(rejected.sum()))
-                emit(active[rejected], _draw_rows(pair, "bucket", where[rejected, i], u))
+            rejected = np.flatnonzero(alive & ~ok)
+            if rejected.size:
+                refused.append((rejected, where[rejected, i], rng.random(rejected.size)))
             alive = ok
+        final = np.empty(m, dtype=np.int64)  # the word after the kept drafts: bucket or bonus
+        if refused:  # the bucket draws, their uniforms taken in the order above
+            runs_, at_, u_ = (np.concatenate(part) for part in zip(*refused, strict=True))
+            final[runs_] = _draw_rows(pair, "bucket", at_, u_)
         if alive.any():
-            emit(active[alive], _draw_rows(pair, "p", at[alive], rng.random(int(alive.sum()))))
+            final[alive] = _draw_rows(pair, "p", at[alive], rng.random(int(alive.sum())))
+        # The call's words, the last call cut at n_tokens: its kept drafts, then the final word.
+        start = position[active]
+        slots = start[:, None] + columns
+        rows, cols = np.nonzero((columns < kept[:, None]) & (slots < n))
+        tokens[active[rows], slots[rows, cols]] = pair.word[entries[rows, cols]]
+        from_draft[active[rows], slots[rows, cols]] = True
+        end = start + kept
+        inside = end < n
+        tokens[active[inside], end[inside]] = pair.word[final[inside]]
+        position[active] = end + 1
+        context[active] = pair.follow[final]
         record = np.full(r, -1, dtype=np.int64)
         record[active] = kept
         per_call.append(record)
@@ -1143,17 +1188,15 @@ def words_per_call(pair: DecodingPair, *, gamma: int) -> WordsPerCall:
     def next_call(x: np.ndarray) -> np.ndarray:  # x K: the context where the next call starts
         out, running = np.zeros(size), x
         for _ in range(g):
-            out += push(running, refill)
-            running = push(running, kept)
+            at = running[src]  # what push(running, ·) gathers, gathered once for both pushes
+            out += np.bincount(dst, weights=at * refill, minlength=size)
+            running = np.bincount(dst, weights=at * kept, minlength=size)
         return out + push(running, p)
-
-    def next_word(x: np.ndarray) -> np.ndarray:  # x P: the target's own chain
-        return push(x, p)
 
     # Bounded time: each step of the call chain pushes mass over every edge 2γ + 1 times.
     steps = max(1, min(MAX_SETTLE_STEPS, MAX_SETTLE_WORK // (edges.size * (2 * g + 1) + 1)))
     calls, settled_calls = _long_run(next_call, size, pair.start, steps)
-    words, settled_words = _long_run(next_word, size, pair.start, steps)
+    words, settled_words = _target_law(pair, steps)
     alpha = float(np.clip(words @ pair.alpha, 0.0, 1.0))
     in_a_row = np.array([float(calls @ tail) for tail in tails])
     return WordsPerCall(
@@ -1169,8 +1212,36 @@ def words_per_call(pair: DecodingPair, *, gamma: int) -> WordsPerCall:
     )
 
 
+def _target_law(pair: DecodingPair, max_steps: int) -> tuple[np.ndarray, bool]:
+    """:func:`_long_run` of the target's own chain (``x P``), which does not depend on γ: kept
+    on the pair and reused for another ``max_steps`` whenever that gives the same law to the
+    last bit (the dense path ignores ``max_steps``; an iteration that settled after ``n`` plain
+    steps is the same for any bound whose lazy steps start after ``n``)."""
+    for law, plain_steps in pair._target_laws:
+        if plain_steps is None or plain_steps < max_steps // 20:
+            return law, True
+    edges = pair._target_edges
+    src, dst, p = pair.source[edges], pair.follow[edges], pair.p[edges]
+
+    def next_word(x: np.ndarray) -> np.ndarray:  # x P: the target's own chain
+        return np.bincount(dst, weights=x[src] * p, minlength=pair.size)
+
+    law, settled, steps = _long_run_counted(next_word, pair.size, pair.start, max_steps)
+    if settled and (steps is None or steps < max_steps // 20):
+        pair._target_laws.append((law, steps))
+    return law, settled
+
+
 def _long_run(step_fn, size: int, start: int, max_steps: int) -> tuple[np.ndarray, bool]:
-    """The long-run law of a chain from ``start``: ``lim (1/n) sum_t delta_start K^t``.
+    law, settled, _steps = _long_run_counted(step_fn, size, start, max_steps)
+    return law, settled
+
+
+def _long_run_counted(
+    step_fn, size: int, start: int, max_steps: int
+) -> tuple[np.ndarray, bool, int | None]:
+    """The long-run law of a chain from ``start``: ``lim (1/n) sum_t delta_start K^t``, whether
+    it settled, and the index of the step that settled it (None on the dense path).
 
     The lazy chain ``(I + K)/2`` has the same long-run law and no period, so its powers converge.
     Small chains: ``(I + K)/2`` squared 64 times (``2^64`` steps, exact up to rounding whatever the
@@ -1187,7 +1258,7 @@ def _long_run(step_fn, size: int, start: int, max_steps: int) -> tuple[np.ndarra
             # Rows sum to 1 up to rounding; 2^64 steps would blow a 1e-16 excess up (or down).
             lazy /= lazy.sum(axis=1, keepdims=True)
         law = lazy[start]
-        return law / law.sum(), True
+        return law / law.sum(), True, None
     law = np.zeros(size)
     law[start] = 1.0
     for i in range(max_steps):
@@ -1197,8 +1268,8 @@ def _long_run(step_fn, size: int, start: int, max_steps: int) -> tuple[np.ndarra
         change = np.abs(new - law).sum()
         law = new
         if change < SETTLE_TOLERANCE:
-            return law / law.sum(), True
-    return law / law.sum(), False
+            return law / law.sum(), True, i
+    return law / law.sum(), False, max_steps
 
 
 # -------------------------------------------------------------------- published measurements

@@ -35,7 +35,15 @@ from specviz.decoding import (
     with_settings,
     words_per_call,
 )
-from specviz.limits import CHECK_RUNS, CHECK_WORDS, CURVE_GAMMA, SHARES_WORDS
+from specviz.limits import (
+    CHECK_RUNS,
+    CHECK_WORDS,
+    CURVE_GAMMA,
+    DECODE_KEPT_RESULTS,
+    DECODE_KEPT_RUNS,
+    SHARES_WORDS,
+)
+from specviz.shared_results import shared
 
 CORPUS_PATH = Path(__file__).resolve().parent / "data" / "corpus.txt"
 
@@ -362,7 +370,7 @@ def pair_models(key: str, temperature: float = 1.0) -> tuple[object, object]:
     return with_settings(target, temperature=t), drafts[k]()
 
 
-@functools.lru_cache(maxsize=32)
+@shared(DECODE_KEPT_RESULTS)
 def compiled_pair(key: str, temperature: float = 1.0) -> DecodingPair:
     """The pair compiled for the engine, once per (key, temperature) per process.
 
@@ -387,7 +395,7 @@ def compiled_pair(key: str, temperature: float = 1.0) -> DecodingPair:
 # Streamlit's cache on top, the figures read the same objects.
 
 
-@functools.lru_cache(maxsize=256)
+@shared(DECODE_KEPT_RUNS)
 def toy_run(key: str, temperature: float, gamma: int, n_tokens: int, seed: int) -> Decoding:
     """One run of speculative decoding on a pair (the page's timeline and text).
 
@@ -405,7 +413,7 @@ def toy_run(key: str, temperature: float, gamma: int, n_tokens: int, seed: int) 
     return decode(compiled_pair(key, temperature), gamma=gamma, n_tokens=n_tokens, seed=seed)
 
 
-@functools.lru_cache(maxsize=1024)
+@shared(DECODE_KEPT_RESULTS)
 def toy_prediction(key: str, temperature: float, gamma: int) -> WordsPerCall:
     """Words per call predicted without simulation, for one pair and one ``gamma``.
 
@@ -424,7 +432,7 @@ def toy_prediction(key: str, temperature: float, gamma: int) -> WordsPerCall:
     return words_per_call(compiled_pair(key, temperature), gamma=gamma)
 
 
-@functools.lru_cache(maxsize=64)
+@shared(DECODE_KEPT_RESULTS)
 def toy_curve(key: str, temperature: float) -> tuple[WordsPerCall, ...]:
     """The prediction for ``gamma = 0 .. CURVE_GAMMA`` (the page's chart against gamma).
 
@@ -463,7 +471,7 @@ class Measured:
 CHECK_SEED = 2023
 
 
-@functools.lru_cache(maxsize=256)
+@shared(DECODE_KEPT_RESULTS)
 def toy_measured(key: str, temperature: float, gamma: int, seed: int) -> Measured:
     """Words per call over :data:`~specviz.limits.CHECK_RUNS` texts of
     :data:`~specviz.limits.CHECK_WORDS` words each.
@@ -508,7 +516,7 @@ class WordShares:
     n_tokens: int
 
 
-@functools.lru_cache(maxsize=64)
+@shared(DECODE_KEPT_RESULTS)
 def toy_word_shares(key: str, temperature: float, gamma: int, seed: int) -> WordShares:
     """Kept guesses per word over :data:`~specviz.limits.SHARES_WORDS` words: texts of
     :data:`~specviz.limits.CHECK_WORDS` words each, decoded together.

@@ -135,3 +135,21 @@ REJECTION_PROPOSAL_BUDGET = 10_000_000
 REJECTION_RUN_CHOICES: tuple[int, ...] = (100, 1_000, 10_000, 100_000)
 #: Runs of the float32 exhibit on the page "Why it's exact": a million to a trillion.
 LEAK_RUN_CHOICES: tuple[int, ...] = tuple(10**k for k in range(6, 13))
+
+# --------------------------------------------------------------- what a server process keeps
+
+#: Results and figures the pages keep per process, shared by every session (least recently used
+#: dropped first). The decoding page alone asks for ~8 per setting and offers hundreds of
+#: settings; a figure is tens of kB, so 2,048 of them stay within ~100 MB.
+PAGE_KEPT_RESULTS = 2048
+
+# ----------------------------------------- the page "Many words per call": what a process keeps
+
+#: Results of one kind (compiled pairs, predictions, measurements, word shares) the decoding page
+#: keeps per process, shared by every session: room for every setting the page offers (6 pairs ×
+#: 6 temperatures × 13 values of γ = 468 predictions, the most of any kind; 36 compiled pairs
+#: take ~40 MB), so that a class never computes one twice.
+DECODE_KEPT_RESULTS = 1024
+#: Texts (one per pair, temperature, γ, length and seed, a few kB each) kept per process: every
+#: setting of one seed (6 × 6 × 8 × 4 = 1,152) and then some.
+DECODE_KEPT_RUNS = 4096

@@ -25,6 +25,7 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from specviz.figures.style import ChartStyle
+from specviz.limits import PAGE_KEPT_RESULTS
 from specviz.links import Param
 from specviz.one_token import OneTokenStep
 from specviz.palette import Notation
@@ -289,7 +290,7 @@ def _style(projector: bool, swapped: bool) -> ChartStyle:
 # cache_resource, not cache_data: results and figures are shared read-only (st.plotly_chart copies
 # figures), and unpickling a Plotly figure on every hit would cost more than building it. One
 # cache for every page: a class on one state builds each thing once.
-@st.cache_resource(max_entries=768, show_spinner=False)
+@st.cache_resource(max_entries=PAGE_KEPT_RESULTS, show_spinner=False)
 def _cached(_fn: Callable[..., Any], _args: tuple[Any, ...], name: str, key: tuple) -> Any:
     # ``_fn`` and ``_args`` are not hashed (leading underscore): ``name`` and ``key`` determine
     # them, which is what the two callers below guarantee.
