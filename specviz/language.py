@@ -15,10 +15,12 @@ back matters. That is *why* a cheap draft's guesses are kept so often.
 from __future__ import annotations
 
 import functools
+import hashlib
+import json
 import re
 from collections import Counter, defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 import numpy as np
@@ -497,6 +499,112 @@ def toy_measured(key: str, temperature: float, gamma: int, seed: int) -> Measure
         n_tokens=CHECK_WORDS,
         calls=int(batch.calls.sum()),
     )
+
+
+# ------------------------------------------------------------------------------- the check
+# The page's table sets every pair's prediction beside its measurement, at the learner's
+# temperature and γ: 288 settings, ~8 s of one core in all, which a class moving the controls would
+# otherwise compute in its first minute, on every replica. They are computed once, here, by
+# ``python -m scripts.decoding_check``, and shipped in specviz/data/decoding_check.json;
+# tests/test_language.py recomputes every row and compares. A setting the file lacks (or a file
+# written from another corpus) is computed as before.
+
+CHECK_TABLE_PATH = Path(__file__).resolve().parent / "data" / "decoding_check.json"
+
+
+@dataclass(frozen=True)
+class CheckRow:
+    """One pair's prediction beside its measurement, at one temperature and ``gamma``.
+
+    Attributes
+    ----------
+    key : str
+    temperature : float
+    gamma : int
+    alpha, iid, exact : float
+        From :func:`toy_prediction`: the acceptance rate, the i.i.d. formula's words per call
+        and the exact long-run words per call.
+    measured, std_error : float
+        From :func:`toy_measured` at :data:`CHECK_SEED`: words per call and its standard error.
+    calls : int
+        Target calls of the measurement.
+    """
+
+    key: str
+    temperature: float
+    gamma: int
+    alpha: float
+    iid: float
+    exact: float
+    measured: float
+    std_error: float
+    calls: int
+
+
+def computed_check_row(key: str, temperature: float, gamma: int) -> CheckRow:
+    """:class:`CheckRow` computed from the models (what the shipped table holds)."""
+    prediction = toy_prediction(key, temperature, gamma)
+    measured = toy_measured(key, temperature, gamma, CHECK_SEED)
+    return CheckRow(
+        key=key,
+        temperature=float(temperature),
+        gamma=int(gamma),
+        alpha=prediction.alpha,
+        iid=prediction.iid,
+        exact=prediction.long_run,
+        measured=measured.words_per_call,
+        std_error=measured.std_error,
+        calls=measured.calls,
+    )
+
+
+def corpus_fingerprint() -> str:
+    """SHA-256 of the corpus file: a table computed from another corpus is not used."""
+    return hashlib.sha256(CORPUS_PATH.read_bytes()).hexdigest()
+
+
+def check_table_header() -> dict[str, object]:
+    """What a shipped table must have been computed with to be used."""
+    return {"corpus_sha256": corpus_fingerprint(), "seed": CHECK_SEED, "runs": CHECK_RUNS,
+            "words": CHECK_WORDS}  # fmt: skip
+
+
+def check_table_json(rows: Sequence[CheckRow]) -> str:
+    """The table file's text (floats written to round-trip exactly)."""
+    return json.dumps({**check_table_header(), "rows": [asdict(r) for r in rows]}, indent=1)
+
+
+@functools.cache
+def shipped_check() -> dict[tuple[str, float, int], CheckRow]:
+    """The rows of specviz/data/decoding_check.json by (key, temperature, gamma); empty if the
+    file is missing, unreadable or computed with another corpus, seed or size."""
+    try:
+        raw = json.loads(CHECK_TABLE_PATH.read_text(encoding="utf-8"))
+        if {k: raw.get(k) for k in check_table_header()} != check_table_header():
+            return {}
+        rows = [CheckRow(**row) for row in raw["rows"]]
+    except (OSError, ValueError, TypeError, KeyError):
+        return {}
+    return {(r.key, r.temperature, r.gamma): r for r in rows}
+
+
+def check_row(key: str, temperature: float, gamma: int) -> CheckRow:
+    """One pair's prediction beside its measurement: from the shipped table when it has the
+    setting, else :func:`computed_check_row` (the same numbers, computed now).
+
+    Parameters
+    ----------
+    key, temperature : str, float
+        The pair and the temperature of both models.
+    gamma : int
+        Drafts per target call.
+
+    Returns
+    -------
+    CheckRow
+    """
+    row = shipped_check().get((key, float(temperature), gamma))
+    return row if row is not None else computed_check_row(key, temperature, gamma)
 
 
 @dataclass(frozen=True, eq=False)

@@ -244,3 +244,59 @@ def test_measured_words_per_call_match_the_prediction_for_every_pair() -> None:
             assert ratio == 5 and prediction.long_run == pytest.approx(5)
             continue
         assert abs(z_score(ratio, prediction.long_run, error)) < 4, key
+
+
+# --------------------------------------------------------------------- the shipped check table
+
+
+def test_the_shipped_check_table_is_every_offered_setting_recomputed() -> None:
+    """specviz/data/decoding_check.json holds every (pair, temperature, γ) the page offers, each
+    row what the models give now (regenerate with ``python -m scripts.decoding_check``)."""
+    from scripts.decoding_check import settings
+    from specviz.language import computed_check_row, shipped_check
+
+    table = shipped_check()
+    assert sorted(table) == sorted(settings()), "stale table: run python -m scripts.decoding_check"
+    for setting, row in table.items():
+        fresh = computed_check_row(*setting)
+        assert row.calls == fresh.calls, setting
+        for name in ("alpha", "iid", "exact", "measured", "std_error"):
+            assert getattr(row, name) == pytest.approx(getattr(fresh, name), rel=0, abs=1e-12), (
+                setting,
+                name,
+            )
+
+
+def test_a_table_from_another_corpus_or_missing_is_not_used(tmp_path, monkeypatch) -> None:
+    import json
+
+    from specviz import language
+
+    good = json.loads(language.CHECK_TABLE_PATH.read_text(encoding="utf-8"))
+    row = good["rows"][0]
+    setting = (row["key"], row["temperature"], row["gamma"])
+    lied = {**good, "rows": [{**row, "measured": 99.0}]}
+    cases = {
+        "another corpus": {**lied, "corpus_sha256": "0" * 64},
+        "another seed": {**lied, "seed": good["seed"] + 1},
+        "broken rows": {**good, "rows": [{"key": "ngram"}]},
+    }
+    try:
+        for name, content in cases.items():
+            path = tmp_path / f"{name}.json"
+            path.write_text(json.dumps(content), encoding="utf-8")
+            monkeypatch.setattr(language, "CHECK_TABLE_PATH", path)
+            language.shipped_check.cache_clear()
+            assert language.shipped_check() == {}, name
+            assert language.check_row(*setting) == language.computed_check_row(*setting), name
+        path = tmp_path / "right.json"
+        path.write_text(json.dumps(lied), encoding="utf-8")
+        monkeypatch.setattr(language, "CHECK_TABLE_PATH", path)
+        language.shipped_check.cache_clear()
+        assert language.check_row(*setting).measured == 99.0  # the table is what is read
+        monkeypatch.setattr(language, "CHECK_TABLE_PATH", tmp_path / "missing.json")
+        language.shipped_check.cache_clear()
+        assert language.check_row(*setting).measured != 99.0
+    finally:
+        monkeypatch.undo()
+        language.shipped_check.cache_clear()

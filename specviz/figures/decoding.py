@@ -27,9 +27,9 @@ from specviz.language import (
     STRONG_TOP_P,
     WEAK_TOP_K,
     ToyPair,
+    check_row,
     corpus,
     toy_curve,
-    toy_measured,
     toy_pair,
     toy_prediction,
     toy_run,
@@ -767,18 +767,17 @@ def check_rows(temperature: float, gamma: int, cost: float) -> list[dict]:
     """Per pair: α, the i.i.d. formula, the exact prediction and the measurement."""
     rows = []
     for key in PAIR_KEYS:
-        prediction = toy_prediction(key, temperature, gamma)
-        measured = toy_measured(key, temperature, gamma, CHECK_SEED)
+        row = check_row(key, temperature, gamma)
         rows.append(
             {
                 "key": key,
-                "alpha": prediction.alpha,
-                "iid": prediction.iid,
-                "exact": prediction.long_run,
-                "measured": measured.words_per_call,
-                "error": measured.std_error,
-                "measured_speedup": measured.words_per_call / (gamma * cost + 1),
-                "predicted_speedup": prediction.speedup(cost),
+                "alpha": row.alpha,
+                "iid": row.iid,
+                "exact": row.exact,
+                "measured": row.measured,
+                "error": row.std_error,
+                "measured_speedup": row.measured / (gamma * cost + 1),
+                "predicted_speedup": row.exact / (gamma * cost + 1),
             }
         )
     return rows
