@@ -25,7 +25,7 @@ from pathlib import Path
 
 import numpy as np
 
-from specviz._checks import choice, real, short, whole
+from specviz._checks import choice, instance, real, seed_value, sequence, short, whole
 from specviz.decoding import (
     Decoding,
     DecodingPair,
@@ -43,6 +43,8 @@ from specviz.limits import (
     CURVE_GAMMA,
     DECODE_KEPT_RESULTS,
     DECODE_KEPT_RUNS,
+    MAX_DECODE_GAMMA,
+    MAX_DECODE_TOKENS,
     SHARES_WORDS,
 )
 from specviz.shared_results import shared
@@ -372,7 +374,6 @@ def pair_models(key: str, temperature: float = 1.0) -> tuple[object, object]:
     return with_settings(target, temperature=t), drafts[k]()
 
 
-@shared(DECODE_KEPT_RESULTS)
 def compiled_pair(key: str, temperature: float = 1.0) -> DecodingPair:
     """The pair compiled for the engine, once per (key, temperature) per process.
 
@@ -387,7 +388,30 @@ def compiled_pair(key: str, temperature: float = 1.0) -> DecodingPair:
     -------
     DecodingPair
         Every context the two models reach from the pair's prompt (~1,000 for the corpus pairs).
+
+    Raises
+    ------
+    ValueError
+        On an unknown key or a bad temperature (before the shared results see them).
     """
+    return _compiled_pair(*_setting(key, temperature))
+
+
+def _setting(key: object, temperature: object) -> tuple[str, float]:
+    """A pair's key and a temperature, validated: what the shared results are keyed on (an
+    unhashable or a bool argument never reaches a cache; ``1`` and ``1.0`` are one setting)."""
+    return choice(key, "key", PAIR_KEYS), real(temperature, "temperature", low=0.0)
+
+
+def _gamma(gamma: object, minimum: int = 0) -> int:
+    """Drafts per target call, ``minimum .. MAX_DECODE_GAMMA``."""
+    return whole(gamma, "gamma (drafts per target call)", minimum=minimum,
+                 maximum=MAX_DECODE_GAMMA)  # fmt: skip
+
+
+@shared(DECODE_KEPT_RESULTS)
+def _compiled_pair(key: str, temperature: float) -> DecodingPair:
+    """:func:`compiled_pair` of validated arguments, computed once and shared."""
     target, draft = pair_models(key, temperature)
     return decoding_pair(target, draft, start=toy_pair(key).start)
 
@@ -397,7 +421,6 @@ def compiled_pair(key: str, temperature: float = 1.0) -> DecodingPair:
 # Streamlit's cache on top, the figures read the same objects.
 
 
-@shared(DECODE_KEPT_RUNS)
 def toy_run(key: str, temperature: float, gamma: int, n_tokens: int, seed: int) -> Decoding:
     """One run of speculative decoding on a pair (the page's timeline and text).
 
@@ -406,16 +429,29 @@ def toy_run(key: str, temperature: float, gamma: int, n_tokens: int, seed: int) 
     key, temperature : str, float
         The pair and the temperature of both models.
     gamma, n_tokens, seed : int
-        Drafts per target call, words to write, the seed.
+        Drafts per target call, words to write, the seed (a whole number, never None: the run
+        is shared).
 
     Returns
     -------
     Decoding
+
+    Raises
+    ------
+    ValueError
+        On a bad argument, naming it (before the shared results see it).
     """
-    return decode(compiled_pair(key, temperature), gamma=gamma, n_tokens=n_tokens, seed=seed)
+    k, t = _setting(key, temperature)
+    n = whole(n_tokens, "n_tokens", minimum=1, maximum=MAX_DECODE_TOKENS)
+    return _toy_run(k, t, _gamma(gamma), n, seed_value(seed))
 
 
-@shared(DECODE_KEPT_RESULTS)
+@shared(DECODE_KEPT_RUNS)
+def _toy_run(key: str, temperature: float, gamma: int, n_tokens: int, seed: int) -> Decoding:
+    """:func:`toy_run` of validated arguments, computed once and shared."""
+    return decode(_compiled_pair(key, temperature), gamma=gamma, n_tokens=n_tokens, seed=seed)
+
+
 def toy_prediction(key: str, temperature: float, gamma: int) -> WordsPerCall:
     """Words per call predicted without simulation, for one pair and one ``gamma``.
 
@@ -430,11 +466,21 @@ def toy_prediction(key: str, temperature: float, gamma: int) -> WordsPerCall:
     -------
     WordsPerCall
         :func:`~specviz.decoding.words_per_call` of the compiled pair.
+
+    Raises
+    ------
+    ValueError
+        On a bad argument, naming it (before the shared results see it).
     """
-    return words_per_call(compiled_pair(key, temperature), gamma=gamma)
+    return _toy_prediction(*_setting(key, temperature), _gamma(gamma))
 
 
 @shared(DECODE_KEPT_RESULTS)
+def _toy_prediction(key: str, temperature: float, gamma: int) -> WordsPerCall:
+    """:func:`toy_prediction` of validated arguments, computed once and shared."""
+    return words_per_call(_compiled_pair(key, temperature), gamma=gamma)
+
+
 def toy_curve(key: str, temperature: float) -> tuple[WordsPerCall, ...]:
     """The prediction for ``gamma = 0 .. CURVE_GAMMA`` (the page's chart against gamma).
 
@@ -447,8 +493,19 @@ def toy_curve(key: str, temperature: float) -> tuple[WordsPerCall, ...]:
     -------
     tuple of WordsPerCall
         Entry ``g`` is :func:`toy_prediction` at ``gamma = g``.
+
+    Raises
+    ------
+    ValueError
+        On a bad argument, naming it (before the shared results see it).
     """
-    return tuple(toy_prediction(key, temperature, g) for g in range(CURVE_GAMMA + 1))
+    return _toy_curve(*_setting(key, temperature))
+
+
+@shared(DECODE_KEPT_RESULTS)
+def _toy_curve(key: str, temperature: float) -> tuple[WordsPerCall, ...]:
+    """:func:`toy_curve` of validated arguments, computed once and shared."""
+    return tuple(_toy_prediction(key, temperature, g) for g in range(CURVE_GAMMA + 1))
 
 
 @dataclass(frozen=True)
@@ -473,7 +530,6 @@ class Measured:
 CHECK_SEED = 2023
 
 
-@shared(DECODE_KEPT_RESULTS)
 def toy_measured(key: str, temperature: float, gamma: int, seed: int) -> Measured:
     """Words per call over :data:`~specviz.limits.CHECK_RUNS` texts of
     :data:`~specviz.limits.CHECK_WORDS` words each.
@@ -489,8 +545,19 @@ def toy_measured(key: str, temperature: float, gamma: int, seed: int) -> Measure
     -------
     Measured
         Words per call (every call counted in full) and its standard error.
+
+    Raises
+    ------
+    ValueError
+        On a bad argument, naming it (before the shared results see it).
     """
-    batch = decode_batch(compiled_pair(key, temperature), gamma=gamma, n_tokens=CHECK_WORDS,
+    return _toy_measured(*_setting(key, temperature), _gamma(gamma), seed_value(seed))
+
+
+@shared(DECODE_KEPT_RESULTS)
+def _toy_measured(key: str, temperature: float, gamma: int, seed: int) -> Measured:
+    """:func:`toy_measured` of validated arguments, computed once and shared."""
+    batch = decode_batch(_compiled_pair(key, temperature), gamma=gamma, n_tokens=CHECK_WORDS,
                          runs=CHECK_RUNS, seed=seed)  # fmt: skip
     return Measured(
         words_per_call=batch.words_per_call,
@@ -542,13 +609,32 @@ class CheckRow:
 
 
 def computed_check_row(key: str, temperature: float, gamma: int) -> CheckRow:
-    """:class:`CheckRow` computed from the models (what the shipped table holds)."""
-    prediction = toy_prediction(key, temperature, gamma)
-    measured = toy_measured(key, temperature, gamma, CHECK_SEED)
+    """:class:`CheckRow` computed from the models (what the shipped table holds).
+
+    Parameters
+    ----------
+    key, temperature : str, float
+        The pair and the temperature of both models.
+    gamma : int
+        Drafts per target call.
+
+    Returns
+    -------
+    CheckRow
+
+    Raises
+    ------
+    ValueError
+        On a bad argument, naming it.
+    """
+    key, temperature = _setting(key, temperature)
+    gamma = _gamma(gamma)
+    prediction = _toy_prediction(key, temperature, gamma)
+    measured = _toy_measured(key, temperature, gamma, CHECK_SEED)
     return CheckRow(
         key=key,
-        temperature=float(temperature),
-        gamma=int(gamma),
+        temperature=temperature,
+        gamma=gamma,
         alpha=prediction.alpha,
         iid=prediction.iid,
         exact=prediction.long_run,
@@ -570,8 +656,27 @@ def check_table_header() -> dict[str, object]:
 
 
 def check_table_json(rows: Sequence[CheckRow]) -> str:
-    """The table file's text (floats written to round-trip exactly)."""
-    return json.dumps({**check_table_header(), "rows": [asdict(r) for r in rows]}, indent=1)
+    """The table file's text (floats written to round-trip exactly).
+
+    Parameters
+    ----------
+    rows : list or tuple of CheckRow
+        The rows, as :func:`computed_check_row` gives them.
+
+    Returns
+    -------
+    str
+        JSON: :func:`check_table_header`'s fields and the rows.
+
+    Raises
+    ------
+    ValueError
+        If ``rows`` is not a list or tuple of :class:`CheckRow`.
+    """
+    items = sequence(rows, "rows")
+    for i, row in enumerate(items):
+        instance(row, f"rows[{i}]", CheckRow, "a CheckRow")
+    return json.dumps({**check_table_header(), "rows": [asdict(r) for r in items]}, indent=1)
 
 
 @functools.cache
@@ -602,9 +707,16 @@ def check_row(key: str, temperature: float, gamma: int) -> CheckRow:
     Returns
     -------
     CheckRow
+
+    Raises
+    ------
+    ValueError
+        On a bad argument, naming it.
     """
-    row = shipped_check().get((key, float(temperature), gamma))
-    return row if row is not None else computed_check_row(key, temperature, gamma)
+    k, t = _setting(key, temperature)
+    g = _gamma(gamma)
+    row = shipped_check().get((k, t, g))
+    return row if row is not None else computed_check_row(k, t, g)
 
 
 @dataclass(frozen=True, eq=False)
@@ -624,7 +736,6 @@ class WordShares:
     n_tokens: int
 
 
-@shared(DECODE_KEPT_RESULTS)
 def toy_word_shares(key: str, temperature: float, gamma: int, seed: int) -> WordShares:
     """Kept guesses per word over :data:`~specviz.limits.SHARES_WORDS` words: texts of
     :data:`~specviz.limits.CHECK_WORDS` words each, decoded together.
@@ -640,11 +751,22 @@ def toy_word_shares(key: str, temperature: float, gamma: int, seed: int) -> Word
     -------
     WordShares
         Per word: how often it was written, and how often as a kept guess.
+
+    Raises
+    ------
+    ValueError
+        On a bad argument, naming it (before the shared results see it).
     """
-    pair = compiled_pair(key, temperature)
-    g = whole(gamma, "gamma", minimum=1)
+    k, t = _setting(key, temperature)
+    return _toy_word_shares(k, t, _gamma(gamma, minimum=1), seed_value(seed))
+
+
+@shared(DECODE_KEPT_RESULTS)
+def _toy_word_shares(key: str, temperature: float, gamma: int, seed: int) -> WordShares:
+    """:func:`toy_word_shares` of validated arguments, computed once and shared."""
+    pair = _compiled_pair(key, temperature)
     runs = -(-SHARES_WORDS // CHECK_WORDS)
-    batch = decode_batch(pair, gamma=g, n_tokens=CHECK_WORDS, runs=runs, seed=seed)
+    batch = decode_batch(pair, gamma=gamma, n_tokens=CHECK_WORDS, runs=runs, seed=seed)
     size = pair.vocab_size
     emitted = np.bincount(batch.tokens.ravel(), minlength=size)
     kept = np.bincount(batch.tokens[batch.kept], minlength=size)

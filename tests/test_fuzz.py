@@ -57,6 +57,8 @@ MODULES = (
     "stats",
     "links",
     "scenario",
+    "decoding",
+    "language",
 )
 
 P = [0.4, 0.3, 0.2, 0.1]
@@ -352,6 +354,190 @@ def check_scenario(r: Any, a: Mapping[str, Any] | None = None) -> None:
     _prob(r.step().p) if any(r.p_weights) and any(r.q_weights) else None
 
 
+def _chain(x: object, size: int | None = None) -> None:
+    arr = np.asarray(x)
+    assert arr.ndim == 2 and arr.shape[0] == arr.shape[1], f"not a square matrix: {x!r}"
+    assert size is None or arr.shape[0] == size, f"{arr.shape[0]} words, expected {size}"
+    for row in arr:
+        _prob(row)
+
+
+def _within(x: object, low: float, high: float) -> None:
+    arr = np.asarray(x, dtype=np.float64)
+    assert np.isfinite(arr).all(), f"not finite: {x!r}"
+    assert ((arr >= low - 1e-9) & (arr <= high + 1e-9)).all(), f"{x!r} outside [{low}, {high}]"
+
+
+def _words_per_call(x: object, gamma: int) -> None:
+    """A number of words per target call: 1 to ``gamma + 1``, up to rounding."""
+    _number(x), _within(x, 1, gamma + 1)
+
+
+def _vocab(a: Mapping[str, Any], name: str) -> int:
+    return len(np.asarray(a[name]))
+
+
+def check_settings(r: Any, a: Mapping[str, Any]) -> None:
+    name = "model" if "model" in a else "logits"
+    _chain(r, _vocab(a, name))
+    if a["top_k"] is not None:
+        assert (np.count_nonzero(r, axis=1) <= int(a["top_k"])).all(), "top_k kept too many"
+
+
+def check_pair(r: Any, a: Mapping[str, Any], vocab: int = 3) -> None:
+    from specviz.decoding import DecodingPair
+
+    assert isinstance(r, DecodingPair) and r.vocab_size == vocab and 0 <= r.start < r.size
+    assert r.ptr[0] == 0 and (np.diff(r.ptr) >= 1).all() and r.ptr[-1] == r.word.size
+    assert ((r.source >= 0) & (r.source < r.size)).all()
+    assert ((r.follow >= 0) & (r.follow < r.size)).all()
+    assert ((r.word >= 0) & (r.word < vocab)).all()
+    for name in ("p", "q", "accept", "kept", "refill", "bucket", "alpha"):
+        _within(getattr(r, name), 0, 1)
+    assert np.allclose(r.kept + r.refill, r.p) and np.allclose(r.kept, np.minimum(r.p, r.q))
+    for s in range(r.size):
+        _prob(r.distribution(s, "target"), vocab), _prob(r.distribution(s, "draft"), vocab)
+
+
+def _run_shape(r: Any, n: int, gamma: int, vocab: int) -> None:
+    calls = r.target_calls
+    assert r.n_tokens == n and r.gamma == gamma and r.draft_calls == calls * gamma
+    _tokens(r.tokens, n, vocab)
+    assert r.accepted_per_call.shape == (calls,) and r.drafts.shape == (calls, gamma)
+    assert ((r.accepted_per_call >= 0) & (r.accepted_per_call <= gamma)).all()
+    assert (r.verdict == 1).sum(axis=1).tolist() == r.accepted_per_call.tolist()
+    emitted = r.accepted_per_call + 1
+    assert emitted[:-1].sum() < n <= emitted.sum(), "the calls' words do not add up to n_tokens"
+    assert set(np.unique(r.origin).tolist()) <= {0, 1, 2}
+    assert (r.call_of[1:] >= r.call_of[:-1]).all() and r.call_of[-1] == calls - 1
+    _words_per_call(r.words_per_call, gamma)
+
+
+def check_decoding(r: Any, a: Mapping[str, Any]) -> None:
+    _run_shape(r, _size(a, "n_tokens"), _size(a, "gamma"), 3)
+
+
+def check_plain(r: Any, a: Mapping[str, Any]) -> None:
+    n = _size(a, "n_tokens")
+    _tokens(r.tokens, n, _vocab(a, "target"))
+    assert r.target_calls == n
+
+
+def check_batch(r: Any, a: Mapping[str, Any]) -> None:
+    runs, n, gamma = _size(a, "runs"), _size(a, "n_tokens"), _size(a, "gamma")
+    assert r.tokens.shape == r.kept.shape == (runs, n) and r.kept.dtype == bool
+    assert r.tokens.min() >= 0 and r.tokens.max() < 3 and r.calls.shape == (runs,)
+    assert ((r.accepted >= -1) & (r.accepted <= gamma)).all()
+    assert ((r.accepted >= 0).sum(axis=1) == r.calls).all()
+    words = np.where(r.accepted >= 0, r.accepted + 1, 0).sum(axis=1)
+    assert (words >= n).all() and (words - (r.accepted[np.arange(runs), r.calls - 1] + 1) < n).all()
+    assert (r.kept.sum(axis=1) <= n - 1).all() or gamma == 0
+    _words_per_call(r.words_per_call, gamma), _within(r.first_call_words, 1, gamma + 1)
+
+
+def check_words_per_call(r: Any, a: Mapping[str, Any], gamma: int | None = None) -> None:
+    g = _size(a, "gamma") if gamma is None else gamma
+    assert r.gamma == g and isinstance(r.settled, bool)
+    _prob(r.first_call_law, g + 1)
+    for name in ("first_call", "long_run", "iid"):
+        _words_per_call(getattr(r, name), g)
+    _number(r.alpha, 0, 1), _within(r.by_context, 1, g + 1), _within(r.kept_in_a_row, 0, 1)
+    assert abs(r.kept_in_a_row[0] - 1) < 1e-12 and (np.diff(r.kept_in_a_row) <= 1e-12).all()
+    assert abs(r.kept_in_a_row.sum() - r.long_run) < 1e-9
+
+
+def check_models(r: Any, a: Mapping[str, Any]) -> None:
+    from specviz.decoding import LanguageModel
+
+    target, draft = r
+    for model in r:
+        if not isinstance(model, LanguageModel):
+            _chain(model, 3)
+    size = getattr(target, "vocab_size", None) or len(target)
+    assert size == (getattr(draft, "vocab_size", None) or len(draft))
+
+
+def check_toy_pair(r: Any, a: Mapping[str, Any]) -> None:
+    assert r.key == a["key"] and r.title and all(0 <= i < len(r.words) for i in r.start)
+
+
+def check_toy_run(r: Any, a: Mapping[str, Any]) -> None:
+    _run_shape(r, _size(a, "n_tokens"), _size(a, "gamma"), len(_toy_words(a)))
+
+
+def _toy_words(a: Mapping[str, Any]) -> tuple[str, ...]:
+    return _module("language").toy_pair(a["key"]).words
+
+
+def check_curve(r: Any, a: Mapping[str, Any]) -> None:
+    from specviz.limits import CURVE_GAMMA
+
+    assert isinstance(r, tuple) and len(r) == CURVE_GAMMA + 1
+    for g, prediction in enumerate(r):
+        check_words_per_call(prediction, a, g)
+
+
+def check_measured(r: Any, a: Mapping[str, Any]) -> None:
+    from specviz.limits import CHECK_RUNS, CHECK_WORDS
+
+    g = _size(a, "gamma")
+    assert r.runs == CHECK_RUNS and r.n_tokens == CHECK_WORDS
+    assert CHECK_RUNS * math.ceil(CHECK_WORDS / (g + 1)) <= r.calls <= CHECK_RUNS * CHECK_WORDS
+    _words_per_call(r.words_per_call, g), _number(r.std_error, 0, g + 1)
+
+
+def check_check_row(r: Any, a: Mapping[str, Any]) -> None:
+    g = _size(a, "gamma")
+    assert (r.key, r.temperature, r.gamma) == (a["key"], float(a["temperature"]), g)
+    _number(r.alpha, 0, 1), _number(r.std_error, 0, g + 1)
+    for name in ("iid", "exact", "measured"):
+        _words_per_call(getattr(r, name), g)
+    assert isinstance(r.calls, int) and r.calls >= 1
+
+
+def check_table_json(r: Any, a: Mapping[str, Any]) -> None:
+    import json
+
+    language = _module("language")
+    raw = json.loads(r)
+    assert {k: raw[k] for k in language.check_table_header()} == language.check_table_header()
+    assert [language.CheckRow(**row) for row in raw["rows"]] == list(a["rows"])
+
+
+def check_header(r: Any, a: Mapping[str, Any]) -> None:
+    from specviz.limits import CHECK_RUNS, CHECK_WORDS
+
+    assert re.fullmatch(r"[0-9a-f]{64}", r["corpus_sha256"])
+    assert (r["runs"], r["words"]) == (CHECK_RUNS, CHECK_WORDS) and isinstance(r["seed"], int)
+
+
+def check_corpus(r: Any, a: Mapping[str, Any]) -> None:
+    assert r.size == len(r.words) == len(set(r.words)) and r.sentences >= 1
+    _tokens(r.stream, r.stream.size, r.size)
+    counts = np.bincount(r.stream, minlength=r.size)
+    assert (counts >= 1).all() and (np.diff(counts) <= 0).all() and r.names <= set(r.words)
+
+
+def check_shipped(r: Any, a: Mapping[str, Any]) -> None:
+    language = _module("language")
+    for (key, temperature, gamma), row in r.items():
+        assert key in language.PAIR_KEYS and (row.key, row.temperature, row.gamma) == (
+            key,
+            temperature,
+            gamma,
+        )
+        check_check_row(row, {"key": key, "temperature": temperature, "gamma": gamma})
+
+
+def check_word_shares(r: Any, a: Mapping[str, Any]) -> None:
+    from specviz.limits import CHECK_WORDS, SHARES_WORDS
+
+    vocab = len(_toy_words(a))
+    assert r.emitted.shape == r.kept.shape == (vocab,)
+    assert r.emitted.sum() == r.n_tokens == -(-SHARES_WORDS // CHECK_WORDS) * CHECK_WORDS
+    assert ((r.kept >= 0) & (r.kept <= r.emitted)).all()
+
+
 def _any(r: Any, a: Mapping[str, Any]) -> None:
     """No check beyond the generic ones (the result's type is the function's business)."""
 
@@ -374,8 +560,46 @@ class Spec:
 
 
 PQ = {"p": P, "q": Q}
-#: Stands for ``Scenario()`` (built when the test runs: importing scenario is part of the test).
-SCENARIO = object()
+
+
+@dataclasses.dataclass(frozen=True)
+class Built:
+    """A valid argument built afresh for every call, when the test runs (importing the module
+    that builds it is part of the test)."""
+
+    build: Callable[[], Any]
+
+
+#: Stands for ``Scenario()``.
+SCENARIO = Built(lambda: _module("scenario").Scenario())
+#: The worked example's chains (math.md): a target and a draft over three words.
+TARGET3 = [[0.6, 0.3, 0.1], [0.2, 0.2, 0.6], [0.1, 0.8, 0.1]]
+DRAFT3 = [[0.3, 0.4, 0.3], [0.3, 0.3, 0.4], [1 / 3, 1 / 3, 1 / 3]]
+#: Stands for the two chains compiled by ``decoding_pair``.
+PAIR = Built(lambda: _module("decoding").decoding_pair(TARGET3, DRAFT3))
+#: Stands for a list of one row of the decoding page's check table.
+CHECK_ROWS = Built(lambda: [_module("language").check_row("textbook", 1.0, 4)])
+#: The temperature and gamma the toy specs use (offered by the page, fast for "textbook").
+TOY = {"key": "textbook", "temperature": 0.7}
+
+_LAW3 = (
+    st.lists(st.integers(0, 9), min_size=3, max_size=3)
+    .filter(any)
+    .map(lambda w: [x / sum(w) for x in w])
+)
+#: Three-word chains (rows with zeros included) and other values.
+CHAINS = st.one_of(st.lists(_LAW3, min_size=3, max_size=3), WILD)
+#: (3, 3) logits, ``-inf`` (a masked word) included, and other values.
+LOGITS = st.one_of(
+    st.lists(
+        st.lists(st.one_of(st.floats(-50, 50), st.just(-math.inf)), min_size=3, max_size=3),
+        min_size=3,
+        max_size=3,
+    ),
+    WILD,
+)
+#: Prompts: lists of word ids, and other values.
+PROMPTS = st.one_of(st.lists(st.integers(-1, 3), max_size=4), WILD)
 
 SPECS: dict[str, Spec] = {
     # one_token
@@ -532,6 +756,58 @@ SPECS: dict[str, Spec] = {
         lambda r, a: check_scenario(r[0]) or _ok(isinstance(r[1], list)),
         strategies={"params": QUERY},
     ),
+    # decoding
+    "decoding.with_settings": Spec(
+        {"model": TARGET3, "temperature": 0.7, "top_k": 2, "top_p": 0.9},
+        check_settings,
+        strategies={"model": CHAINS},
+    ),
+    "decoding.chain_from_logits": Spec(
+        {
+            "logits": [[0.0, 1.0, 2.0], [1.0, -math.inf, 0.0], [3.0, 2.0, 1.0]],
+            "temperature": 0.7,
+            "top_k": 2,
+            "top_p": 0.9,
+        },
+        check_settings,
+        strategies={"logits": LOGITS},
+    ),
+    "decoding.decoding_pair": Spec(
+        {"target": TARGET3, "draft": DRAFT3, "start": 0},
+        check_pair,
+        strategies={"target": CHAINS, "draft": CHAINS, "start": PROMPTS},
+    ),
+    "decoding.decode": Spec({"pair": PAIR, "gamma": 3, "n_tokens": 20, "seed": 3}, check_decoding),
+    "decoding.decode_batch": Spec(
+        {"pair": PAIR, "gamma": 3, "n_tokens": 20, "runs": 4, "seed": 3}, check_batch
+    ),
+    "decoding.words_per_call": Spec({"pair": PAIR, "gamma": 3}, check_words_per_call),
+    "decoding.speculative_decode": Spec(
+        {"target": TARGET3, "draft": DRAFT3, "gamma": 3, "n_tokens": 20, "start": 0, "seed": 3},
+        check_decoding,
+        strategies={"target": CHAINS, "draft": CHAINS, "start": PROMPTS},
+    ),
+    "decoding.autoregressive_decode": Spec(
+        {"target": TARGET3, "n_tokens": 20, "start": 0, "seed": 3},
+        check_plain,
+        strategies={"target": CHAINS, "start": PROMPTS},
+    ),
+    # language
+    "language.corpus": Spec({}, check_corpus),
+    "language.corpus_fingerprint": Spec({}, lambda r, a: _ok(re.fullmatch(r"[0-9a-f]{64}", r))),
+    "language.check_table_header": Spec({}, check_header),
+    "language.shipped_check": Spec({}, check_shipped),
+    "language.check_table_json": Spec({"rows": CHECK_ROWS}, check_table_json),
+    "language.toy_pair": Spec({"key": "textbook"}, check_toy_pair),
+    "language.pair_models": Spec(TOY, check_models),
+    "language.compiled_pair": Spec(TOY, check_pair),
+    "language.toy_run": Spec({**TOY, "gamma": 3, "n_tokens": 20, "seed": 3}, check_toy_run),
+    "language.toy_prediction": Spec({**TOY, "gamma": 3}, check_words_per_call),
+    "language.toy_curve": Spec(TOY, check_curve),
+    "language.toy_measured": Spec({**TOY, "gamma": 3, "seed": 3}, check_measured),
+    "language.toy_word_shares": Spec({**TOY, "gamma": 3, "seed": 3}, check_word_shares),
+    "language.computed_check_row": Spec({**TOY, "gamma": 3}, check_check_row),
+    "language.check_row": Spec({**TOY, "gamma": 3}, check_check_row),
 }
 
 #: Checks of the rules' methods (every rule has all five).
@@ -629,9 +905,7 @@ def _resolve(key: str) -> Callable[..., Any]:
 
 
 def _valid_args(spec: Spec) -> dict[str, Any]:
-    from specviz.scenario import Scenario
-
-    return {k: Scenario() if v is SCENARIO else v for k, v in spec.args.items()}
+    return {k: v.build() if isinstance(v, Built) else v for k, v in spec.args.items()}
 
 
 # ------------------------------------------------------------------------------- the judge
@@ -769,7 +1043,7 @@ def test_bad_values_raise_a_value_error_naming_the_argument(key: str, arg: str) 
     assert not problems, f"{len(problems)} escape(s):\n" + "\n".join(problems)
 
 
-@pytest.mark.parametrize("key", SPECS)
+@pytest.mark.parametrize("key", [key for key, spec in SPECS.items() if spec.args])
 @settings(
     derandomize=True,
     max_examples=25,
@@ -896,6 +1170,27 @@ FOUND: dict[str, tuple[Callable[[], Any], str]] = {
         "u",
     ),
     "choice_param('k', (1, 2), 3)": (_call("links", "choice_param", "k", (1, 2), 3), "default"),
+    # TypeError: unhashable type (the shared results saw the argument first).
+    "compiled_pair(['textbook'])": (_call("language", "compiled_pair", ["textbook"]), "key"),
+    "toy_run('textbook', 1.0, 4, 20, [3])": (
+        _call("language", "toy_run", "textbook", 1.0, 4, 20, [3]),
+        "seed",
+    ),
+    # A bool equals 1 and hashes like it: answered from the shared result of 1.0 (or of seed 1).
+    "toy_prediction('textbook', True, 4) after 1.0": (
+        lambda: [_module("language").toy_prediction("textbook", t, 4) for t in (1.0, True)],
+        "temperature",
+    ),
+    "toy_run('textbook', 1.0, 4, 20, True) after seed 1": (
+        lambda: [_module("language").toy_run("textbook", 1.0, 4, 20, s) for s in (1, True)],
+        "seed",
+    ),
+    # TypeError from float(temperature) and from asdict().
+    "check_row('textbook', None, 4)": (
+        _call("language", "check_row", "textbook", None, 4),
+        "temperature",
+    ),
+    "check_table_json([None])": (_call("language", "check_table_json", [None]), "rows"),
 }
 
 
