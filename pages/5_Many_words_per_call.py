@@ -18,7 +18,7 @@ from specviz.figures.decoding import (
     timeline_caption,
     timeline_html,
 )
-from specviz.language import PAIR_TITLES, toy_pair, toy_run
+from specviz.language import PAIR_TITLES, toy_pair, toy_run, warm_up
 from specviz.links import (
     DECODE_COST,
     DECODE_LENGTH,
@@ -42,6 +42,14 @@ page.show_notices(*DECODE_PARAMS)  # read every setting first: some widgets come
 
 temperature = state.param(DECODE_TEMPERATURE)
 length = state.param(DECODE_LENGTH)
+# The first visit starts computing, while the server is idle, what a class will ask for.
+warm_up(
+    DECODE_PAIR.choices,
+    DECODE_TEMPERATURE.choices,
+    GAMMA.choices,
+    (state.param(DECODE_PAIR), temperature, state.param(GAMMA)),
+    idle=page.server_idle,
+)
 controls, right = st.columns([1.15, 2], gap="large")
 with controls:
     key = state.param_widget(

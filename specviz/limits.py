@@ -142,6 +142,15 @@ LEAK_RUN_CHOICES: tuple[int, ...] = tuple(10**k for k in range(6, 13))
 #: dropped first). The decoding page alone asks for ~8 per setting and offers hundreds of
 #: settings; a figure is tens of kB, so 2,048 of them stay within ~100 MB.
 PAGE_KEPT_RESULTS = 2048
+#: Seconds with no page run in progress, and none started or ended, after which a server counts
+#: as idle and background work (the decoding page's warm-up) goes on. A class of 100 starts a run
+#: every ~30 ms.
+IDLE_AFTER = 0.3
+#: A run that has not ended after this many seconds no longer counts as in progress (it failed
+#: before the end of its page).
+IDLE_STALE = 10.0
+#: How often waiting background work looks again whether the server is idle, in seconds.
+IDLE_POLL = 0.05
 
 # ----------------------------------------- the page "Many words per call": what a process keeps
 

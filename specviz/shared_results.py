@@ -62,6 +62,11 @@ class SharedResults(Generic[_P, _R]):
                 del self._pending[key]
             busy.release()
 
+    def __contains__(self, args: object) -> bool:
+        """Whether ``fn(*args)`` is kept (positional arguments as a tuple; nothing computed)."""
+        with self._lock:
+            return args in self._results
+
     def cache_clear(self) -> None:
         """Forget every result (as ``functools.lru_cache``'s ``cache_clear``)."""
         with self._lock:

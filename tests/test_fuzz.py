@@ -601,6 +601,16 @@ LOGITS = st.one_of(
 #: Prompts: lists of word ids, and other values.
 PROMPTS = st.one_of(st.lists(st.integers(-1, 3), max_size=4), WILD)
 
+WARM = {"pairs": ("textbook",), "temperatures": (1.0,), "gammas": (1, 2),
+        "start": ("textbook", 1.0, 1)}  # fmt: skip
+
+
+def check_warm_up_plan(r: Any, a: Mapping[str, Any]) -> None:
+    n = len(a["pairs"]) * len(a["temperatures"]) * (1 + len(a["gammas"]))
+    _ok(isinstance(r, list) and len(r) == n)
+    _ok(all(g is None or g in a["gammas"] for _, _, g in r))
+
+
 SPECS: dict[str, Spec] = {
     # one_token
     "one_token.step": Spec(PQ, check_step),
@@ -808,6 +818,9 @@ SPECS: dict[str, Spec] = {
     "language.toy_word_shares": Spec({**TOY, "gamma": 3, "seed": 3}, check_word_shares),
     "language.computed_check_row": Spec({**TOY, "gamma": 3}, check_check_row),
     "language.check_row": Spec({**TOY, "gamma": 3}, check_check_row),
+    # A tiny plan: the thread it starts (once per process) computes two textbook results.
+    "language.warm_up_plan": Spec(WARM, check_warm_up_plan),
+    "language.warm_up": Spec({**WARM, "idle": None}, lambda r, a: _ok(isinstance(r, bool))),
 }
 
 #: Checks of the rules' methods (every rule has all five).

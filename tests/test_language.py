@@ -300,3 +300,45 @@ def test_a_table_from_another_corpus_or_missing_is_not_used(tmp_path, monkeypatc
     finally:
         monkeypatch.undo()
         language.shipped_check.cache_clear()
+
+
+# ------------------------------------------------------------------------- computed in advance
+
+
+def test_the_warm_up_starts_at_the_visit_and_covers_every_setting() -> None:
+    from specviz.language import warm_up_plan
+
+    temps, gammas = (0.0, 1.0, 2.0), (1, 2, 3)
+    plan = warm_up_plan(PAIR_KEYS, temps, gammas, ("weak", 1.0, 2))
+    assert plan[:2] == [("weak", 1.0, None), ("weak", 1.0, 2)]  # the visit's own setting first
+    assert len(plan) == len(set(plan)) == len(PAIR_KEYS) * len(temps) * (1 + len(gammas))
+    away = [int(k != "weak") + int(t != 1.0) + int(g not in (None, 2)) for k, t, g in plan]
+    assert away == sorted(away)  # one control away before two
+
+
+def test_the_warm_up_computes_what_the_page_will_ask_for() -> None:
+    from specviz import language
+
+    plan = language.warm_up_plan(("textbook",), (0.85,), (2, 5), ("textbook", 0.85, 2))
+    language._warm(plan)
+    assert ("textbook", 0.85) in language._toy_curve
+    assert ("textbook", 0.85) in language._compiled_pair
+    for g in (2, 5):
+        assert ("textbook", 0.85, g, language.CHECK_SEED) in language._toy_word_shares
+
+
+def test_the_warm_up_waits_while_the_server_is_busy() -> None:
+    import threading
+
+    from specviz import language
+
+    # A temperature no page offers: no other warm-up in this process computes it.
+    plan = language.warm_up_plan(("textbook",), (1.25,), (3,), ("textbook", 1.25, 3))
+    idle = threading.Event()
+    worker = threading.Thread(target=language._warm, args=(plan, idle.is_set), daemon=True)
+    worker.start()
+    worker.join(0.5)
+    assert worker.is_alive() and ("textbook", 1.25) not in language._toy_curve  # busy: it waits
+    idle.set()
+    worker.join(30)
+    assert not worker.is_alive() and ("textbook", 1.25) in language._toy_curve

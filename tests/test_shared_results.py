@@ -92,3 +92,16 @@ def test_keyword_arguments_and_cache_clear() -> None:
     f(1, y=2)
     assert calls == [(1, 2), (1, 0), (1, 2)]
     assert f.__name__ == "f"
+
+
+def test_whether_a_result_is_kept_is_known_without_computing_it() -> None:
+    calls: list[int] = []
+
+    @shared(4)
+    def f(x: int) -> int:
+        calls.append(x)
+        return x
+
+    assert (1,) not in f
+    f(1)
+    assert (1,) in f and (2,) not in f and calls == [1]

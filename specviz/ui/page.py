@@ -12,6 +12,8 @@ A page script reads top to bottom like its lesson::
 
 from __future__ import annotations
 
+import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,7 +27,7 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from specviz.figures.style import ChartStyle
-from specviz.limits import PAGE_KEPT_RESULTS
+from specviz.limits import IDLE_AFTER, IDLE_STALE, PAGE_KEPT_RESULTS
 from specviz.links import Param
 from specviz.one_token import OneTokenStep
 from specviz.palette import Notation
@@ -195,6 +197,7 @@ def info(script: str) -> PageInfo:
 def setup(script: str) -> None:
     """Start a page: config, the menu in the sidebar, projector styling, the shared settings,
     and the notices of the link it was opened with. The first Streamlit call of every page."""
+    _run_started()
     me = info(script)
     scenario = state.current()
     st.set_page_config(
@@ -215,6 +218,36 @@ def setup(script: str) -> None:
     # a widget a learner is using is never drawn anew (that drops keyboard focus).
     css = _BASE_CSS + (_PROJECTOR_CSS if state.current().projector else "")
     st.html(f"<style>{css}</style>")
+
+
+# How busy this server is, for background work: runs in progress (started by setup, ended by
+# finish) and when the last one started or ended. A run that never reached finish (an exception)
+# stops counting after IDLE_STALE seconds.
+_runs_lock = threading.Lock()
+_runs_open = 0
+_runs_changed = 0.0
+
+
+def _run_started() -> None:
+    global _runs_open, _runs_changed
+    with _runs_lock:
+        _runs_open += 1
+        _runs_changed = time.monotonic()
+
+
+def _run_finished() -> None:
+    global _runs_open, _runs_changed
+    with _runs_lock:
+        _runs_open = max(0, _runs_open - 1)
+        _runs_changed = time.monotonic()
+
+
+def server_idle() -> bool:
+    """Whether no page run is in progress and none started or ended for
+    :data:`~specviz.limits.IDLE_AFTER` seconds: background work (the decoding page's warm-up)
+    waits for that, so that a class's reruns come first."""
+    quiet = time.monotonic() - _runs_changed
+    return quiet > IDLE_AFTER and (_runs_open == 0 or quiet > IDLE_STALE)
 
 
 def intro(text: str) -> None:
@@ -248,6 +281,7 @@ def show_notices(*params: Param[Any]) -> None:
 def finish() -> None:
     """End a run: the address bar and the sidebar's share box show this state's link."""
     state.sync_url()
+    _run_finished()
 
 
 def stop(message: str, *, kind: str = "error") -> NoReturn:
