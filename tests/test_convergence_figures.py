@@ -125,3 +125,15 @@ def test_swapped_letters_and_projector_sizes_reach_the_charts() -> None:
     big = monte_carlo_spec(runs, band, ChartStyle(projector=True))
     assert big["config"]["axis"]["labelFontSize"] > small["config"]["axis"]["labelFontSize"]
     assert big["height"] > small["height"]
+
+
+def test_the_caption_puts_the_mistake_on_its_floor_only_when_the_noise_is_below_it() -> None:
+    """float32 ≤ on a pair without forbidden words: a floor of ~3e-8, hidden at N = 10**6."""
+    hidden = zoo_comparison(P, Q, "float32_leq", SEED, n_max=10**6)
+    assert 0 < hidden.tv < 1e-6 and hidden.wrong.tv[-1] <= hidden.band.upper[-1]
+    caption = zoo_chart_caption(hidden, "Float32", Notation())
+    assert "still hides its floor" in caption and "above the band" not in caption
+    shown = zoo_comparison(P, Q, "reuse_uniform", SEED, n_max=10**6)
+    assert shown.wrong.tv[-1] > shown.band.upper[-1]
+    caption = zoo_chart_caption(shown, "Reuse", Notation())
+    assert "above the band: its floor 0.075" in caption and "hides" not in caption

@@ -372,8 +372,21 @@ def zoo_chart_caption(comparison: ZooComparison, title: str, notation: Notation)
         else f"just outside {band} (an exact sampler lands outside it in "
         f"{100 * (1 - comparison.band.level):.0f}% of runs)"
     )
+    # The wrong rule sits on its floor only once the noise has fallen below it: say which.
+    wrong_end = float(comparison.wrong.tv[-1])
+    if comparison.tv <= 0:
+        wrong = f"'{title}' ends at {tv_text(wrong_end)}."
+    elif wrong_end > float(comparison.band.upper[-1]):
+        wrong = (
+            f"'{title}' ends at {tv_text(wrong_end)}, above the band: its floor "
+            f"{tv_text(comparison.tv)} is larger than the noise at this N."
+        )
+    else:
+        wrong = (
+            f"'{title}' ends at {tv_text(wrong_end)}, like an exact sampler: at this N the noise "
+            f"still hides its floor {tv_text(comparison.tv)}."
+        )
     return notation.fill(
         f"Log–log lines of the TV distance to {{T}} versus N, up to N = {n:,}. The correct rule "
-        f"ends at {tv_text(float(comparison.correct.tv[-1]))}, {where}; '{title}' ends at "
-        f"{tv_text(float(comparison.wrong.tv[-1]))}, on its floor {tv_text(comparison.tv)}. " + seen
+        f"ends at {tv_text(float(comparison.correct.tv[-1]))}, {where}; {wrong} " + seen
     )
