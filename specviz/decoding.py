@@ -1137,8 +1137,33 @@ class WordsPerCall:
     settled: bool
 
     def speedup(self, c: float) -> float:
-        """The cost model's long-run speed-up: ``long_run / (gamma·c + 1)``."""
-        return self.long_run / (self.gamma * real(c, "c (draft cost / target cost)", low=0.0) + 1)
+        """The cost model's long-run speed-up (:func:`cost_model_speedup` of ``long_run``)."""
+        return cost_model_speedup(self.long_run, self.gamma, c)
+
+
+def cost_model_speedup(words_per_call: float, gamma: int, c: float) -> float:
+    """Plain decoding's cost over speculative decoding's, per word, in the cost model.
+
+    One target call costs 1 and writes ``words_per_call`` words on average; its ``gamma`` draft
+    steps cost ``c`` each. Plain decoding writes one word per target call.
+
+    Parameters
+    ----------
+    words_per_call : float
+        Average words per target call, ``>= 0``.
+    gamma : int
+        Draft steps per target call.
+    c : float
+        Cost of one draft step in target calls, ``c >= 0``.
+
+    Returns
+    -------
+    float
+        ``words_per_call / (gamma·c + 1)``.
+    """
+    words = real(words_per_call, "words_per_call", low=0.0)
+    g = whole(gamma, "gamma (drafts per target call)", maximum=MAX_DECODE_GAMMA)
+    return words / (g * real(c, "c (draft cost / target cost)", low=0.0) + 1)
 
 
 def words_per_call(pair: DecodingPair, *, gamma: int) -> WordsPerCall:

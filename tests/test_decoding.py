@@ -717,3 +717,12 @@ def test_the_pair_is_read_only() -> None:
     run = decode(pair, gamma=2, n_tokens=5, seed=1)
     with pytest.raises(ValueError):
         run.tokens[0] = 1
+
+
+def test_the_cost_model_speedup_is_words_per_call_over_the_calls_cost() -> None:
+    from specviz.decoding import cost_model_speedup
+
+    assert cost_model_speedup(3.0, 4, 0.5) == 1.0  # 3 words for 1 + 4·0.5 = 3 target calls
+    assert cost_model_speedup(2.5, 0, 7.0) == 2.5  # no drafts: nothing to pay for them
+    with pytest.raises(ValueError, match="c \\(draft cost"):
+        cost_model_speedup(2.0, 1, -0.1)

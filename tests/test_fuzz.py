@@ -819,6 +819,11 @@ SPECS: dict[str, Spec] = {
     "language.computed_check_row": Spec({**TOY, "gamma": 3}, check_check_row),
     "language.check_row": Spec({**TOY, "gamma": 3}, check_check_row),
     # A tiny plan: the thread it starts (once per process) computes two textbook results.
+    "decoding.cost_model_speedup": Spec(
+        {"words_per_call": 2.5, "gamma": 4, "c": 0.25},
+        lambda r, a: _ok(r == pytest.approx(a["words_per_call"] / (a["gamma"] * a["c"] + 1))),
+        synonyms={"c": ("c (draft cost / target cost)",)},
+    ),
     "language.warm_up_plan": Spec(WARM, check_warm_up_plan),
     "language.warm_up": Spec({**WARM, "idle": None}, lambda r, a: _ok(isinstance(r, bool))),
 }

@@ -14,7 +14,14 @@ import numpy as np
 import plotly.graph_objects as go
 
 from specviz import palette
-from specviz.decoding import CHEN_2023, LEVIATHAN_TABLE2, Decoding, Origin, WordsPerCall
+from specviz.decoding import (
+    CHEN_2023,
+    LEVIATHAN_TABLE2,
+    Decoding,
+    Origin,
+    WordsPerCall,
+    cost_model_speedup,
+)
 from specviz.figures.fit import wrap
 from specviz.figures.html import attribute, render
 from specviz.figures.numbers import percent
@@ -37,6 +44,7 @@ from specviz.language import (
 )
 from specviz.limits import CHECK_RUNS, CHECK_WORDS, CURVE_GAMMA, SHARES_WORDS
 from specviz.palette import Notation
+from specviz.theory import walltime_speedup
 
 #: What the page is about, in three sentences ({T}/{D}: the letters).
 INTRO = (
@@ -295,7 +303,7 @@ def gamma_figure(
     exact = [w.long_run for w in curve]
     iid = [w.iid for w in curve]
     speed = [w.speedup(cost) for w in curve]
-    speed_iid = [w.iid / (g * cost + 1) for g, w in zip(gammas, curve, strict=True)]
+    speed_iid = [cost_model_speedup(w.iid, g, cost) for g, w in zip(gammas, curve, strict=True)]
     best, best_speed = best_gamma(curve, cost)
     alpha = curve[gamma].alpha
     width = style.line_width + 1
@@ -508,13 +516,6 @@ _LABEL_AT = {
 }
 
 
-def _speedups(alphas: np.ndarray, gamma: int, cost: float) -> np.ndarray:
-    """The i.i.d. formula's speed-up, with its limit γ + 1 at α = 1."""
-    tokens = (1 - alphas ** (gamma + 1)) / np.where(alphas < 1, 1 - alphas, 1)
-    tokens = np.where(alphas < 1, tokens, gamma + 1)
-    return tokens / (gamma * cost + 1)
-
-
 def alpha_figure(
     temperature: float, gamma: int, cost: float, style: ChartStyle
 ) -> tuple[go.Figure, str]:
@@ -528,7 +529,7 @@ def alpha_figure(
     labels = []
     for c in costs:
         mine = c == cost
-        speed = _speedups(alphas, gamma, c)
+        speed = np.asarray(walltime_speedup(alphas, gamma, c))
         traces.append(
             {
                 "type": "scatter",
@@ -545,7 +546,7 @@ def alpha_figure(
             }
         )
         name = "free drafts" if c == 0 else ("yours" if mine else "slow draft")
-        labels.append((min(float(speed[-1]), top), f"c = {c:g}, {name}", mine))
+        labels.append((c, f"c = {c:g}, {name}", mine))
     cells = LEVIATHAN_TABLE2
     for zero in (True, False):
         group = [cell for cell in cells if ("T=0" in cell.setting) == zero]
@@ -728,13 +729,10 @@ _LABEL_ALPHA = 0.36
 def _curve_labels(
     labels: list[tuple[float, str, bool]], gamma: int, style: ChartStyle, top: float
 ) -> list[tuple[float, str, bool]]:
-    """Each curve's name just above the curve at α = :data:`_LABEL_ALPHA`, nudged up where two
-    names would overlap."""
+    """Each curve's name, given as ``(c, name, mine)``, just above the curve at
+    α = :data:`_LABEL_ALPHA`, nudged up where two names would overlap."""
     step = top * 1.35 * style.text_size / (0.75 * style.height)
-    at = []
-    for _end, text, _mine in labels:
-        c = float(text.split("=")[1].split(",")[0])
-        at.append((float(_speedups(np.array([_LABEL_ALPHA]), gamma, c)[0]), text, _mine))
+    at = [(walltime_speedup(_LABEL_ALPHA, gamma, c), text, mine) for c, text, mine in labels]
     out: list[tuple[float, str, bool]] = []
     for y, text, mine in sorted(at):  # lowest first
         y = max(y, out[-1][0] + step) if out else y
@@ -776,8 +774,8 @@ def check_rows(temperature: float, gamma: int, cost: float) -> list[dict]:
                 "exact": row.exact,
                 "measured": row.measured,
                 "error": row.std_error,
-                "measured_speedup": row.measured / (gamma * cost + 1),
-                "predicted_speedup": row.exact / (gamma * cost + 1),
+                "measured_speedup": cost_model_speedup(row.measured, gamma, cost),
+                "predicted_speedup": cost_model_speedup(row.exact, gamma, cost),
             }
         )
     return rows
