@@ -8,6 +8,8 @@ from collections.abc import Sequence
 import numpy as np
 
 from specviz import palette
+from specviz.figures.fit import fit_row
+from specviz.figures.numbers import percent
 from specviz.figures.style import ChartStyle
 
 #: Bars of a pair sit at [x - 0.4, x - 0.02] and [x + 0.02, x + 0.4]: explicit offsets, so that
@@ -46,6 +48,53 @@ def bar(name: str, y: np.ndarray, role: palette.Role, style: ChartStyle, **extra
         "cliponaxis": False,
         **extra,
     }
+
+
+def law_beside_target(
+    labels: Sequence[str],
+    p: np.ndarray,
+    law: np.ndarray,
+    role: palette.Role,
+    style: ChartStyle,
+    *,
+    top: float,
+    target_name: str,
+    law_name: str,
+    who: str,
+) -> list[dict]:
+    """The target's bars and, beside each, a rule's exact output for the same word: the pair of
+    traces the Bug zoo and the Variants lab draw. Each bar's share is printed over it, read in
+    pairs, and left out where neighbouring pairs would collide.
+
+    ``target_name`` and ``law_name`` follow the role's icon in the legend; ``who`` names the
+    rule in the hover text ("the mistake emits it 12%").
+    """
+    t = style.notation.target
+    pairs = np.column_stack([p, law]).ravel()
+    shares = fit_row([[percent(v) for v in pairs]], pairs, top * 1.22, style)
+    common = {"width": BAR_WIDTH, "textposition": "outside", "customdata": list(labels)}
+    return [
+        bar(
+            f"{palette.TARGET.icon} {target_name}",
+            p,
+            palette.TARGET,
+            style,
+            offset=LEFT,
+            text=shares[0::2],
+            hovertemplate=f"%{{customdata}}: target {t} = %{{y:.2%}}<extra></extra>",
+            **common,
+        ),
+        bar(
+            f"{role.icon} {law_name}",
+            law,
+            role,
+            style,
+            offset=RIGHT,
+            text=shares[1::2],
+            hovertemplate=f"%{{customdata}}: {who} emits it %{{y:.2%}}<extra></extra>",
+            **common,
+        ),
+    ]
 
 
 def inside_text(role: palette.Role, style: ChartStyle) -> dict:

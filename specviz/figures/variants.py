@@ -11,10 +11,9 @@ import numpy as np
 import plotly.graph_objects as go
 
 from specviz import palette
-from specviz.figures.fit import fit_row
 from specviz.figures.numbers import percent, tv_text
 from specviz.figures.style import ChartStyle, figure, layout, pair_layout
-from specviz.figures.traces import BAR_WIDTH, LEFT, RIGHT, bar, outline
+from specviz.figures.traces import BAR_WIDTH, RIGHT, law_beside_target, outline
 from specviz.one_token import OneTokenStep
 from specviz.palette import Notation
 from specviz.rules import EXACT
@@ -165,30 +164,18 @@ def variant_figure(
     title = style.fill(check.rule.title)
     colour = role(check)
     top = float(max(p.max(), law.max(), runs.max()))
-    pairs = np.column_stack([p, law]).ravel()
-    shares = fit_row([[percent(v) for v in pairs]], pairs, top * 1.22, style)
-    common = {"width": BAR_WIDTH, "textposition": "outside", "customdata": list(labels)}
     t = style.notation.target
     traces = [
-        bar(
-            f"{palette.TARGET.icon} target {t}",
+        *law_beside_target(
+            labels,
             p,
-            palette.TARGET,
-            style,
-            offset=LEFT,
-            text=shares[0::2],
-            hovertemplate=f"%{{customdata}}: target {t} = %{{y:.2%}}<extra></extra>",
-            **common,
-        ),
-        bar(
-            f"{colour.icon} what the rule emits (exact)",
             law,
             colour,
             style,
-            offset=RIGHT,
-            text=shares[1::2],
-            hovertemplate="%{customdata}: the rule emits it %{y:.2%}<extra></extra>",
-            **common,
+            top=top,
+            target_name=f"target {t}",
+            law_name="what the rule emits (exact)",
+            who="the rule",
         ),
         outline(
             f"{check.n:,} runs of it (seed {check.seed})",

@@ -5,15 +5,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import numpy as np
 import plotly.graph_objects as go
 
 from specviz import palette
 from specviz.figures.convergence import zoo_chart_caption, zoo_spec
-from specviz.figures.fit import fit_row
 from specviz.figures.numbers import percent, tv_text
 from specviz.figures.style import DEFAULT_STYLE, ChartStyle, figure, pair_layout
-from specviz.figures.traces import BAR_WIDTH, LEFT, RIGHT, bar
+from specviz.figures.traces import law_beside_target
 from specviz.one_token import OneTokenStep
 from specviz.palette import Notation
 from specviz.zoo import ZooComparison
@@ -30,36 +28,17 @@ def zoo_law_figure(
     p, law = step.p, comparison.law
     t = style.notation.target
     top = float(max(p.max(), law.max()))
-    # Each bar's share over it, read in pairs; none at all where the pairs would collide.
-    shares = fit_row(
-        [[percent(v) for v in np.column_stack([p, law]).ravel()]],
-        np.column_stack([p, law]).ravel(),
-        top * 1.22,
+    traces = law_beside_target(
+        labels,
+        p,
+        law,
+        palette.REJECTED,
         style,
+        top=top,
+        target_name=f"target {t} = output of the correct rule",
+        law_name="output of the mistake",
+        who="the mistake",
     )
-    common = {"width": BAR_WIDTH, "textposition": "outside", "customdata": list(labels)}
-    traces = [
-        bar(
-            f"{palette.TARGET.icon} target {t} = output of the correct rule",
-            p,
-            palette.TARGET,
-            style,
-            offset=LEFT,
-            text=shares[0::2],
-            hovertemplate=f"%{{customdata}}: target {t} = %{{y:.2%}}<extra></extra>",
-            **common,
-        ),
-        bar(
-            f"{palette.REJECTED.icon} output of the mistake",
-            law,
-            palette.REJECTED,
-            style,
-            offset=RIGHT,
-            text=shares[1::2],
-            hovertemplate="%{customdata}: the mistake emits it %{y:.2%}<extra></extra>",
-            **common,
-        ),
-    ]
     heading = f"{title}: its output vs {t}, TV = {tv_text(comparison.tv)}"
     return figure(traces, pair_layout(style, heading, labels, top))
 
