@@ -33,6 +33,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+from urllib.parse import parse_qs, urlparse
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page, Playwright, WebSocket
@@ -393,6 +394,31 @@ def open_app(page: Page, url: str, timeout_ms: float = 30_000) -> StreamWatcher:
     wait_for_render(page, timeout_ms)
     record_timing("page load: goto to rendered", time.perf_counter() - t0)
     return watcher
+
+
+def assert_clean(page: Page, watcher: StreamWatcher) -> None:
+    """No page-not-found, no exception on the websocket, no exception element on the page."""
+    assert not watcher.pages_not_found, watcher.pages_not_found
+    assert not watcher.exceptions, watcher.exceptions
+    assert page.get_by_test_id("stException").count() == 0
+
+
+def link_params(url: str) -> dict[str, str]:
+    """A link's query parameters (the last value of a repeated one)."""
+    return {k: v[-1] for k, v in parse_qs(urlparse(url).query).items()}
+
+
+def poll(page: Page, check: Any, what: str, timeout_ms: float = 10_000) -> Any:
+    """Plotly redraws a moment after the rerun: retry ``check`` (pumping the page) until it
+    returns something truthy, and return that."""
+    deadline = time.perf_counter() + timeout_ms / 1000
+    while True:
+        result = check()
+        if result:
+            return result
+        if time.perf_counter() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        page.wait_for_timeout(50)
 
 
 _TWO_FRAMES = "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))"

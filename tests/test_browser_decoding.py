@@ -10,11 +10,18 @@ Run one at a time (2 cores: Chromium is the bottleneck). Skip with `-m "not brow
 from __future__ import annotations
 
 import re
-import time
-from urllib.parse import parse_qs, urlencode, urlsplit
+from urllib.parse import urlencode
 
 import pytest
-from streamlit_server import open_app, rerun_waiter, wait_for_charts, watch_stream
+from streamlit_server import (
+    assert_clean,
+    link_params,
+    open_app,
+    poll,
+    rerun_waiter,
+    wait_for_charts,
+    watch_stream,
+)
 
 from specviz.language import toy_run
 
@@ -43,31 +50,11 @@ def metric(page, label: str) -> str:
     return box.get_by_test_id("stMetricValue").inner_text().strip()
 
 
-def link_params(url: str) -> dict[str, str]:
-    return {key: values[-1] for key, values in parse_qs(urlsplit(url).query).items()}
-
-
 def timeline_frame(page):
     for frame in page.frames:
         if frame is not page.main_frame and frame.query_selector("#calls"):
             return frame
     raise AssertionError("no timeline view on the page")
-
-
-def poll(page, check, what: str, timeout_ms: float = 10_000):
-    deadline = time.perf_counter() + timeout_ms / 1000
-    while True:
-        result = check()
-        if result:
-            return result
-        if time.perf_counter() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        page.wait_for_timeout(50)
-
-
-def assert_healthy(page, watcher) -> None:
-    assert not watcher.exceptions, watcher.exceptions
-    assert page.get_by_test_id("stException").count() == 0
 
 
 def this_text_point(page) -> tuple[float, float]:
@@ -83,7 +70,7 @@ def this_text_point(page) -> tuple[float, float]:
 def test_a_deep_link_restores_every_setting_on_a_fresh_server(page, fresh_streamlit_server):
     watcher = open_app(page, f"{fresh_streamlit_server}{PATH}?{urlencode(DEEP)}")
     wait_for_charts(page)
-    assert_healthy(page, watcher)
+    assert_clean(page, watcher)
     assert page.get_by_test_id("stAlertContainer").filter(has_text="link had problems").count() == 0
     assert slider(page, GAMMA_LABEL).get_attribute("aria-valuetext") == "6"
     assert slider(page, "Draft step cost c").get_attribute("aria-valuetext") == "0.05"
@@ -125,7 +112,7 @@ def test_the_keyboard_moves_gamma_and_everything_follows(page, streamlit_server)
     with rerun_waiter(page):
         page.keyboard.press("ArrowRight")
     assert link_params(page.url)["gamma"] == "6"
-    assert_healthy(page, watcher)
+    assert_clean(page, watcher)
 
 
 def test_the_timeline_replays_without_the_server(page, streamlit_server) -> None:
@@ -158,7 +145,7 @@ def test_projector_shows_gamma_and_its_chart_without_scrolling(
         watcher = open_app(page, f"{streamlit_server}{PATH}?projector=1")
         wait_for_charts(page)
         page.wait_for_timeout(300)
-        assert_healthy(page, watcher)
+        assert_clean(page, watcher)
         for name, box in (
             ("the γ slider", slider(page, GAMMA_LABEL).bounding_box()),
             ("the γ chart", page.get_by_test_id("stPlotlyChart").first.bounding_box()),
@@ -225,7 +212,7 @@ def test_screenshots(browser, streamlit_server, screenshot_dir, name) -> None:
         watcher = open_app(page, f"{streamlit_server}{PATH}?{urlencode(query)}")
         wait_for_charts(page)
         page.wait_for_timeout(300)
-        assert_healthy(page, watcher)
+        assert_clean(page, watcher)
         page.screenshot(path=screenshot_dir / f"many_words_{name}.png")
         # The whole page: a viewport as tall as the page (Streamlit scrolls an inner element).
         tall = page.evaluate("() => document.querySelector('[data-testid=stMain]').scrollHeight")

@@ -18,11 +18,17 @@ from __future__ import annotations
 
 import re
 import time
-from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from conftest import _skip_or_fail
-from streamlit_server import VIEWPORT, open_app, rerun_waiter, wait_for_charts, watch_stream
+from streamlit_server import (
+    VIEWPORT,
+    link_params,
+    open_app,
+    rerun_waiter,
+    wait_for_charts,
+    watch_stream,
+)
 
 from deploy.replicas import Replicas, find_nginx
 
@@ -42,10 +48,6 @@ _SNAPSHOT = """() => ({
 def slider(page, label: str):
     name = re.escape(label)
     return page.get_by_role("slider", name=re.compile(rf"^{name}(?: {name})?$"))
-
-
-def link_params(url: str) -> dict[str, str]:
-    return {key: values[-1] for key, values in parse_qs(urlsplit(url).query).items()}
 
 
 def snapshot(page) -> dict:

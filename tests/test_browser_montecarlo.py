@@ -7,11 +7,13 @@ Run one at a time (2 cores): ``pytest tests/test_browser_montecarlo.py -q``.
 
 from __future__ import annotations
 
-from urllib.parse import parse_qs, urlparse
+from urllib.parse import urlparse
 
 import pytest
 from streamlit_server import (
     REPO_ROOT,
+    assert_clean,
+    link_params,
     open_app,
     page_url,
     rerun_waiter,
@@ -23,16 +25,6 @@ pytestmark = pytest.mark.browser
 
 MC_URL_PATH = REPO_ROOT / "pages" / "3_Monte_Carlo.py"
 ZOO_URL_PATH = REPO_ROOT / "pages" / "4_Bug_zoo.py"
-
-
-def query(page) -> dict[str, str]:
-    return {k: v[-1] for k, v in parse_qs(urlparse(page.url).query).items()}
-
-
-def assert_clean(page, watcher) -> None:
-    assert not watcher.pages_not_found, watcher.pages_not_found
-    assert not watcher.exceptions, watcher.exceptions
-    assert page.get_by_test_id("stException").count() == 0
 
 
 def shoot(page, path) -> None:
@@ -69,7 +61,7 @@ def test_monte_carlo_deep_link_and_keyboard(page, streamlit_server, screenshot_d
     assert slider.get_attribute("aria-valuetext") == "10M"
     assert "Counts drawn directly" in main.inner_text()
     page.wait_for_function("() => location.search.includes('n=10M')")
-    assert query(page)["n"] == "10M" and query(page)["p"] == "40,30,20,10"
+    assert link_params(page.url)["n"] == "10M" and link_params(page.url)["p"] == "40,30,20,10"
     with rerun_waiter(page):
         page.keyboard.press("End")
     assert slider.get_attribute("aria-valuetext") == "1B"
@@ -89,7 +81,7 @@ def test_monte_carlo_bad_link_shows_a_notice(page, streamlit_server) -> None:
     assert_clean(page, watcher)
     alert = page.get_by_test_id("stAlertContentWarning")
     assert "'n'" in alert.first.inner_text()
-    assert query(page)["n"] == "10k"  # the link is repaired
+    assert link_params(page.url)["n"] == "10k"  # the link is repaired
 
 
 def test_bug_zoo_deep_link_and_keyboard(page, streamlit_server, screenshot_dir) -> None:

@@ -10,10 +10,18 @@ from __future__ import annotations
 
 import re
 import time
-from urllib.parse import parse_qs, urlencode, urlsplit
+from urllib.parse import urlencode
 
 import pytest
-from streamlit_server import open_app, rerun_waiter, wait_for_charts, watch_stream
+from streamlit_server import (
+    assert_clean,
+    link_params,
+    open_app,
+    poll,
+    rerun_waiter,
+    wait_for_charts,
+    watch_stream,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -34,10 +42,6 @@ def slider(page, label: str):
     both itself (aria-label) and the visible label, so the accessible name is the label twice."""
     name = re.escape(label)
     return page.get_by_role("slider", name=re.compile(rf"^{name}(?: {name})?$"))
-
-
-def link_params(url: str) -> dict[str, str]:
-    return {key: values[-1] for key, values in parse_qs(urlsplit(url).query).items()}
 
 
 def bar_paths(page, chart: int = 0) -> list[str]:
@@ -69,23 +73,6 @@ def tick_texts(page, chart: int = 0) -> list[str]:
     )
 
 
-def poll(page, check, what: str, timeout_ms: float = 10_000):
-    """Plotly redraws a moment after the rerun: retry ``check`` (pumping the page) until truthy."""
-    deadline = time.perf_counter() + timeout_ms / 1000
-    while True:
-        result = check()
-        if result:
-            return result
-        if time.perf_counter() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        page.wait_for_timeout(50)
-
-
-def assert_healthy(page, watcher) -> None:
-    assert not watcher.exceptions, watcher.exceptions
-    assert page.get_by_test_id("stException").count() == 0
-
-
 # --------------------------------------------------------------------------- a shared link
 
 
@@ -101,7 +88,7 @@ def test_shared_link_restores_the_state_on_a_fresh_server(page, fresh_streamlit_
     """The first visit after a server start is the shared link itself."""
     watcher = open_app(page, f"{fresh_streamlit_server}/Playground?{urlencode(SHARED)}")
     wait_for_charts(page)
-    assert_healthy(page, watcher)
+    assert_clean(page, watcher)
     assert page.get_by_test_id("stAlertContainer").filter(has_text="link had problems").count() == 0
 
     # α = .2 + .2 + .1 + .1 + .1 (min of the normalised weights), worked out by hand.
@@ -163,7 +150,7 @@ def test_keyboard_moves_a_weight_and_everything_follows(page, streamlit_server) 
     assert moved > 40
     assert link_params(page.url)["q"] == f"10,20,30,{moved}", page.url
     poll(page, lambda: bar_paths(page, 1) != before, "the acceptance bars to move")
-    assert_healthy(page, watcher)
+    assert_clean(page, watcher)
 
 
 def _flow_heights(page) -> list[float] | None:
@@ -244,7 +231,7 @@ def test_screenshots_normal_and_projector(browser, streamlit_server, screenshot_
         url = f"{streamlit_server}/Playground?{urlencode(SHOTS[state] | extra)}"
         context, page, watcher = _open_tall(browser, url)
         try:
-            assert_healthy(page, watcher)
+            assert_clean(page, watcher)
             assert page.get_by_test_id("stPlotlyChart").count() == 4
             sizes[mode] = _tick_font_px(page)
             page.screenshot(path=screenshot_dir / f"playground_{state}_{mode}.png")
@@ -334,7 +321,7 @@ def test_chart_text_is_not_cut_hidden_or_stacked(page, streamlit_server, state, 
     watcher = open_app(page, f"{streamlit_server}/Playground?{urlencode(query)}")
     wait_for_charts(page)
     page.wait_for_timeout(300)  # let plotly finish its first layout pass
-    assert_healthy(page, watcher)
+    assert_clean(page, watcher)
     words = (SHOTS[state].get("words") or "mat,sofa,floor,bed").split(",")
     problems = text_problems(page, words)
     assert not problems, "\n".join(problems)

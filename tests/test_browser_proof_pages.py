@@ -10,11 +10,12 @@ Run one file at a time (2 cores): ``pytest tests/test_browser_proof_pages.py -q`
 from __future__ import annotations
 
 from pathlib import Path
-from urllib.parse import parse_qs, urlparse
 
 import pytest
 from streamlit_server import (
     REPO_ROOT,
+    assert_clean,
+    link_params,
     open_app,
     page_url,
     rerun_waiter,
@@ -42,16 +43,6 @@ VIEWS = {
     "_projector_720": (1280, 720, True),
     "_phone": (390, 844, False),
 }
-
-
-def query(page) -> dict[str, str]:
-    return {k: v[-1] for k, v in parse_qs(urlparse(page.url).query).items()}
-
-
-def assert_clean(page, watcher) -> None:
-    assert not watcher.pages_not_found, watcher.pages_not_found
-    assert not watcher.exceptions, watcher.exceptions
-    assert page.get_by_test_id("stException").count() == 0
 
 
 def main_text(page) -> str:
@@ -143,7 +134,7 @@ def test_why_deep_link_and_keyboard(page, streamlit_server) -> None:
         page.keyboard.press("ArrowRight")
     assert page.get_by_role("radio", name="Identical").is_checked()
     page.wait_for_function("() => location.search.includes('case=identical')")
-    assert query(page)["seed"] == "3" and query(page)["p"] == "40,30,20,10"
+    assert link_params(page.url)["seed"] == "3" and link_params(page.url)["p"] == "40,30,20,10"
     assert "A rejection never happens here" in main_text(page)
     assert_clean(page, watcher)
 
@@ -170,7 +161,7 @@ def test_why_bad_link_shows_a_notice(page, streamlit_server) -> None:
     assert_clean(page, watcher)
     notice = page.get_by_test_id("stAlertContentWarning").first.inner_text()
     assert "'case'" in notice and "'leak'" in notice
-    assert query(page)["case"] == "yours" and query(page)["leak"] == "1e12"
+    assert link_params(page.url)["case"] == "yours" and link_params(page.url)["leak"] == "1e12"
 
 
 # ========================================================= Is it just rejection sampling?
@@ -189,7 +180,7 @@ def test_rejection_deep_link_and_keyboard(page, streamlit_server) -> None:
         page.keyboard.press("ArrowLeft")
     assert slider.get_attribute("aria-valuetext") == "10k"
     page.wait_for_function("() => location.search.includes('runs=10k')")
-    assert query(page)["q"] == "50,30,20,0"
+    assert link_params(page.url)["q"] == "50,30,20,0"
     assert_clean(page, watcher)
 
 
@@ -216,7 +207,7 @@ def test_lab_deep_link_and_keyboard(page, streamlit_server) -> None:
         page.keyboard.press("ArrowLeft")
     assert page.get_by_role("radio", name="Several draft candidates (SpecInfer)").is_checked()
     page.wait_for_function("() => location.search.includes('variant=multi_candidate')")
-    q = query(page)
+    q = link_params(page.url)
     assert (q["k"], q["eps"], q["delta"]) == ("6", "0.2", "0.55")
     assert "✓ passes" in main_text(page)
     assert_clean(page, watcher)
