@@ -688,7 +688,8 @@ def shipped_check() -> dict[tuple[str, float, int], CheckRow]:
     file is missing, unreadable or computed with another corpus, seed or size."""
     try:
         raw = json.loads(CHECK_TABLE_PATH.read_text(encoding="utf-8"))
-        if {k: raw.get(k) for k in check_table_header()} != check_table_header():
+        header = check_table_header()
+        if {k: raw.get(k) for k in header} != header:
             return {}
         rows = [CheckRow(**row) for row in raw["rows"]]
     except (OSError, ValueError, TypeError, KeyError):
