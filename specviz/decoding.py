@@ -30,7 +30,7 @@ import enum
 import math
 from abc import ABC, abstractmethod
 from bisect import bisect_right
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -248,6 +248,9 @@ class _Adjusted(LanguageModel):
     def __init__(self, model: LanguageModel, temperature: float, k: int | None,
                  nucleus: float | None) -> None:  # fmt: skip
         self._model, self._t, self._k, self._p = model, temperature, k, nucleus
+        # Many contexts share a state (a bigram draft reads one word of a trigram pair's
+        # contexts): each state's row is adjusted once.
+        self._rows: dict[tuple[int, ...], np.ndarray] = {}
 
     @property
     def vocab_size(self) -> int:
@@ -261,8 +264,12 @@ class _Adjusted(LanguageModel):
         return self._model.state(context)
 
     def next_word(self, context: tuple[int, ...]) -> np.ndarray:
-        probs = prob_vector(self._model.next_word(context), "the model's next-word distribution")
-        return _adjust(probs, self._t, self._k, self._p)
+        state = self._model.state(context)
+        row = self._rows.get(state)
+        if row is None:
+            probs = prob_vector(self._model.next_word(state), "the model's next-word distribution")
+            row = self._rows[state] = _frozen(np.array(_adjust(probs, self._t, self._k, self._p)))
+        return row
 
 
 def with_settings(
@@ -545,12 +552,17 @@ def _compile_models(
 ) -> DecodingPair:
     """Breadth-first over the contexts the two models tell apart, from the prompt."""
 
+    # Asked once per (context, word) reached: ~10^4-10^5 times per pair, so kept lean.
+    target_state, draft_state = _reader(target), _reader(draft)
+
     def key(context: tuple[int, ...]) -> tuple[int, ...]:
         # Both states are suffixes of the text: the longer one determines the shorter one.
-        a, b = target.state(context), draft.state(context)
-        for name, part in (("target", a), ("draft", b)):
-            if not isinstance(part, tuple) or context[len(context) - len(part) :] != part:
-                raise ValueError(f"{name}.state() must return a suffix of the context (a tuple)")
+        a, b = target_state(context), draft_state(context)
+        n = len(context)
+        if (type(a) is not tuple or type(b) is not tuple or context[n - len(a):] != a
+                or context[n - len(b):] != b):  # fmt: skip
+            name = "target" if type(a) is not tuple or context[n - len(a) :] != a else "draft"
+            raise ValueError(f"{name}.state() must return a suffix of the context (a tuple)")
         return a if len(a) >= len(b) else b
 
     size = target.vocab_size
@@ -611,6 +623,13 @@ def _compile_models(
         bucket=_frozen(arrays["bucket"]),
         alpha=_frozen(np.array(alphas)),
     )
+
+
+def _reader(model: LanguageModel) -> Callable[[tuple[int, ...]], tuple[int, ...]]:
+    """The model's :meth:`~LanguageModel.state` (an adjusted model reads what its model reads)."""
+    while isinstance(model, _Adjusted):
+        model = model._model
+    return model.state
 
 
 def _model_row(model: LanguageModel, context: tuple[int, ...], name: str, size: int) -> np.ndarray:

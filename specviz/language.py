@@ -187,6 +187,7 @@ class NgramModel(LanguageModel):
         self._corpus = corpus()
         self._counts = _counts(self._order)
         self._cache: dict[tuple[int, ...], np.ndarray] = {}
+        self._states: dict[tuple[int, ...], tuple[int, ...]] = {}
 
     @property
     def vocab_size(self) -> int:
@@ -203,11 +204,18 @@ class NgramModel(LanguageModel):
 
     def state(self, context: tuple[int, ...]) -> tuple[int, ...]:
         """The longest ending of ``context`` (at most :attr:`order` words) the corpus has."""
-        for length in range(min(self._order, len(context)), 0, -1):
-            ending = context[len(context) - length :]
-            if ending in self._counts[length]:
-                return ending
-        return ()
+        # Compiling a pair asks this of every (context, word) it reaches, again at each
+        # temperature: remembered, it is a dictionary lookup.
+        found = self._states.get(context)
+        if found is None:
+            found = ()
+            for length in range(min(self._order, len(context)), 0, -1):
+                ending = context[len(context) - length :]
+                if ending in self._counts[length]:
+                    found = ending
+                    break
+            self._states[context] = found
+        return found
 
     def next_word(self, context: tuple[int, ...]) -> np.ndarray:
         key = self.state(tuple(context))
@@ -366,15 +374,23 @@ def pair_models(key: str, temperature: float = 1.0) -> tuple[object, object]:
     if k == "textbook":
         return (with_settings(TEXTBOOK_TARGET, temperature=t),
                 with_settings(TEXTBOOK_DRAFT, temperature=t))  # fmt: skip
-    target = NgramModel(2, TARGET_WEIGHTS)
+    target = _ngram(2, TARGET_WEIGHTS)
+    adjusted = with_settings(target, temperature=t)
     drafts = {
-        "ngram": lambda: with_settings(NgramModel(1), temperature=t),
+        "ngram": lambda: with_settings(_ngram(1), temperature=t),
         "strong": lambda: with_settings(target, temperature=t, top_p=STRONG_TOP_P),
-        "weak": lambda: with_settings(NgramModel(0), temperature=t, top_k=WEAK_TOP_K),
+        "weak": lambda: with_settings(_ngram(0), temperature=t, top_k=WEAK_TOP_K),
         "hotter": lambda: with_settings(target, temperature=HOTTER * t),
-        "perfect": lambda: with_settings(target, temperature=t),
+        "perfect": lambda: adjusted,  # one model: its rows are computed once
     }
-    return with_settings(target, temperature=t), drafts[k]()
+    return adjusted, drafts[k]()
+
+
+@functools.cache
+def _ngram(order: int, weights: tuple[float, ...] | None = None) -> NgramModel:
+    """One model per order and weights per process: its rows are computed once, whatever the
+    pair and the temperature."""
+    return NgramModel(order, weights)
 
 
 def compiled_pair(key: str, temperature: float = 1.0) -> DecodingPair:
