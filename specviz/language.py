@@ -16,18 +16,17 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import json
 import re
 import threading
 import time
 from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
-from specviz._checks import choice, instance, real, seed_value, sequence, short, whole
+from specviz._checks import choice, real, seed_value, sequence, short, whole
 from specviz.decoding import (
     Decoding,
     DecodingPair,
@@ -42,6 +41,7 @@ from specviz.decoding import (
 from specviz.limits import (
     CHECK_RUNS,
     CHECK_WORDS,
+    COMMON_WORDS,
     CURVE_GAMMA,
     DECODE_KEPT_RESULTS,
     DECODE_KEPT_RUNS,
@@ -50,6 +50,7 @@ from specviz.limits import (
     MAX_DECODE_TOKENS,
     SHARES_WORDS,
 )
+from specviz.precomputed import CheckRow, CommonWords, CurvePoint, Tables, read_tables
 from specviz.shared_results import shared
 
 CORPUS_PATH = Path(__file__).resolve().parent / "data" / "corpus.txt"
@@ -500,7 +501,33 @@ def _toy_prediction(key: str, temperature: float, gamma: int) -> WordsPerCall:
     return words_per_call(_compiled_pair(key, temperature), gamma=gamma)
 
 
-def toy_curve(key: str, temperature: float) -> tuple[WordsPerCall, ...]:
+def toy_point(key: str, temperature: float, gamma: int) -> CurvePoint:
+    """What the page shows of the prediction at one ``gamma``: shipped when the table has the
+    setting (:mod:`specviz.precomputed`), else computed from :func:`toy_prediction`.
+
+    Parameters
+    ----------
+    key, temperature : str, float
+        The pair and the temperature of both models.
+    gamma : int
+        Drafts per target call.
+
+    Returns
+    -------
+    CurvePoint
+
+    Raises
+    ------
+    ValueError
+        On a bad argument, naming it.
+    """
+    k, t = _setting(key, temperature)
+    g = _gamma(gamma)
+    point = shipped_tables().curve.get((k, t, g))
+    return point if point is not None else computed_curve_point(k, t, g)
+
+
+def toy_curve(key: str, temperature: float) -> tuple[CurvePoint, ...]:
     """The prediction for ``gamma = 0 .. CURVE_GAMMA`` (the page's chart against gamma).
 
     Parameters
@@ -510,21 +537,16 @@ def toy_curve(key: str, temperature: float) -> tuple[WordsPerCall, ...]:
 
     Returns
     -------
-    tuple of WordsPerCall
-        Entry ``g`` is :func:`toy_prediction` at ``gamma = g``.
+    tuple of CurvePoint
+        Entry ``g`` is :func:`toy_point` at ``gamma = g``.
 
     Raises
     ------
     ValueError
-        On a bad argument, naming it (before the shared results see it).
+        On a bad argument, naming it.
     """
-    return _toy_curve(*_setting(key, temperature))
-
-
-@shared(DECODE_KEPT_RESULTS)
-def _toy_curve(key: str, temperature: float) -> tuple[WordsPerCall, ...]:
-    """:func:`toy_curve` of validated arguments, computed once and shared."""
-    return tuple(_toy_prediction(key, temperature, g) for g in range(CURVE_GAMMA + 1))
+    k, t = _setting(key, temperature)
+    return tuple(toy_point(k, t, g) for g in range(CURVE_GAMMA + 1))
 
 
 @dataclass(frozen=True)
@@ -588,47 +610,11 @@ def _toy_measured(key: str, temperature: float, gamma: int, seed: int) -> Measur
 
 
 # ------------------------------------------------------------------------------- the check
-# The page's table sets every pair's prediction beside its measurement, at the learner's
-# temperature and γ: 288 settings, ~8 s of one core in all, which a class moving the controls would
-# otherwise compute in its first minute, on every replica. They are computed once, here, by
-# ``python -m scripts.decoding_check``, and shipped in specviz/data/decoding_check.json;
-# tests/test_language.py recomputes every row and compares. A setting the file lacks (or a file
-# written from another corpus) is computed as before.
-
-CHECK_TABLE_PATH = Path(__file__).resolve().parent / "data" / "decoding_check.json"
-
-
-@dataclass(frozen=True)
-class CheckRow:
-    """One pair's prediction beside its measurement, at one temperature and ``gamma``.
-
-    Attributes
-    ----------
-    key : str
-    temperature : float
-    gamma : int
-    alpha, iid, exact : float
-        From :func:`toy_prediction`: the acceptance rate, the i.i.d. formula's words per call
-        and the exact long-run words per call.
-    measured, std_error : float
-        From :func:`toy_measured` at :data:`CHECK_SEED`: words per call and its standard error.
-    calls : int
-        Target calls of the measurement.
-    """
-
-    key: str
-    temperature: float
-    gamma: int
-    alpha: float
-    iid: float
-    exact: float
-    measured: float
-    std_error: float
-    calls: int
 
 
 def computed_check_row(key: str, temperature: float, gamma: int) -> CheckRow:
-    """:class:`CheckRow` computed from the models (what the shipped table holds).
+    """:class:`~specviz.precomputed.CheckRow` computed from the models (what the shipped table
+    holds).
 
     Parameters
     ----------
@@ -663,59 +649,9 @@ def computed_check_row(key: str, temperature: float, gamma: int) -> CheckRow:
     )
 
 
-def corpus_fingerprint() -> str:
-    """SHA-256 of the corpus file: a table computed from another corpus is not used."""
-    return hashlib.sha256(CORPUS_PATH.read_bytes()).hexdigest()
-
-
-def check_table_header() -> dict[str, object]:
-    """What a shipped table must have been computed with to be used."""
-    return {"corpus_sha256": corpus_fingerprint(), "seed": CHECK_SEED, "runs": CHECK_RUNS,
-            "words": CHECK_WORDS}  # fmt: skip
-
-
-def check_table_json(rows: Sequence[CheckRow]) -> str:
-    """The table file's text (floats written to round-trip exactly).
-
-    Parameters
-    ----------
-    rows : list or tuple of CheckRow
-        The rows, as :func:`computed_check_row` gives them.
-
-    Returns
-    -------
-    str
-        JSON: :func:`check_table_header`'s fields and the rows.
-
-    Raises
-    ------
-    ValueError
-        If ``rows`` is not a list or tuple of :class:`CheckRow`.
-    """
-    items = sequence(rows, "rows")
-    for i, row in enumerate(items):
-        instance(row, f"rows[{i}]", CheckRow, "a CheckRow")
-    return json.dumps({**check_table_header(), "rows": [asdict(r) for r in items]}, indent=1)
-
-
-@functools.cache
-def shipped_check() -> dict[tuple[str, float, int], CheckRow]:
-    """The rows of specviz/data/decoding_check.json by (key, temperature, gamma); empty if the
-    file is missing, unreadable or computed with another corpus, seed or size."""
-    try:
-        raw = json.loads(CHECK_TABLE_PATH.read_text(encoding="utf-8"))
-        header = check_table_header()
-        if {k: raw.get(k) for k in header} != header:
-            return {}
-        rows = [CheckRow(**row) for row in raw["rows"]]
-    except (OSError, ValueError, TypeError, KeyError):
-        return {}
-    return {(r.key, r.temperature, r.gamma): r for r in rows}
-
-
 def check_row(key: str, temperature: float, gamma: int) -> CheckRow:
-    """One pair's prediction beside its measurement: from the shipped table when it has the
-    setting, else :func:`computed_check_row` (the same numbers, computed now).
+    """One pair's prediction beside its measurement: shipped when the table has the setting,
+    else :func:`computed_check_row` (the same numbers, computed now).
 
     Parameters
     ----------
@@ -735,8 +671,32 @@ def check_row(key: str, temperature: float, gamma: int) -> CheckRow:
     """
     k, t = _setting(key, temperature)
     g = _gamma(gamma)
-    row = shipped_check().get((k, t, g))
+    row = shipped_tables().check.get((k, t, g))
     return row if row is not None else computed_check_row(k, t, g)
+
+
+def computed_curve_point(key: str, temperature: float, gamma: int) -> CurvePoint:
+    """:class:`~specviz.precomputed.CurvePoint` of :func:`toy_prediction` (what the shipped
+    table holds).
+
+    Parameters
+    ----------
+    key, temperature : str, float
+        The pair and the temperature of both models.
+    gamma : int
+        Drafts per target call.
+
+    Returns
+    -------
+    CurvePoint
+
+    Raises
+    ------
+    ValueError
+        On a bad argument, naming it.
+    """
+    k, t = _setting(key, temperature)
+    return CurvePoint.of(k, t, _toy_prediction(k, t, _gamma(gamma)))
 
 
 @dataclass(frozen=True, eq=False)
@@ -795,11 +755,128 @@ def _toy_word_shares(key: str, temperature: float, gamma: int, seed: int) -> Wor
     return WordShares(emitted=emitted, kept=kept, n_tokens=int(batch.tokens.size))
 
 
+def computed_common_words(key: str, temperature: float, gamma: int) -> CommonWords:
+    """The :data:`~specviz.limits.COMMON_WORDS` commonest words of :func:`toy_word_shares` at
+    :data:`CHECK_SEED` (what the shipped table holds).
+
+    Parameters
+    ----------
+    key, temperature : str, float
+        The pair and the temperature of both models.
+    gamma : int
+        Drafts per target call (at least 1).
+
+    Returns
+    -------
+    CommonWords
+
+    Raises
+    ------
+    ValueError
+        On a bad argument, naming it.
+    """
+    k, t = _setting(key, temperature)
+    g = _gamma(gamma, minimum=1)
+    shares = _toy_word_shares(k, t, g, CHECK_SEED)
+    common = np.argsort(-shares.emitted, kind="stable")[:COMMON_WORDS]
+    common = common[shares.emitted[common] > 0]
+    return CommonWords(key=k, temperature=t, gamma=g, words=tuple(common.tolist()),
+                       emitted=tuple(shares.emitted[common].tolist()),
+                       kept=tuple(shares.kept[common].tolist()),
+                       n_tokens=shares.n_tokens)  # fmt: skip
+
+
+def toy_common_words(key: str, temperature: float, gamma: int) -> CommonWords:
+    """The commonest words of a long text and their kept guesses: shipped when the table has
+    the setting, else :func:`computed_common_words`.
+
+    Parameters
+    ----------
+    key, temperature : str, float
+        The pair and the temperature of both models.
+    gamma : int
+        Drafts per target call (at least 1).
+
+    Returns
+    -------
+    CommonWords
+
+    Raises
+    ------
+    ValueError
+        On a bad argument, naming it.
+    """
+    k, t = _setting(key, temperature)
+    g = _gamma(gamma, minimum=1)
+    found = shipped_tables().common.get((k, t, g))
+    return found if found is not None else computed_common_words(k, t, g)
+
+
+# ---------------------------------------------------------------------- shipped in advance
+# See specviz.precomputed: what a class would otherwise compute in its first minute, computed by
+# ``python -m scripts.decoding_tables`` and checked by tests/test_language.py.
+
+TABLES_PATH = Path(__file__).resolve().parent / "data" / "decoding_tables.json"
+
+
+def corpus_fingerprint() -> str:
+    """SHA-256 of the corpus file: a table computed from another corpus is not used."""
+    return hashlib.sha256(CORPUS_PATH.read_bytes()).hexdigest()
+
+
+def tables_header() -> dict[str, object]:
+    """What a shipped table must have been computed with to be used."""
+    return {"corpus_sha256": corpus_fingerprint(), "seed": CHECK_SEED, "runs": CHECK_RUNS,
+            "words": CHECK_WORDS, "shares_words": SHARES_WORDS, "curve_gamma": CURVE_GAMMA,
+            "common_words": COMMON_WORDS}  # fmt: skip
+
+
+def computed_tables(
+    pairs: Sequence[str], temperatures: Sequence[float], gammas: Sequence[int]
+) -> Tables:
+    """Every record the page shows for these settings, computed now (what the file ships).
+
+    Parameters
+    ----------
+    pairs, temperatures, gammas : sequence
+        The settings (``gamma >= 1``; the curve runs over ``0 .. CURVE_GAMMA`` whatever they are).
+
+    Returns
+    -------
+    Tables
+
+    Raises
+    ------
+    ValueError
+        On a bad setting, naming it.
+    """
+    keys = [choice(k, "pairs", PAIR_KEYS) for k in sequence(pairs, "pairs", maximum=64)]
+    temps = [real(t, "temperatures", low=0.0)
+             for t in sequence(temperatures, "temperatures", maximum=64)]  # fmt: skip
+    gs = [whole(g, "gammas", minimum=1, maximum=MAX_DECODE_GAMMA)
+          for g in sequence(gammas, "gammas", maximum=64)]  # fmt: skip
+    settings = [(k, t, g) for k in keys for t in temps for g in gs]
+    curve = [(k, t, g) for k in keys for t in temps for g in range(CURVE_GAMMA + 1)]
+    return Tables(
+        check={s: computed_check_row(*s) for s in settings},
+        curve={s: computed_curve_point(*s) for s in curve},
+        common={s: computed_common_words(*s) for s in settings},
+    )
+
+
+@functools.cache
+def shipped_tables() -> Tables:
+    """The records of specviz/data/decoding_tables.json by (key, temperature, gamma); empty if
+    the file is missing, unreadable or computed with another corpus, seed or size."""
+    return read_tables(TABLES_PATH, tables_header())
+
+
 # ------------------------------------------------------------------------ computed in advance
 # A class that opens the decoding page and moves its controls asks, within a minute, for nearly
-# every compiled pair, curve and word-share table the page offers (~6 s of one core in all,
-# after the shipped check table); computed when asked, they arrive together and queue behind
-# each other. So the page's first visit starts one background thread that computes them all,
+# every compiled pair the page offers: each text is written from one (~1.3 s of one core in all;
+# the curves, checks and common words are shipped). Computed when asked, they arrive together
+# and queue behind each other. So the page's first visit starts one background thread that
+# computes them all (and whatever the shipped tables lack),
 # nearest to that visit's setting first. A learner who asks for a result the thread is computing
 # waits for it (shared_results); what the thread has not reached yet is computed when asked, as
 # before. The thread starts a result only while the server is idle (no run for a moment): while a
@@ -814,7 +891,7 @@ def warm_up_plan(
     start: tuple[str, float, int],
 ) -> list[tuple[str, float, int | None]]:  # fmt: skip
     """What :func:`warm_up` computes, in order: ``(key, temperature, None)`` for a compiled pair
-    and its curve, ``(key, temperature, gamma)`` for a word-share table.
+    and its curve, ``(key, temperature, gamma)`` for its commonest words.
 
     Settings one control away from ``start`` (pair, temperature, gamma) come first: a learner
     moves one control at a time. Then two controls away, and so on.
@@ -852,7 +929,8 @@ def warm_up(
     start: tuple[str, float, int], *, idle: Callable[[], bool] | None = None,
 ) -> bool:  # fmt: skip
     """Start computing, once per process in a background thread, every compiled pair, curve and
-    word-share table of these settings (:func:`warm_up_plan`); later calls return at once.
+    commonest-words table of these settings (:func:`warm_up_plan`) the shipped tables lack;
+    later calls return at once.
 
     Parameters
     ----------
@@ -892,8 +970,9 @@ def _warm(
             time.sleep(IDLE_POLL)
         try:
             if gamma is None:
-                toy_curve(key, temperature)  # compiles the pair on the way
+                compiled_pair(key, temperature)  # every text the page writes needs it
+                toy_curve(key, temperature)
             else:
-                toy_word_shares(key, temperature, gamma, CHECK_SEED)
+                toy_common_words(key, temperature, gamma)
         except ValueError:
             continue  # the page computes it when asked, and says what is wrong

@@ -109,6 +109,8 @@ CHECK_RUNS = 200
 CHECK_WORDS = 200
 #: Length of the text whose words are sorted into easy (kept guesses) and hard ones.
 SHARES_WORDS = 5_000
+#: How many of its commonest words the page shows.
+COMMON_WORDS = 12
 #: The page's settings: draft step cost c (in target steps), temperature, words to write.
 DECODE_COSTS: tuple[float, ...] = (0.0, 0.01, 0.02, 0.05, 0.1, 0.2, 0.3, 0.5, 1.0)
 DECODE_TEMPERATURES: tuple[float, ...] = (0.0, 0.5, 0.7, 1.0, 1.5, 2.0)

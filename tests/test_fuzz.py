@@ -59,6 +59,7 @@ MODULES = (
     "scenario",
     "decoding",
     "language",
+    "precomputed",
 )
 
 P = [0.4, 0.3, 0.2, 0.1]
@@ -473,8 +474,8 @@ def check_curve(r: Any, a: Mapping[str, Any]) -> None:
     from specviz.limits import CURVE_GAMMA
 
     assert isinstance(r, tuple) and len(r) == CURVE_GAMMA + 1
-    for g, prediction in enumerate(r):
-        check_words_per_call(prediction, a, g)
+    for g, point in enumerate(r):
+        check_point(point, a, g)
 
 
 def check_measured(r: Any, a: Mapping[str, Any]) -> None:
@@ -495,20 +496,43 @@ def check_check_row(r: Any, a: Mapping[str, Any]) -> None:
     assert isinstance(r.calls, int) and r.calls >= 1
 
 
-def check_table_json(r: Any, a: Mapping[str, Any]) -> None:
+def check_tables_json(r: Any, a: Mapping[str, Any]) -> None:
     import json
 
-    language = _module("language")
+    precomputed = _module("precomputed")
     raw = json.loads(r)
-    assert {k: raw[k] for k in language.check_table_header()} == language.check_table_header()
-    assert [language.CheckRow(**row) for row in raw["rows"]] == list(a["rows"])
+    assert {k: raw[k] for k in a["header"]} == dict(a["header"])
+    path = _tmp_file(r)
+    assert precomputed.read_tables(path, a["header"]) == a["tables"]
+
+
+def _tmp_file(text: str) -> Any:
+    import tempfile
+    from pathlib import Path
+
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False, encoding="utf-8") as f:
+        f.write(text)
+    return Path(f.name)
+
+
+def check_read_tables(r: Any, a: Mapping[str, Any]) -> None:
+    precomputed = _module("precomputed")
+    assert isinstance(r, precomputed.Tables)
+    for name in precomputed.SECTIONS:
+        for (key, temperature, gamma), record in getattr(r, name).items():
+            assert (record.key, record.temperature, record.gamma) == (key, temperature, gamma)
 
 
 def check_header(r: Any, a: Mapping[str, Any]) -> None:
-    from specviz.limits import CHECK_RUNS, CHECK_WORDS
+    from specviz.limits import CHECK_RUNS, CHECK_WORDS, COMMON_WORDS, CURVE_GAMMA, SHARES_WORDS
 
     assert re.fullmatch(r"[0-9a-f]{64}", r["corpus_sha256"])
     assert (r["runs"], r["words"]) == (CHECK_RUNS, CHECK_WORDS) and isinstance(r["seed"], int)
+    assert (r["shares_words"], r["curve_gamma"], r["common_words"]) == (
+        SHARES_WORDS,
+        CURVE_GAMMA,
+        COMMON_WORDS,
+    )
 
 
 def check_corpus(r: Any, a: Mapping[str, Any]) -> None:
@@ -519,14 +543,42 @@ def check_corpus(r: Any, a: Mapping[str, Any]) -> None:
 
 
 def check_shipped(r: Any, a: Mapping[str, Any]) -> None:
+    check_tables(r, {})
+
+
+def check_tables(r: Any, a: Mapping[str, Any]) -> None:
     language = _module("language")
-    for (key, temperature, gamma), row in r.items():
-        assert key in language.PAIR_KEYS and (row.key, row.temperature, row.gamma) == (
-            key,
-            temperature,
-            gamma,
-        )
+    check_read_tables(r, a)
+    for (key, temperature, gamma), row in r.check.items():
+        assert key in language.PAIR_KEYS
         check_check_row(row, {"key": key, "temperature": temperature, "gamma": gamma})
+    for (key, temperature, gamma), point in r.curve.items():
+        check_point(point, {"key": key, "temperature": temperature, "gamma": gamma})
+    for (key, temperature, gamma), common in r.common.items():
+        check_common(common, {"key": key, "temperature": temperature, "gamma": gamma})
+
+
+def check_point(r: Any, a: Mapping[str, Any], gamma: int | None = None) -> None:
+    g = _size(a, "gamma") if gamma is None else gamma
+    assert (r.key, r.temperature, r.gamma) == (a["key"], float(a["temperature"]), g)
+    _number(r.alpha, 0, 1), _words_per_call(r.long_run, g), _words_per_call(r.iid, g)
+    row = np.array(r.kept_in_a_row)
+    assert isinstance(r.kept_in_a_row, tuple) and row.size == g + 1
+    _within(row, 0, 1)
+    assert abs(row[0] - 1) < 1e-12 and (np.diff(row) <= 1e-12).all()
+    assert abs(row.sum() - r.long_run) < 1e-9
+
+
+def check_common(r: Any, a: Mapping[str, Any]) -> None:
+    from specviz.limits import COMMON_WORDS
+
+    g = _size(a, "gamma")
+    assert (r.key, r.temperature, r.gamma) == (a["key"], float(a["temperature"]), g)
+    words, emitted, kept = (np.array(x, dtype=np.int64) for x in (r.words, r.emitted, r.kept))
+    assert 1 <= words.size <= COMMON_WORDS and words.size == emitted.size == kept.size
+    assert len(set(r.words)) == words.size and (words >= 0).all()
+    assert (emitted >= 1).all() and (np.diff(emitted) <= 0).all()
+    assert ((kept >= 0) & (kept <= emitted)).all() and emitted.sum() <= r.n_tokens
 
 
 def check_word_shares(r: Any, a: Mapping[str, Any]) -> None:
@@ -577,8 +629,10 @@ TARGET3 = [[0.6, 0.3, 0.1], [0.2, 0.2, 0.6], [0.1, 0.8, 0.1]]
 DRAFT3 = [[0.3, 0.4, 0.3], [0.3, 0.3, 0.4], [1 / 3, 1 / 3, 1 / 3]]
 #: Stands for the two chains compiled by ``decoding_pair``.
 PAIR = Built(lambda: _module("decoding").decoding_pair(TARGET3, DRAFT3))
-#: Stands for a list of one row of the decoding page's check table.
-CHECK_ROWS = Built(lambda: [_module("language").check_row("textbook", 1.0, 4)])
+#: Stands for a small table of every kind of record (the textbook pair at T = 1, γ = 4).
+TABLES = Built(lambda: _module("language").computed_tables(("textbook",), (1.0,), (4,)))
+#: Stands for the header a table is written with.
+HEADER = Built(lambda: _module("language").tables_header())
 #: The temperature and gamma the toy specs use (offered by the page, fast for "textbook").
 TOY = {"key": "textbook", "temperature": 0.7}
 
@@ -805,15 +859,21 @@ SPECS: dict[str, Spec] = {
     # language
     "language.corpus": Spec({}, check_corpus),
     "language.corpus_fingerprint": Spec({}, lambda r, a: _ok(re.fullmatch(r"[0-9a-f]{64}", r))),
-    "language.check_table_header": Spec({}, check_header),
-    "language.shipped_check": Spec({}, check_shipped),
-    "language.check_table_json": Spec({"rows": CHECK_ROWS}, check_table_json),
+    "language.tables_header": Spec({}, check_header),
+    "language.shipped_tables": Spec({}, check_shipped),
+    "language.computed_tables": Spec(
+        {"pairs": ("textbook",), "temperatures": (0.7,), "gammas": (2,)}, check_tables
+    ),
     "language.toy_pair": Spec({"key": "textbook"}, check_toy_pair),
     "language.pair_models": Spec(TOY, check_models),
     "language.compiled_pair": Spec(TOY, check_pair),
     "language.toy_run": Spec({**TOY, "gamma": 3, "n_tokens": 20, "seed": 3}, check_toy_run),
     "language.toy_prediction": Spec({**TOY, "gamma": 3}, check_words_per_call),
     "language.toy_curve": Spec(TOY, check_curve),
+    "language.toy_point": Spec({**TOY, "gamma": 3}, check_point),
+    "language.computed_curve_point": Spec({**TOY, "gamma": 3}, check_point),
+    "language.toy_common_words": Spec({**TOY, "gamma": 3}, check_common),
+    "language.computed_common_words": Spec({**TOY, "gamma": 3}, check_common),
     "language.toy_measured": Spec({**TOY, "gamma": 3, "seed": 3}, check_measured),
     "language.toy_word_shares": Spec({**TOY, "gamma": 3, "seed": 3}, check_word_shares),
     "language.computed_check_row": Spec({**TOY, "gamma": 3}, check_check_row),
@@ -825,6 +885,12 @@ SPECS: dict[str, Spec] = {
         synonyms={"c": ("c (draft cost / target cost)",)},
     ),
     "language.warm_up_plan": Spec(WARM, check_warm_up_plan),
+    # precomputed
+    "precomputed.tables_json": Spec({"header": HEADER, "tables": TABLES}, check_tables_json),
+    "precomputed.read_tables": Spec(
+        {"path": Built(lambda: _module("language").TABLES_PATH), "header": HEADER},
+        check_read_tables,
+    ),
     "language.warm_up": Spec({**WARM, "idle": None}, lambda r, a: _ok(isinstance(r, bool))),
 }
 
@@ -1208,7 +1274,7 @@ FOUND: dict[str, tuple[Callable[[], Any], str]] = {
         _call("language", "check_row", "textbook", None, 4),
         "temperature",
     ),
-    "check_table_json([None])": (_call("language", "check_table_json", [None]), "rows"),
+    "tables_json({}, None)": (_call("precomputed", "tables_json", {}, None), "tables"),
 }
 
 

@@ -246,19 +246,32 @@ def test_measured_words_per_call_match_the_prediction_for_every_pair() -> None:
         assert abs(z_score(ratio, prediction.long_run, error)) < 4, key
 
 
-# --------------------------------------------------------------------- the shipped check table
+# --------------------------------------------------------------------- the shipped tables
 
 
-def test_the_shipped_check_table_is_every_offered_setting_recomputed() -> None:
-    """specviz/data/decoding_check.json holds every (pair, temperature, γ) the page offers, each
-    row what the models give now (regenerate with ``python -m scripts.decoding_check``)."""
-    from scripts.decoding_check import settings
-    from specviz.language import computed_check_row, shipped_check
+@pytest.fixture(scope="module")
+def offered_tables():
+    """Every record the page offers, computed now from the models (~12 s of one core)."""
+    from scripts.decoding_tables import offered
 
-    table = shipped_check()
-    assert sorted(table) == sorted(settings()), "stale table: run python -m scripts.decoding_check"
-    for setting, row in table.items():
-        fresh = computed_check_row(*setting)
+    return offered()
+
+
+def test_the_shipped_tables_are_every_offered_setting(offered_tables) -> None:
+    from specviz.language import shipped_tables
+
+    shipped = shipped_tables()
+    stale = "stale table: run python -m scripts.decoding_tables"
+    for name in ("check", "curve", "common"):
+        assert sorted(getattr(shipped, name)) == sorted(getattr(offered_tables, name)), stale
+
+
+def test_the_shipped_check_is_recomputed(offered_tables) -> None:
+    """Every row of the shipped check is what the models give now, to 1e-12."""
+    from specviz.language import shipped_tables
+
+    for setting, row in shipped_tables().check.items():
+        fresh = offered_tables.check[setting]
         assert row.calls == fresh.calls, setting
         for name in ("alpha", "iid", "exact", "measured", "std_error"):
             assert getattr(row, name) == pytest.approx(getattr(fresh, name), rel=0, abs=1e-12), (
@@ -267,39 +280,89 @@ def test_the_shipped_check_table_is_every_offered_setting_recomputed() -> None:
             )
 
 
+def test_the_shipped_curve_is_recomputed(offered_tables) -> None:
+    """Every point of the shipped prediction against γ is what the models give now, to 1e-12."""
+    from specviz.language import shipped_tables
+
+    for setting, point in shipped_tables().curve.items():
+        fresh = offered_tables.curve[setting]
+        for name in ("alpha", "iid", "long_run"):
+            assert getattr(point, name) == pytest.approx(getattr(fresh, name), rel=0, abs=1e-12)
+        assert len(point.kept_in_a_row) == len(fresh.kept_in_a_row) == setting[2] + 1, setting
+        np.testing.assert_allclose(point.kept_in_a_row, fresh.kept_in_a_row, rtol=0, atol=1e-12)
+
+
+def test_the_shipped_common_words_are_recounted(offered_tables) -> None:
+    """Counts are exact: the same seed gives the same texts."""
+    from specviz.language import shipped_tables
+
+    for setting, common in shipped_tables().common.items():
+        assert common == offered_tables.common[setting], setting
+
+
+def test_a_point_is_the_full_prediction_without_its_arrays() -> None:
+    from specviz.language import computed_curve_point, toy_prediction
+
+    for gamma in (0, 1, 4):
+        full, point = toy_prediction("ngram", 1.0, gamma), computed_curve_point("ngram", 1.0, gamma)
+        assert (point.alpha, point.iid, point.long_run) == (full.alpha, full.iid, full.long_run)
+        assert point.kept_in_a_row == tuple(full.kept_in_a_row)
+        assert point.speedup(0.1) == full.speedup(0.1)
+
+
+def test_the_common_words_are_the_commonest_of_the_full_count() -> None:
+    from specviz.language import CHECK_SEED, computed_common_words, toy_word_shares
+    from specviz.limits import COMMON_WORDS
+
+    shares = toy_word_shares("weak", 1.0, 3, CHECK_SEED)
+    common = computed_common_words("weak", 1.0, 3)
+    assert len(common.words) == COMMON_WORDS
+    rest = np.delete(shares.emitted, list(common.words))
+    assert min(common.emitted) >= rest.max()  # no word left out is commoner
+    assert common.emitted == tuple(shares.emitted[list(common.words)])
+    assert common.kept == tuple(shares.kept[list(common.words)])
+    assert common.n_tokens == shares.n_tokens
+
+
 def test_a_table_from_another_corpus_or_missing_is_not_used(tmp_path, monkeypatch) -> None:
     import json
 
     from specviz import language
 
-    good = json.loads(language.CHECK_TABLE_PATH.read_text(encoding="utf-8"))
-    row = good["rows"][0]
+    good = json.loads(language.TABLES_PATH.read_text(encoding="utf-8"))
+    row, point = good["check"][0], good["curve"][5]
     setting = (row["key"], row["temperature"], row["gamma"])
-    lied = {**good, "rows": [{**row, "measured": 99.0}]}
+    at = (point["key"], point["temperature"], point["gamma"])
+    lied = {**good, "check": [{**row, "measured": 99.0}], "curve": [{**point, "long_run": 99.0}]}
     cases = {
         "another corpus": {**lied, "corpus_sha256": "0" * 64},
         "another seed": {**lied, "seed": good["seed"] + 1},
-        "broken rows": {**good, "rows": [{"key": "ngram"}]},
+        "another curve": {**lied, "curve_gamma": good["curve_gamma"] + 1},
+        "broken rows": {**good, "check": [{"key": "ngram"}]},
+        "a section missing": {k: v for k, v in good.items() if k != "common"},
     }
     try:
         for name, content in cases.items():
             path = tmp_path / f"{name}.json"
             path.write_text(json.dumps(content), encoding="utf-8")
-            monkeypatch.setattr(language, "CHECK_TABLE_PATH", path)
-            language.shipped_check.cache_clear()
-            assert language.shipped_check() == {}, name
+            monkeypatch.setattr(language, "TABLES_PATH", path)
+            language.shipped_tables.cache_clear()
+            assert language.shipped_tables() == language.Tables({}, {}, {}), name
             assert language.check_row(*setting) == language.computed_check_row(*setting), name
+            assert language.toy_point(*at) == language.computed_curve_point(*at), name
         path = tmp_path / "right.json"
         path.write_text(json.dumps(lied), encoding="utf-8")
-        monkeypatch.setattr(language, "CHECK_TABLE_PATH", path)
-        language.shipped_check.cache_clear()
+        monkeypatch.setattr(language, "TABLES_PATH", path)
+        language.shipped_tables.cache_clear()
         assert language.check_row(*setting).measured == 99.0  # the table is what is read
-        monkeypatch.setattr(language, "CHECK_TABLE_PATH", tmp_path / "missing.json")
-        language.shipped_check.cache_clear()
+        assert language.toy_point(*at).long_run == 99.0
+        monkeypatch.setattr(language, "TABLES_PATH", tmp_path / "missing.json")
+        language.shipped_tables.cache_clear()
         assert language.check_row(*setting).measured != 99.0
+        assert language.toy_point(*at).long_run != 99.0
     finally:
         monkeypatch.undo()
-        language.shipped_check.cache_clear()
+        language.shipped_tables.cache_clear()
 
 
 # ------------------------------------------------------------------------- computed in advance
@@ -321,8 +384,9 @@ def test_the_warm_up_computes_what_the_page_will_ask_for() -> None:
 
     plan = language.warm_up_plan(("textbook",), (0.85,), (2, 5), ("textbook", 0.85, 2))
     language._warm(plan)
-    assert ("textbook", 0.85) in language._toy_curve
     assert ("textbook", 0.85) in language._compiled_pair
+    for g in range(language.CURVE_GAMMA + 1):  # no table ships this temperature: computed
+        assert ("textbook", 0.85, g) in language._toy_prediction
     for g in (2, 5):
         assert ("textbook", 0.85, g, language.CHECK_SEED) in language._toy_word_shares
 
@@ -338,7 +402,7 @@ def test_the_warm_up_waits_while_the_server_is_busy() -> None:
     worker = threading.Thread(target=language._warm, args=(plan, idle.is_set), daemon=True)
     worker.start()
     worker.join(0.5)
-    assert worker.is_alive() and ("textbook", 1.25) not in language._toy_curve  # busy: it waits
+    assert worker.is_alive() and ("textbook", 1.25) not in language._compiled_pair  # busy: waits
     idle.set()
     worker.join(30)
-    assert not worker.is_alive() and ("textbook", 1.25) in language._toy_curve
+    assert not worker.is_alive() and ("textbook", 1.25) in language._compiled_pair

@@ -19,7 +19,6 @@ from specviz.decoding import (
     LEVIATHAN_TABLE2,
     Decoding,
     Origin,
-    WordsPerCall,
     cost_model_speedup,
 )
 from specviz.figures.fit import wrap
@@ -28,7 +27,6 @@ from specviz.figures.numbers import percent
 from specviz.figures.style import ChartStyle, figure, layout
 from specviz.figures.traces import bar, inside_text
 from specviz.language import (
-    CHECK_SEED,
     PAIR_KEYS,
     PAIR_TITLES,
     STRONG_TOP_P,
@@ -36,14 +34,15 @@ from specviz.language import (
     ToyPair,
     check_row,
     corpus,
+    toy_common_words,
     toy_curve,
     toy_pair,
-    toy_prediction,
+    toy_point,
     toy_run,
-    toy_word_shares,
 )
 from specviz.limits import CHECK_RUNS, CHECK_WORDS, CURVE_GAMMA, SHARES_WORDS
 from specviz.palette import Notation
+from specviz.precomputed import CurvePoint
 from specviz.theory import walltime_speedup
 
 #: What the page is about, in three sentences ({T}/{D}: the letters).
@@ -128,7 +127,7 @@ def _title(text: str, style: ChartStyle) -> str:
     return wrap(text, style.title_size, 460 if style.projector else 340)
 
 
-def best_gamma(curve: Sequence[WordsPerCall], cost: float) -> tuple[int, float]:
+def best_gamma(curve: Sequence[CurvePoint], cost: float) -> tuple[int, float]:
     """The γ (0 = plain decoding) with the highest long-run speed-up on the chart, and that
     speed-up (the first on a tie)."""
     speedups = [w.speedup(cost) for w in curve]
@@ -482,7 +481,7 @@ def gamma_figure(
 
 
 def gamma_caption(
-    curve: Sequence[WordsPerCall], run: Decoding, gamma: int, cost: float, n: Notation
+    curve: Sequence[CurvePoint], run: Decoding, gamma: int, cost: float, n: Notation
 ) -> str:
     """What the γ chart shows, in numbers."""
     best, best_speed = best_gamma(curve, cost)
@@ -830,7 +829,7 @@ def in_a_row_figure(
     key: str, temperature: float, gamma: int, style: ChartStyle
 ) -> tuple[go.Figure, str]:
     """Chance that guess k is kept given the guesses before it were, against α (i.i.d.)."""
-    prediction = toy_prediction(key, temperature, gamma)
+    prediction = toy_point(key, temperature, gamma)
     row = prediction.kept_in_a_row
     chances = [
         float(row[k] / row[k - 1]) if row[k - 1] > 0 else float("nan") for k in range(1, gamma + 1)
@@ -886,12 +885,10 @@ def shares_figure(
 ) -> tuple[go.Figure, str]:
     """For the commonest words of a long text: how often each came from a kept guess."""
     info = toy_pair(key)
-    shares = toy_word_shares(key, temperature, gamma, CHECK_SEED)
-    common = np.argsort(-shares.emitted, kind="stable")[:12]
-    common = common[shares.emitted[common] > 0]
-    kept = shares.kept[common] / shares.emitted[common]
+    common = toy_common_words(key, temperature, gamma)
+    kept = np.array(common.kept) / np.array(common.emitted)
     order = np.argsort(kept, kind="stable")  # the easiest word on top
-    words = [_word(info, w) for w in common[order]]
+    words = [_word(info, common.words[i]) for i in order]
     kept = kept[order]
     traces = [
         bar(
