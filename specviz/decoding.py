@@ -52,8 +52,9 @@ from specviz.limits import (
     MAX_SETTLE_WORK,
     ROUNDING,
     SETTLE_TOLERANCE,
+    STEP_BLOCK,
 )
-from specviz.one_token import checked_step
+from specviz.one_token import step_rows
 from specviz.sampling import SeedLike, inverse_cdf
 from specviz.sampling_settings import softmax, top_k, top_p
 from specviz.theory import expected_tokens_per_step
@@ -523,10 +524,10 @@ def _same_size(v_target: int, v_draft: int) -> None:
 def _compile_chains(p_mat: np.ndarray, q_mat: np.ndarray, start: int) -> DecodingPair:
     """Two first-order chains: the context is the last word, so the next context is the word."""
     size = p_mat.shape[0]
-    steps = [checked_step(p_mat[s], q_mat[s]) for s in range(size)]
+    rows = step_rows(p_mat, q_mat)
     src, word = np.nonzero((p_mat > 0) | (q_mat > 0))  # row-major: entries grouped by context
     table = {
-        name: np.stack([getattr(st, name) for st in steps])[src, word]
+        name: getattr(rows, name)[src, word]
         for name in ("accept", "kept", "refill", "bucket_weights")
     }
     return DecodingPair(
@@ -543,7 +544,7 @@ def _compile_chains(p_mat: np.ndarray, q_mat: np.ndarray, start: int) -> Decodin
         kept=_frozen(table["kept"]),
         refill=_frozen(table["refill"]),
         bucket=_frozen(table["bucket_weights"]),
-        alpha=_frozen(np.array([st.alpha for st in steps])),
+        alpha=_frozen(rows.alpha),
     )
 
 
@@ -568,15 +569,18 @@ def _compile_models(
     size = target.vocab_size
     index = {key(prompt): 0}
     contexts: list[tuple[int, ...]] = [key(prompt)]
-    parts: dict[str, list[np.ndarray]] = {k: [] for k in ("word", "follow", "p", "q", "accept",
-                                                          "kept", "refill", "bucket")}  # fmt: skip
-    counts, alphas, edges = [], [], 0
+    checked: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+    # Kept sparse (the words either model can say): a vocabulary may be large.
+    supports: list[np.ndarray] = []
+    p_rows: list[np.ndarray] = []
+    q_rows: list[np.ndarray] = []
+    follows: list[np.ndarray] = []
+    edges = 0
     i = 0
-    while i < len(contexts):
+    while i < len(contexts):  # the graph: every context, its words and where each leads
         context = contexts[i]
-        p = _model_row(target, context, "target", size)
-        q = _model_row(draft, context, "draft", size)
-        one = checked_step(p, q)
+        p = _model_row(target, context, "target", size, checked)
+        q = _model_row(draft, context, "draft", size, checked)
         support = np.flatnonzero((p > 0) | (q > 0))
         edges += support.size
         if edges > MAX_EDGES:
@@ -597,31 +601,50 @@ def _compile_models(
                 j = index[nxt] = len(contexts)
                 contexts.append(nxt)
             follow[k] = j
-        for name, values in (("word", support), ("follow", follow), ("p", p[support]),
-                             ("q", q[support]), ("accept", one.accept[support]),
-                             ("kept", one.kept[support]), ("refill", one.refill[support]),
-                             ("bucket", one.bucket_weights[support])):  # fmt: skip
-            parts[name].append(values)
-        counts.append(support.size)
-        alphas.append(one.alpha)
+        supports.append(support)
+        p_rows.append(p[support])
+        q_rows.append(q[support])
+        follows.append(follow)
         i += 1
-    ptr = np.r_[0, np.cumsum(counts)].astype(np.int64)
+    # The one-token step of every context, a block of contexts at a time (one numpy pass each,
+    # bounded memory whatever the vocabulary).
+    parts: dict[str, list[np.ndarray]] = {k: [] for k in ("source", "word", "p", "q", "accept",
+                                                          "kept", "refill", "bucket")}  # fmt: skip
+    alphas = []
+    counts = [f.size for f in follows]
+    block = max(1, STEP_BLOCK // size)
+    for lo in range(0, len(contexts), block):
+        hi = min(lo + block, len(contexts))
+        src = np.repeat(np.arange(hi - lo), counts[lo:hi])
+        word = np.concatenate(supports[lo:hi])
+        # Each row in full again (zeros outside its words): the step sums whole rows.
+        p_block, q_block = np.zeros((hi - lo, size)), np.zeros((hi - lo, size))
+        p_block[src, word] = np.concatenate(p_rows[lo:hi])
+        q_block[src, word] = np.concatenate(q_rows[lo:hi])
+        rows = step_rows(p_block, q_block)
+        for name, values in (("p", p_block), ("q", q_block), ("accept", rows.accept),
+                             ("kept", rows.kept), ("refill", rows.refill),
+                             ("bucket", rows.bucket_weights)):  # fmt: skip
+            parts[name].append(values[src, word])
+        parts["source"].append(src + lo)
+        parts["word"].append(word)
+        alphas.append(rows.alpha)
     arrays = {name: np.concatenate(values) for name, values in parts.items()}
     return DecodingPair(
         contexts=tuple(contexts),
         start=0,
         vocab_size=size,
-        ptr=_frozen(ptr),
-        source=_frozen(np.repeat(np.arange(len(contexts)), counts).astype(np.int64)),
+        ptr=_frozen(np.r_[0, np.cumsum(counts)].astype(np.int64)),
+        source=_frozen(arrays["source"].astype(np.int64)),
         word=_frozen(arrays["word"].astype(np.int64)),
-        follow=_frozen(arrays["follow"]),
+        follow=_frozen(np.concatenate(follows)),
         p=_frozen(arrays["p"]),
         q=_frozen(arrays["q"]),
         accept=_frozen(arrays["accept"]),
         kept=_frozen(arrays["kept"]),
         refill=_frozen(arrays["refill"]),
         bucket=_frozen(arrays["bucket"]),
-        alpha=_frozen(np.array(alphas)),
+        alpha=_frozen(np.concatenate(alphas)),
     )
 
 
@@ -632,15 +655,26 @@ def _reader(model: LanguageModel) -> Callable[[tuple[int, ...]], tuple[int, ...]
     return model.state
 
 
-def _model_row(model: LanguageModel, context: tuple[int, ...], name: str, size: int) -> np.ndarray:
+def _model_row(
+    model: LanguageModel, context: tuple[int, ...], name: str, size: int,
+    checked: dict[int, tuple[np.ndarray, np.ndarray]],
+) -> np.ndarray:  # fmt: skip
+    raw = model.next_word(context)
+    # Many contexts share one read-only row (a draft that reads fewer words): checked once.
+    # The entry holds the row itself, so its id cannot be reused by another array.
+    hit = checked.get(id(raw))
+    if hit is not None and hit[0] is raw:
+        return hit[1]
     try:
-        row = prob_vector(model.next_word(context), f"{name}'s next-word distribution")
+        row = prob_vector(raw, f"{name}'s next-word distribution")
     except ValueError as problem:
         raise ValueError(f"{problem} (after the words {list(context)})") from problem
     if row.size != size:
         raise ValueError(
             f"{name}'s next-word distribution has {row.size} entries; its vocab_size is {size}"
         )
+    if isinstance(raw, np.ndarray) and not raw.flags.writeable:
+        checked[id(raw)] = (raw, row)
     return row
 
 

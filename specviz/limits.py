@@ -79,6 +79,8 @@ MAX_CHAIN_WORDS = 1_000
 MAX_CONTEXTS = 50_000
 #: Most (context, word) pairs either model can say: the engine stores a few floats for each.
 MAX_EDGES = 2_000_000
+#: Entries (contexts × words) of the one-token steps a compile computes in one numpy pass.
+STEP_BLOCK = 1_000_000
 #: Longest prompt (in words) a decoding run may start from.
 MAX_PROMPT = 64
 #: Most drafts per target call the engine runs (real systems use 3 to 8).

@@ -20,6 +20,7 @@ always rejected, however rarely the draft makes one.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -141,6 +142,45 @@ def checked_step(p: np.ndarray, q: np.ndarray) -> OneTokenStep:
     """:func:`step` of vectors already validated (as :func:`~specviz._checks.prob_pair` returns
     them): the samplers, rules and engines call it after checking their own arguments, so a
     vector is validated once per call, not once per layer."""
+    rows = step_rows(p, q)
+    return OneTokenStep(
+        p=_frozen(p.copy()),
+        q=_frozen(q.copy()),
+        accept=_frozen(rows.accept),
+        kept=_frozen(rows.kept),
+        bounced=_frozen(rows.bounced),
+        refill=_frozen(rows.refill),
+        residual=_frozen(rows.residual),
+        balance=_frozen(rows.balance),
+        alpha=float(rows.alpha),
+        z=float(rows.z),
+    )
+
+
+class StepRows(NamedTuple):
+    """The one-token step of every row of ``p`` and ``q`` at once (see :func:`step_rows`):
+    arrays of their shape, and per row ``alpha``, ``z`` and ``bucket_weights``."""
+
+    accept: np.ndarray
+    kept: np.ndarray
+    bounced: np.ndarray
+    refill: np.ndarray
+    residual: np.ndarray
+    balance: np.ndarray
+    bucket_weights: np.ndarray
+    alpha: np.ndarray
+    z: np.ndarray
+
+
+def step_rows(p: np.ndarray, q: np.ndarray) -> StepRows:
+    """The one-token step of each row of validated ``p`` and ``q`` (one vector, or a stack of
+    them): the ONE implementation of the step, which :func:`checked_step` wraps for one pair and
+    the decoding engine runs over every context of a text at once.
+
+    Row ``i`` of the result is, bit for bit, ``checked_step(p[i], q[i])``: every operation is
+    per entry or a sum along the last axis, which numpy adds up row by row as it adds up one
+    vector (tests/test_one_token.py holds this).
+    """
     diff = p - q
     # p(x) = 0 is never rounding: it is a filter, and a proposal of x must always be rejected.
     same = (np.abs(diff) <= ROUNDING) & ((p > 0) | (q == 0))
@@ -150,30 +190,22 @@ def checked_step(p: np.ndarray, q: np.ndarray) -> OneTokenStep:
     accept = np.ones_like(p)
     proposed = q > 0
     accept[proposed] = np.where(same[proposed], 1.0, np.minimum(1.0, p[proposed] / q[proposed]))
-    refilled = float(refill.sum())
+    refilled = refill.sum(axis=-1)
     # Z is TV(p, q): half of all the mass that moves. α = 1 - Z exactly, so α + Z = 1 and
     # α = 1 - TV hold to the last bit whatever the balanced tokens' gaps add up to.
-    z = min(1.0, 0.5 * (refilled + float(bounced.sum())))
-    if z == 0:
-        alpha = 1.0  # no proposal is ever rejected (Σ q itself may be 1 - 1e-16)
-    elif not kept.any():
-        alpha, z = 0.0, 1.0  # disjoint supports: every proposal is rejected
-    else:
-        alpha = 1.0 - z
-    residual = refill / refilled if refilled > 0 else np.zeros_like(p)
+    z = np.minimum(1.0, 0.5 * (refilled + bounced.sum(axis=-1)))
+    disjoint = ~kept.any(axis=-1)
+    # z = 0: no proposal is ever rejected (Σ q itself may be 1 - 1e-16); disjoint supports:
+    # every proposal is rejected.
+    alpha = np.where(z == 0, 1.0, np.where(disjoint, 0.0, 1.0 - z))
+    z = np.where((z != 0) & disjoint, 1.0, z)
+    some = (refilled > 0)[..., None]
+    residual = np.where(some, refill / np.where(some, refilled[..., None], 1.0), 0.0)
     balance = np.where(same, 0, np.sign(-diff)).astype(np.int64)
-    return OneTokenStep(
-        p=_frozen(p.copy()),
-        q=_frozen(q.copy()),
-        accept=_frozen(accept),
-        kept=_frozen(kept),
-        bounced=_frozen(bounced),
-        refill=_frozen(refill),
-        residual=_frozen(residual),
-        balance=_frozen(balance),
-        alpha=alpha,
-        z=z,
-    )
+    # What a rejection draws from: the refill, or p when nothing is refilled (see
+    # OneTokenStep.bucket_weights).
+    bucket = np.where(refill.any(axis=-1)[..., None], refill, p)
+    return StepRows(accept, kept, bounced, refill, residual, balance, bucket, alpha, z)
 
 
 # ------------------------------------------------------------------ the public functions

@@ -726,3 +726,25 @@ def test_the_cost_model_speedup_is_words_per_call_over_the_calls_cost() -> None:
     assert cost_model_speedup(2.5, 0, 7.0) == 2.5  # no drafts: nothing to pay for them
     with pytest.raises(ValueError, match="c \\(draft cost"):
         cost_model_speedup(2.0, 1, -0.1)
+
+
+@pytest.mark.parametrize(("key", "temperature"), [("ngram", 1.0), ("weak", 2.0), ("strong", 0.7)])
+def test_a_compiled_pair_is_each_contexts_one_token_step_bit_for_bit(key, temperature) -> None:
+    """The compile computes the steps of many contexts at once; each must be exactly the
+    one-token step of that context's two distributions (what the Playground shows)."""
+    from specviz.language import pair_models, toy_pair
+    from specviz.one_token import checked_step
+
+    target, draft = pair_models(key, temperature)
+    pair = decoding_pair(target, draft, start=toy_pair(key).start)
+    for s in range(0, pair.size, 7):
+        p, q = target.next_word(pair.contexts[s]), draft.next_word(pair.contexts[s])
+        one, rows = checked_step(p, q), pair.row(s)
+        words = np.flatnonzero((p > 0) | (q > 0))
+        assert np.array_equal(pair.word[rows], words)
+        assert np.array_equal(pair.p[rows], p[words]) and np.array_equal(pair.q[rows], q[words])
+        for name, full in (("accept", one.accept), ("kept", one.kept), ("refill", one.refill),
+                           ("bucket", one.bucket_weights)):  # fmt: skip
+            assert np.array_equal(getattr(pair, name)[rows], full[words]), (s, name)
+        assert pair.alpha[s] == one.alpha, s
+

@@ -500,3 +500,34 @@ def test_a_law_against_its_rounded_copy_is_exact(weights, direction):
     assert rejection_mass(p, p_rounded) == 0.0
     assert acceptance_rate(p, p_rounded) == 1.0
     assert total_variation(p, p_rounded) == 0.0
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(prob_pairs(max_size=12), min_size=1, max_size=6), st.integers(1, 12))
+def test_step_rows_is_checked_step_row_by_row_bit_for_bit(pairs, width) -> None:
+    """The decoding engine computes every context's step at once: row i of step_rows must be
+    checked_step of row i exactly (rows padded with zeros to one width, as the engine does)."""
+    from specviz.one_token import checked_step, step_rows
+
+    width = max(width, *(p.size for p, _ in pairs))
+    p_rows, q_rows = np.zeros((len(pairs), width)), np.zeros((len(pairs), width))
+    for i, (p, q) in enumerate(pairs):
+        p_rows[i, : p.size], q_rows[i, : q.size] = p, q
+    rows = step_rows(p_rows, q_rows)
+    for i in range(len(pairs)):
+        one = checked_step(p_rows[i], q_rows[i])
+        for name in ("accept", "kept", "bounced", "refill", "residual", "balance"):
+            assert np.array_equal(getattr(rows, name)[i], getattr(one, name)), name
+        assert np.array_equal(rows.bucket_weights[i], one.bucket_weights)
+        assert (rows.alpha[i], rows.z[i]) == (one.alpha, one.z)
+
+
+def test_step_rows_covers_the_two_special_cases() -> None:
+    from specviz.one_token import step_rows
+
+    p = np.array([[0.5, 0.5, 0.0], [1.0, 0.0, 0.0], [0.2, 0.3, 0.5]])
+    q = np.array([[0.5, 0.5, 0.0], [0.0, 0.5, 0.5], [0.5, 0.3, 0.2]])
+    rows = step_rows(p, q)
+    assert rows.alpha.tolist() == [1.0, 0.0, 0.7] and rows.z[:2].tolist() == [0.0, 1.0]
+    assert np.array_equal(rows.bucket_weights[0], p[0])  # nothing refilled: back to p
+    assert np.array_equal(rows.residual[1], [1.0, 0.0, 0.0])
