@@ -119,7 +119,9 @@ class Corpus:
         return " ".join(self.spelled(ids, after_end)).replace(" .", ".")
 
 
-@functools.cache
+# shared (not functools.cache) here and below: a class opening the page on a fresh server asks
+# from many threads at once, and one thread builds while the others wait.
+@shared(1)
 def corpus() -> Corpus:
     """The corpus, read and counted once per process (a few milliseconds).
 
@@ -243,7 +245,7 @@ class NgramModel(LanguageModel):
         return out / out.sum()
 
 
-@functools.cache
+@shared(4)
 def _counts(order: int) -> dict[int, dict[tuple[int, ...], np.ndarray]]:
     """Per context length 1..order: context -> next-word frequencies (a distribution)."""
     stream = corpus().stream
@@ -264,7 +266,7 @@ def _counts(order: int) -> dict[int, dict[tuple[int, ...], np.ndarray]]:
     return tables
 
 
-@functools.cache
+@shared(1)
 def _unigram() -> np.ndarray:
     freq = np.bincount(corpus().stream, minlength=corpus().size).astype(np.float64)
     return freq / freq.sum()
@@ -387,7 +389,7 @@ def pair_models(key: str, temperature: float = 1.0) -> tuple[object, object]:
     return adjusted, drafts[k]()
 
 
-@functools.cache
+@shared(8)
 def _ngram(order: int, weights: tuple[float, ...] | None = None) -> NgramModel:
     """One model per order and weights per process: its rows are computed once, whatever the
     pair and the temperature."""
@@ -864,7 +866,7 @@ def computed_tables(
     )
 
 
-@functools.cache
+@shared(1)
 def shipped_tables() -> Tables:
     """The records of specviz/data/decoding_tables.json by (key, temperature, gamma); empty if
     the file is missing, unreadable or computed with another corpus, seed or size."""
