@@ -430,6 +430,17 @@ def summary(result: ClassResult) -> dict[str, float]:
     return out | result.server
 
 
+def rerun_p95_by_window(result: ClassResult, window: float = 10.0) -> list[float]:
+    """Rerun p95 (ms) of the changes that ended in each ``window`` s from the class opening the
+    link: where in the lesson the slow ones were (a fresh server's first seconds, or all along)."""
+    by: dict[int, list[float]] = {}
+    for student in result.students:
+        # rerun_at is stamped after each change's run; reruns holds their durations in order.
+        for took, at in zip(student.reruns, student.rerun_at, strict=False):
+            by.setdefault(int((at - result.started) // window), []).append(took)
+    return [1e3 * percentile(by.get(i, []), 0.95) for i in range(max(by, default=-1) + 1)]
+
+
 def error_kinds(result: ClassResult) -> dict[str, int]:
     """How many errors of each kind (the text up to its first colon)."""
     kinds: dict[str, int] = {}
@@ -453,6 +464,8 @@ def report(result: ClassResult, label: str = "") -> str:
         f"max {s['first_max_s']:6.2f} s    all students had a page after "
         f"{s['all_first_pages_s']:.2f} s",
         f"  errors      {s['errors']} {error_kinds(result) or ''}",
+        "  rerun p95 by 10 s: "
+        + " ".join(f"{p:.0f}" for p in rerun_p95_by_window(result)) + " ms",
     ]
     if s["reconnects"] or s["lost_changes"]:
         lines.append(
