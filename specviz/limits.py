@@ -155,6 +155,10 @@ IDLE_AFTER = 0.3
 IDLE_STALE = 10.0
 #: How often waiting background work looks again whether the server is idle, in seconds.
 IDLE_POLL = 0.05
+#: The server's garbage collector: allocations before a young collection, then young
+#: collections per middle one, middle ones per full one (Python's default: 700, 10, 10). See
+#: specviz/ui/page.py.
+GC_THRESHOLDS: tuple[int, int, int] = (10_000, 10, 10)
 
 # ----------------------------------------- the page "Many words per call": what a process keeps
 

@@ -956,6 +956,7 @@ def _module(name: str) -> ModuleType:
 #: docstrings say so): fuzzing them would test their callers' checks, not theirs.
 TRUSTED_INPUT = {
     "one_token.checked_step": "the step of vectors prob_pair already validated (hot path)",
+    "one_token.step_rows": "checked_step of many rows at once, for the decoding engine's compile",
 }
 
 

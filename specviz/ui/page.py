@@ -12,6 +12,7 @@ A page script reads top to bottom like its lesson::
 
 from __future__ import annotations
 
+import gc
 import threading
 import time
 from collections.abc import Callable
@@ -27,7 +28,7 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from specviz.figures.style import ChartStyle
-from specviz.limits import IDLE_AFTER, IDLE_STALE, PAGE_KEPT_RESULTS
+from specviz.limits import GC_THRESHOLDS, IDLE_AFTER, IDLE_STALE, PAGE_KEPT_RESULTS
 from specviz.links import Param
 from specviz.one_token import OneTokenStep
 from specviz.palette import Notation
@@ -198,6 +199,7 @@ def setup(script: str) -> None:
     """Start a page: config, the menu in the sidebar, projector styling, the shared settings,
     and the notices of the link it was opened with. The first Streamlit call of every page."""
     _run_started()
+    _tune_collector()
     me = info(script)
     scenario = state.current()
     st.set_page_config(
@@ -218,6 +220,25 @@ def setup(script: str) -> None:
     # a widget a learner is using is never drawn anew (that drops keyboard focus).
     css = _BASE_CSS + (_PROJECTOR_CSS if state.current().projector else "")
     st.html(f"<style>{css}</style>")
+
+
+# The server's pauses under a class were the garbage collector's full collections: with 100
+# learners on the decoding page, one every ~3.5 s went through ~270,000 objects (Streamlit's
+# sessions, the shared figures) for 150-200 ms, and every run in flight waited (rerun p95
+# 350-480 ms; benchmarks/README.md). What is alive at the first run (modules, classes,
+# functions) is never garbage: frozen, the collector skips it. A larger young generation lets a
+# run's temporaries die young instead of reaching the old one, so full collections come rarely.
+_collector_tuned = False
+
+
+def _tune_collector() -> None:
+    global _collector_tuned
+    with _runs_lock:
+        if _collector_tuned:
+            return
+        _collector_tuned = True
+    gc.freeze()
+    gc.set_threshold(*GC_THRESHOLDS)
 
 
 # How busy this server is, for background work: runs in progress (started by setup, ended by
