@@ -464,8 +464,7 @@ def report(result: ClassResult, label: str = "") -> str:
         f"max {s['first_max_s']:6.2f} s    all students had a page after "
         f"{s['all_first_pages_s']:.2f} s",
         f"  errors      {s['errors']} {error_kinds(result) or ''}",
-        "  rerun p95 by 10 s: "
-        + " ".join(f"{p:.0f}" for p in rerun_p95_by_window(result)) + " ms",
+        "  rerun p95 by 10 s: " + " ".join(f"{p:.0f}" for p in rerun_p95_by_window(result)) + " ms",
     ]
     if s["reconnects"] or s["lost_changes"]:
         lines.append(

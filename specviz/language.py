@@ -23,6 +23,7 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 import numpy as np
 
@@ -524,9 +525,7 @@ def toy_point(key: str, temperature: float, gamma: int) -> CurvePoint:
         On a bad argument, naming it.
     """
     k, t = _setting(key, temperature)
-    g = _gamma(gamma)
-    point = shipped_tables().curve.get((k, t, g))
-    return point if point is not None else computed_curve_point(k, t, g)
+    return _shipped_or_computed("curve", computed_curve_point, k, t, _gamma(gamma))
 
 
 def toy_curve(key: str, temperature: float) -> tuple[CurvePoint, ...]:
@@ -672,9 +671,7 @@ def check_row(key: str, temperature: float, gamma: int) -> CheckRow:
         On a bad argument, naming it.
     """
     k, t = _setting(key, temperature)
-    g = _gamma(gamma)
-    row = shipped_tables().check.get((k, t, g))
-    return row if row is not None else computed_check_row(k, t, g)
+    return _shipped_or_computed("check", computed_check_row, k, t, _gamma(gamma))
 
 
 def computed_curve_point(key: str, temperature: float, gamma: int) -> CurvePoint:
@@ -810,8 +807,7 @@ def toy_common_words(key: str, temperature: float, gamma: int) -> CommonWords:
     """
     k, t = _setting(key, temperature)
     g = _gamma(gamma, minimum=1)
-    found = shipped_tables().common.get((k, t, g))
-    return found if found is not None else computed_common_words(k, t, g)
+    return _shipped_or_computed("common", computed_common_words, k, t, g)
 
 
 # ---------------------------------------------------------------------- shipped in advance
@@ -819,6 +815,8 @@ def toy_common_words(key: str, temperature: float, gamma: int) -> CommonWords:
 # ``python -m scripts.decoding_tables`` and checked by tests/test_language.py.
 
 TABLES_PATH = Path(__file__).resolve().parent / "data" / "decoding_tables.json"
+
+_Record = TypeVar("_Record", CheckRow, CurvePoint, CommonWords)
 
 
 def corpus_fingerprint() -> str:
@@ -864,6 +862,15 @@ def computed_tables(
         curve={s: computed_curve_point(*s) for s in curve},
         common={s: computed_common_words(*s) for s in settings},
     )
+
+
+def _shipped_or_computed(
+    section: str, compute: Callable[[str, float, int], _Record], key: str, temperature: float,
+    gamma: int,
+) -> _Record:  # fmt: skip
+    """A record of validated arguments: the shipped one, else computed now (the same numbers)."""
+    found = getattr(shipped_tables(), section).get((key, temperature, gamma))
+    return found if found is not None else compute(key, temperature, gamma)
 
 
 @shared(1)

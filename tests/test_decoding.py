@@ -747,4 +747,3 @@ def test_a_compiled_pair_is_each_contexts_one_token_step_bit_for_bit(key, temper
                            ("bucket", one.bucket_weights)):  # fmt: skip
             assert np.array_equal(getattr(pair, name)[rows], full[words]), (s, name)
         assert pair.alpha[s] == one.alpha, s
-
