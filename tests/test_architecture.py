@@ -42,7 +42,7 @@ APP_MODULES = sorted(
     key=lambda path: str(path),
 )
 #: The self-contained HTML views, whose scripts could hold a number too.
-TEMPLATES = sorted(CORE.rglob("*.html"))
+TEMPLATES = sorted([*CORE.rglob("*.html"), *CORE.rglob("*.js")])
 LIMITS = CORE / "limits.py"
 
 

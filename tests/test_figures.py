@@ -15,13 +15,7 @@ from helpers import trace
 from specviz.figures import captions
 from specviz.figures.landing import landing_figure, pair_chart
 from specviz.figures.numbers import percent
-from specviz.figures.playground import (
-    acceptance_figure,
-    bucket_figure,
-    distributions_figure,
-    playground_figures,
-    proof_figure,
-)
+from specviz.figures.playground import acceptance_figure, bucket_figure, proof_figure
 from specviz.figures.style import ChartStyle
 from specviz.one_token import step
 from specviz.palette import Notation
@@ -37,26 +31,6 @@ def ratio_row(fig) -> tuple[str, ...]:
     """The text row printed over the acceptance bars (the one text-only scatter)."""
     (row,) = [t for t in fig.data if t.type == "scatter"]
     return row.text
-
-
-def test_distributions_figure_draws_p_and_q_with_status_labels() -> None:
-    fig = distributions_figure(LABELS, S)
-    np.testing.assert_allclose(trace(fig, "target").y, P, atol=TOL)
-    np.testing.assert_allclose(trace(fig, "draft").y, Q, atol=TOL)
-    ticks = fig.layout.xaxis.ticktext
-    # mat, sofa under-sampled (q < p); floor, bed over-sampled (q > p): icon AND word.
-    assert ["▲ under" in t for t in ticks] == [True, True, False, False]
-    assert ["▼ over" in t for t in ticks] == [False, False, True, True]
-    assert trace(fig, "draft").marker.pattern.shape  # hatched: not colour alone
-
-
-def test_balanced_tokens_are_marked_balanced() -> None:
-    # At a phone's width the icon alone fits ("= balanced" would collide; the title says what
-    # "=" means); on a projector the word is there too.
-    fig = distributions_figure(LABELS, step(P, P))
-    assert all(">=<" in t for t in fig.layout.xaxis.ticktext)
-    wide = distributions_figure(LABELS, step(P, P), ChartStyle(projector=True))
-    assert all("= balanced" in t for t in wide.layout.xaxis.ticktext)
 
 
 def test_acceptance_figure_stacks_accept_and_reject_to_one() -> None:
@@ -109,9 +83,7 @@ def test_proof_figure_stacks_exactly_to_p() -> None:
     np.testing.assert_allclose(heights, np.repeat(P, 2), atol=TOL)
 
 
-@pytest.mark.parametrize(
-    "build", [distributions_figure, acceptance_figure, bucket_figure, proof_figure]
-)
+@pytest.mark.parametrize("build", [acceptance_figure, bucket_figure, proof_figure])
 def test_projector_mode_is_larger_and_lettering_can_swap(build) -> None:
     normal = build(LABELS, S, ChartStyle())
     big = build(LABELS, S, ChartStyle(projector=True, notation=Notation(swapped=True)))
@@ -123,16 +95,11 @@ def test_projector_mode_is_larger_and_lettering_can_swap(build) -> None:
 
 def test_swapped_letters_name_the_target_q() -> None:
     style = ChartStyle(notation=Notation(swapped=True))
-    assert distributions_figure(LABELS, S, style).layout.title.text.startswith(
-        "Target q vs draft p"
-    )
     assert "min(1, q/p)" in acceptance_figure(LABELS, S, style).layout.title.text
 
 
 def test_captions_say_what_the_charts_show() -> None:
     n = Notation()
-    text = captions.distributions_caption(LABELS, S, n)
-    assert "Over-sampled" in text and "floor (30% > 20%)" in text and "mat (10% < 40%)" in text
     assert "mat 100%" in captions.acceptance_caption(LABELS, S, n)
     assert "Z = 40%" in captions.bucket_caption(LABELS, S, n)
     assert "empty" in captions.bucket_caption(LABELS, step(P, P), n)
@@ -163,12 +130,10 @@ def test_percent_never_rounds_to_a_misleading_value(x: float, text: str) -> None
 # --------------------------------------------------------------------------- they read the step
 
 
-def test_every_playground_chart_draws_the_steps_arrays_exactly() -> None:
-    figs = playground_figures(LABELS, S)
-    assert set(figs) == {"dist", "accept", "bucket", "proof"}
-    dist, accept, bucket, proof = (figs[k][0] for k in ("dist", "accept", "bucket", "proof"))
-    np.testing.assert_array_equal(trace(dist, "target").y, S.p)
-    np.testing.assert_array_equal(trace(dist, "draft").y, S.q)
+def test_every_step_chart_draws_the_steps_arrays_exactly() -> None:
+    accept, bucket, proof = (
+        build(LABELS, S) for build in (acceptance_figure, bucket_figure, proof_figure)
+    )
     np.testing.assert_array_equal(trace(accept, "accepted").y, S.accept)
     np.testing.assert_array_equal(trace(accept, "rejected").y, 1.0 - S.accept)
     np.testing.assert_array_equal(trace(bucket, "bucket").y, S.residual)
@@ -193,16 +158,21 @@ def _doctored() -> object:
 
 def test_builders_and_captions_take_their_numbers_from_the_step() -> None:
     fake = _doctored()
-    figs = playground_figures(LABELS, fake)
-    np.testing.assert_array_equal(trace(figs["accept"][0], "accepted").y, fake.accept)
-    np.testing.assert_array_equal(trace(figs["bucket"][0], "bucket").y, fake.residual)
-    np.testing.assert_array_equal(trace(figs["proof"][0], "kept").y, fake.kept)
-    np.testing.assert_array_equal(trace(figs["proof"][0], "refills").y, fake.refill)
-    assert "Z = 50%" in figs["bucket"][0].layout.title.text
+    accept, bucket, proof = (
+        build(LABELS, fake) for build in (acceptance_figure, bucket_figure, proof_figure)
+    )
+    np.testing.assert_array_equal(trace(accept, "accepted").y, fake.accept)
+    np.testing.assert_array_equal(trace(bucket, "bucket").y, fake.residual)
+    np.testing.assert_array_equal(trace(proof, "kept").y, fake.kept)
+    np.testing.assert_array_equal(trace(proof, "refills").y, fake.refill)
+    assert "Z = 50%" in bucket.layout.title.text
     # The captions quote the same numbers as the charts.
-    assert "mat 90%" in figs["accept"][1] and "sofa 80%" in figs["accept"][1]
-    assert "Z = 50%" in figs["bucket"][1] and "mat 50%; sofa 50%" in figs["bucket"][1]
-    assert "mat: 5% + 35% = 40%" in figs["proof"][1]
+    n = Notation()
+    accept_text = captions.acceptance_caption(LABELS, fake, n)
+    assert "mat 90%" in accept_text and "sofa 80%" in accept_text
+    bucket_text = captions.bucket_caption(LABELS, fake, n)
+    assert "Z = 50%" in bucket_text and "mat 50%; sofa 50%" in bucket_text
+    assert "mat: 5% + 35% = 40%" in captions.proof_caption(LABELS, fake, n)
     _, caption = landing_figure(LABELS, fake)
     assert "overlap on 50% of their mass" in caption
 

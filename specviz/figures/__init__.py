@@ -4,7 +4,6 @@ so that every chart the app shows can be built and checked in a test."""
 from specviz.figures.playground import (
     acceptance_figure,
     bucket_figure,
-    distributions_figure,
     proof_figure,
 )
 from specviz.figures.style import ChartStyle
@@ -13,6 +12,5 @@ __all__ = [
     "ChartStyle",
     "acceptance_figure",
     "bucket_figure",
-    "distributions_figure",
     "proof_figure",
 ]

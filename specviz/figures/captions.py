@@ -17,26 +17,6 @@ def _join(words: Sequence[str]) -> str:
     return ", ".join(words) if words else "none"
 
 
-def distributions_caption(labels: Sequence[str], step: OneTokenStep, n: Notation) -> str:
-    """Which words the draft over- and under-samples, with both probabilities."""
-    p, q, balance = step.p, step.q, step.balance
-    over = [
-        f"{w} ({percent(qi)} > {percent(pi)})"
-        for w, pi, qi, b in zip(labels, p, q, balance, strict=True)
-        if b > 0
-    ]
-    under = [
-        f"{w} ({percent(qi)} < {percent(pi)})"
-        for w, pi, qi, b in zip(labels, p, q, balance, strict=True)
-        if b < 0
-    ]
-    return n.fill(
-        f"Grouped bars of target {{T}} and draft {{D}} per word. "
-        f"Over-sampled (▼, {{D}} > {{T}}): {_join(over)}. "
-        f"Under-sampled (▲, {{D}} < {{T}}): {_join(under)}."
-    )
-
-
 def acceptance_caption(labels: Sequence[str], step: OneTokenStep, n: Notation) -> str:
     """The acceptance probability and the ratio of every word (the chart drops the ratios when
     there are too many words to print them)."""

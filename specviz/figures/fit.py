@@ -142,14 +142,6 @@ def side_by_side(texts: Sequence[str], size: float, slot: float) -> bool:
     return all((a + b) / 2 + gap <= slot for a, b in itertools.pairwise(widths))
 
 
-def fit_labels(forms: Sequence[Sequence[str]], size: float, slot: float) -> list[str] | None:
-    """The first set of labels (most complete first) that fits side by side, ``slot`` px apart."""
-    for labels in forms:
-        if side_by_side(labels, size, slot):
-            return list(labels)
-    return None
-
-
 def tick_words(labels: Sequence[str], style: ChartStyle) -> tuple[list[str], int]:
     """Horizontal tick labels that fit side by side, and their font size.
 
@@ -228,24 +220,3 @@ def html_font_size(style: ChartStyle) -> int:
     """Body text size (px) of the HTML views (the flow, the player): a notch above the charts'
     (24 px on a projector, above the page's own 21.6 px)."""
     return style.font_size + 2
-
-
-def caps_fit(labels: Sequence[str], step: object, style: ChartStyle) -> bool:
-    """Whether the flow view's percentages fit over its bars, side by side.
-
-    The view gives each word a column (gaps of 1.2 em between them) with two bars, each capped by
-    its value at 0.62 em; judged at the narrowest width the view is shown at.
-    """
-    font = html_font_size(style)
-    count = max(1, len(labels))
-    column = (style.width - 12 - (count - 1) * 1.2 * font) / count
-    caps = [f"{100 * v:.1f}%" for pair in zip(step.q, step.p, strict=True) for v in pair]
-    return side_by_side(caps, 0.62 * font, column / 2)
-
-
-def words_fit(labels: Sequence[str], style: ChartStyle) -> bool:
-    """Whether an HTML view's words fit side by side at full size under their columns."""
-    font = html_font_size(style)
-    count = max(1, len(labels))
-    column = (style.width - 12 - (count - 1) * 1.2 * font) / count
-    return side_by_side(labels, font, column)

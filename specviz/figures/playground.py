@@ -1,4 +1,5 @@
-"""The Playground's four linked charts: p vs q, acceptance, the leftover bucket, the picture proof.
+"""Charts of one step: acceptance per word, the leftover bucket, the picture proof ("Why it's
+exact" draws them; the Playground draws the same three live, in the browser: live.js).
 
 Every function takes the vocabulary and the step (:class:`~specviz.one_token.OneTokenStep`) and
 returns a Plotly figure; the numbers drawn are the step's, so a test can read them back.
@@ -12,76 +13,11 @@ import numpy as np
 import plotly.graph_objects as go
 
 from specviz import palette
-from specviz.figures import captions
 from specviz.figures.fit import fit_row, text_lines
 from specviz.figures.numbers import percent
 from specviz.figures.style import DEFAULT_STYLE, ChartStyle, figure, layout, token_axis
 from specviz.figures.traces import bar, inside_text, text_row
 from specviz.one_token import OneTokenStep
-
-_STATUS = {1: palette.OVER, -1: palette.UNDER, 0: palette.BALANCED}
-
-
-def status_notes(
-    step: OneTokenStep, short: bool = False, icon_size: int | None = None
-) -> list[str]:
-    """Per-token tick notes: an icon and a word (never colour alone), coloured as a bonus in the
-    role's dark text shade. ``short``: the icon alone (``icon_size`` px), for crowded axes; the
-    chart's title says what the icons mean."""
-    notes = []
-    for sign in step.balance:
-        status = _STATUS[int(sign)]
-        css = f"color:{palette.STATUS_ROLE[status].text_color}"
-        icon = palette.STATUS_ICON[status]
-        if short and icon_size:
-            css += f";font-size:{icon_size}px"
-        note = icon if short else f"{icon} {status.split('-')[0]}"
-        notes.append(f"<span style='{css}'>{note}</span>")
-    return notes
-
-
-def distributions_figure(
-    labels: Sequence[str], step: OneTokenStep, style: ChartStyle = DEFAULT_STYLE
-) -> go.Figure:
-    """Target and draft side by side, each token marked over-, under-sampled or balanced."""
-    p, q = step.p, step.q
-    target, draft = style.notation.target, style.notation.draft
-    traces = [
-        bar(
-            f"{palette.TARGET.icon} target {target}",
-            p,
-            palette.TARGET,
-            style,
-            text=[percent(v) for v in p],
-            textposition="outside",
-            customdata=list(labels),
-            hovertemplate=f"%{{customdata}}<br>target {target} = %{{y:.1%}}<extra></extra>",
-        ),
-        bar(
-            f"{palette.DRAFT.icon} draft {draft}",
-            q,
-            palette.DRAFT,
-            style,
-            text=[percent(v) for v in q],
-            textposition="outside",
-            customdata=list(labels),
-            hovertemplate=f"%{{customdata}}<br>draft {draft} = %{{y:.1%}}<extra></extra>",
-        ),
-    ]
-    spec = layout(
-        style,
-        style.fill("Target {T} vs draft {D}:\n▼ over-sampled, ▲ under-sampled"),
-        traces,
-        barmode="group",
-        bargap=0.25,
-        bargroupgap=0.05,
-        # Many words: the icon alone under each word (the title says what it means).
-        xaxis=token_axis(
-            labels, status_notes(step), style, status_notes(step, True, style.font_size)
-        ),
-        yaxis={"range": [0, float(max(p.max(), q.max())) * 1.18]},
-    )
-    return figure(traces, spec)
 
 
 def acceptance_figure(
@@ -245,22 +181,3 @@ def proof_figure(
         yaxis={"range": [0, top]},
     )
     return figure(traces, spec)
-
-
-def playground_figures(
-    labels: Sequence[str], step: OneTokenStep, style: ChartStyle = DEFAULT_STYLE
-) -> dict[str, tuple[go.Figure, str]]:
-    """Every chart of the Playground with its caption: ``{"dist", "accept", "bucket", "proof"}``."""
-    note = style.notation
-    return {
-        "dist": (
-            distributions_figure(labels, step, style),
-            captions.distributions_caption(labels, step, note),
-        ),
-        "accept": (
-            acceptance_figure(labels, step, style),
-            captions.acceptance_caption(labels, step, note),
-        ),
-        "bucket": (bucket_figure(labels, step, style), captions.bucket_caption(labels, step, note)),
-        "proof": (proof_figure(labels, step, style), captions.proof_caption(labels, step, note)),
-    }

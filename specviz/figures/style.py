@@ -17,9 +17,7 @@ import plotly.graph_objects as go
 from specviz.figures.fit import (
     FONT_FAMILY,
     SIDE_MARGIN,
-    fit_labels,
     legend_rows,
-    slot_width,
     text_lines,
     tick_words,
     wrap,
@@ -91,17 +89,11 @@ class ChartStyle:
 DEFAULT_STYLE = ChartStyle()
 
 
-def token_axis(
-    labels: Sequence[str],
-    notes: Sequence[str] | None = None,
-    style: ChartStyle | None = None,
-    short_notes: Sequence[str] | None = None,
-) -> dict:
+def token_axis(labels: Sequence[str], style: ChartStyle | None = None) -> dict:
     """A numeric x axis labelled with the vocabulary (numeric so repeated words stay apart).
 
-    ``notes`` go on a line under each word. With a ``style``, the labels stay horizontal and are
-    fitted side by side (:func:`tick_words`); ``short_notes`` replace ``notes`` when those do not
-    fit. Without one, Plotly lays the labels out (and may rotate them).
+    With a ``style``, the labels stay horizontal and are fitted side by side
+    (:func:`tick_words`). Without one, Plotly lays the labels out (and may rotate them).
     """
     axis: dict = {
         "tickmode": "array",
@@ -114,15 +106,7 @@ def token_axis(
     words = list(labels)
     if style is not None:
         words, size = tick_words(labels, style)
-        if notes is not None:
-            slot = slot_width(style, len(labels))
-            notes = fit_labels([notes, short_notes or notes], size, slot) or short_notes or notes
         axis |= {"tickangle": 0, "tickfont": {"size": size}}
-    if notes is not None:
-        # Notes on one row even where a word is broken over two lines.
-        depth = max(len(text_lines(w)) for w in words)
-        words = [w + "<br> " * (depth - len(text_lines(w))) for w in words]
-        words = [f"{w}<br>{n}" for w, n in zip(words, notes, strict=True)]
     axis["ticktext"] = words
     return axis
 

@@ -5,8 +5,8 @@ A page script reads top to bottom like its lesson::
 
     page.setup("Playground")                      # config, menu, sidebar, projector type
     scenario, one = page.lesson()                 # the step, or a message and the end of the page
-    figures = page.figures(playground_figures)    # built once per state, shared by every session
-    page.chart(*figures["accept"], key="accept")
+    figures = page.figures(zoo_figures, runs)     # built once per state, shared by every session
+    page.chart(*figures["law"], key="law")
     page.finish()                                 # the share link
 """
 
@@ -67,7 +67,7 @@ PAGES: tuple[PageInfo, ...] = (
         ":material/tune:",
         "Set the target and the draft yourself and watch the acceptance, the leftover bucket "
         "and the picture proof follow.",
-        fold=("pg.p0", "pg.flow"),
+        fold=("pg.live", "pg.live"),
     ),
     PageInfo(
         "pages/2_One_draw.py",
@@ -314,15 +314,13 @@ def stop(message: str, *, kind: str = "error") -> NoReturn:
     raise AssertionError("st.stop() returned")  # pragma: no cover - for the type checker
 
 
-def lesson(*, has_weight_sliders: bool = False) -> tuple[Scenario, OneTokenStep]:
+def lesson() -> tuple[Scenario, OneTokenStep]:
     """The scenario and its one-token step; if one model's weights are all zero, a message that
     says what to do on *this* page, and the end of the page."""
     scenario = state.current()
     try:
         return scenario, scenario.step()
     except ValueError as problem:
-        if has_weight_sliders:
-            stop(f"{problem} Raise at least one of its sliders.")
         st.error(
             f"{problem} Set at least one of its weights above zero on the Playground.",
             icon=":material/error:",

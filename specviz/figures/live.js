@@ -1,0 +1,626 @@
+// The Playground's live view: drag the bars of the target and the draft, and every chart, number
+// and sentence of the view follows in the browser, frame by frame, with no server round trip.
+//
+// Python stays the truth: the first part of this file is a line-by-line port of
+// specviz.one_token.step_rows, specviz.theory.expected_tokens_per_step and the caption functions
+// of specviz.figures.captions, and tests/test_browser_live.py holds the two equal in Chromium
+// (to rounding on the numbers, equal strings on the words). The server hears of a gesture once, when it
+// ends (a "weights" trigger), to keep the share link and the other pages in step.
+
+// ------------------------------------------------------------------------------ the math
+
+// specviz.limits.ROUNDING, which Python sends with the data: |p(x) - q(x)| up to it is one
+// probability written twice.
+
+/** Weights as probabilities (one division each, as numpy does), or null if they sum to 0. */
+export function normalize(weights) {
+  let total = 0;
+  for (const w of weights) total += w;
+  return total > 0 ? weights.map((w) => w / total) : null;
+}
+
+/** The one-token step of target p and draft q (probability vectors): specviz.one_token.step_rows. */
+export function stepOf(p, q, rounding) {
+  const n = p.length;
+  const accept = [], kept = [], bounced = [], refill = [], residual = [], balance = [];
+  let refilled = 0, bouncedTotal = 0, anyKept = false;
+  for (let i = 0; i < n; i++) {
+    const diff = p[i] - q[i];
+    // p(x) = 0 is never rounding: it is a filter, and a proposal of x must always be rejected.
+    const same = Math.abs(diff) <= rounding && (p[i] > 0 || q[i] === 0);
+    refill.push(same ? 0 : Math.max(diff, 0));
+    bounced.push(same ? 0 : Math.max(-diff, 0));
+    kept.push(same ? q[i] : Math.min(p[i], q[i]));
+    accept.push(q[i] > 0 ? (same ? 1 : Math.min(1, p[i] / q[i])) : 1);
+    balance.push(same ? 0 : diff < 0 ? 1 : -1);
+    refilled += refill[i];
+    bouncedTotal += bounced[i];
+    anyKept = anyKept || kept[i] > 0;
+  }
+  let z = Math.min(1, 0.5 * (refilled + bouncedTotal));
+  const alpha = z === 0 ? 1 : anyKept ? 1 - z : 0;
+  if (z !== 0 && !anyKept) z = 1;
+  for (let i = 0; i < n; i++) residual.push(refilled > 0 ? refill[i] / refilled : 0);
+  return { p, q, accept, kept, bounced, refill, residual, balance, alpha, z };
+}
+
+/** Expected words per target call, 1 + α + … + α^γ: specviz.theory.expected_tokens_per_step. */
+export function wordsPerCall(alpha, gamma) {
+  let total = 0;
+  for (let k = 0; k <= gamma; k++) total += Math.pow(alpha, k);
+  return total;
+}
+
+// ----------------------------------------------------------- numbers and words, as Python writes them
+
+// Python's f"{x:.{d}f}": correctly rounded, a tie to the even digit (JavaScript's toFixed takes the
+// larger one).
+function fixed(x, d) {
+  const scaled = x * 10 ** d;
+  const low = Math.floor(scaled);
+  if (scaled - low === 0.5 && low % 2 === 0) return (low / 10 ** d).toFixed(d);
+  return x.toFixed(d);
+}
+
+// Python's f"{x:.2g}".
+function general2(x) {
+  if (x === 0) return "0";
+  const exponent = Math.floor(Math.log10(Math.abs(x)));
+  if (exponent < -4 || exponent >= 2) {
+    const [mantissa, power] = x.toExponential(1).split("e");
+    const e = Number(power);
+    const m = mantissa.replace(/\.0$/, "");
+    return `${m}e${e < 0 ? "-" : "+"}${String(Math.abs(e)).padStart(2, "0")}`;
+  }
+  return String(Number(x.toPrecision(2)));
+}
+
+/** specviz.figures.numbers.percent: a probability with the precision a reader needs. */
+export function percent(x) {
+  const value = 100 * x;
+  if (Math.abs(value - Math.round(value)) < 1e-9) return `${Math.round(value)}%`;
+  for (let d = 1; d < 7; d++) {
+    const text = fixed(value, d);
+    if (Number(text) !== 0 && Number(text) !== 100) return `${text}%`;
+  }
+  return `${general2(value)}%`;
+}
+
+const fill = (text, T, D) => text.replaceAll("{T}", T).replaceAll("{D}", D);
+const join = (parts) => (parts.length ? parts.join(", ") : "none");
+
+/** The charts' descriptions (their alt text, shown under them): specviz.figures.captions. */
+export function captions(labels, s, T, D) {
+  const over = [], under = [];
+  labels.forEach((w, i) => {
+    if (s.balance[i] > 0) over.push(`${w} (${percent(s.q[i])} > ${percent(s.p[i])})`);
+    if (s.balance[i] < 0) under.push(`${w} (${percent(s.q[i])} < ${percent(s.p[i])})`);
+  });
+  const accept = labels.map((w, i) =>
+    s.q[i] > 0
+      ? fill(`${w} ${percent(s.accept[i])} ({T}/{D} = ${fixed(s.p[i] / s.q[i], 2)})`, T, D)
+      : `${w} never proposed`,
+  );
+  const contents = labels.flatMap((w, i) => (s.residual[i] > 0 ? [`${w} ${percent(s.residual[i])}`] : []));
+  const proof = labels.map(
+    (w, i) => `${w}: ${percent(s.kept[i])} + ${percent(s.refill[i])} = ${percent(s.p[i])}`,
+  );
+  return {
+    dist: fill(
+      `Grouped bars of target {T} and draft {D} per word. Over-sampled (▼, {D} > {T}): ${join(over)}. ` +
+        `Under-sampled (▲, {D} < {T}): ${join(under)}.`,
+      T, D,
+    ),
+    accept: fill(`Stacked bars of P(accept) = min(1, {T}/{D}) per word: ${accept.join("; ")}.`, T, D),
+    bucket:
+      s.z === 0
+        ? fill("The leftover bucket is empty (Z = 0): {T} = {D}, nothing is ever rejected.", T, D)
+        : `Bar chart of the leftover bucket r. Size Z = ${percent(s.z)}, which is exactly the ` +
+          `probability of a rejection. Contents: ${contents.join("; ")}.`,
+    proof: fill(
+      "Stacked bars per word, accepted drafts plus bucket refills, reaching the dashed target " +
+        `outline {T}: ${proof.join("; ")}.`,
+      T, D,
+    ),
+  };
+}
+
+/** Everything the view shows for weights (pw, qw), γ and the letters; null fields when a model's
+ * weights are all zero (then `problem` says which, in the words of specviz.scenario). */
+export function viewOf(labels, pw, qw, gamma, T, D, rounding) {
+  const p = normalize(pw), q = normalize(qw);
+  if (!p || !q) {
+    const name = p ? "draft" : "target";
+    return {
+      problem: `All the ${name}'s weights are zero, so there is no distribution to draw from. ` +
+        "Raise at least one of its bars.",
+    };
+  }
+  const step = stepOf(p, q, rounding);
+  return { step, words: wordsPerCall(step.alpha, gamma), captions: captions(labels, step, T, D) };
+}
+
+// ------------------------------------------------------------------------------ the view
+
+const SVG = "http://www.w3.org/2000/svg";
+const GLIDE_MS = 600;  // a jump the learner did not drag (a preset, Random, a link) glides
+
+function node(tag, attrs = {}, parent = null, ns = SVG) {
+  const n = ns ? document.createElementNS(ns, tag) : document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) n.setAttribute(k, v);
+  if (parent) parent.appendChild(n);
+  return n;
+}
+const html = (tag, attrs, parent) => node(tag, attrs, parent, null);
+
+const PATTERNS = `
+  <pattern id="hatch" width="8" height="8" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">
+    <rect width="8" height="8" fill="var(--draft)"/><line x1="0" y1="0" x2="0" y2="8" stroke="rgba(0,0,0,.35)" stroke-width="3"/></pattern>
+  <pattern id="cross" width="8" height="8" patternUnits="userSpaceOnUse" patternTransform="rotate(-45)">
+    <rect width="8" height="8" fill="var(--bad)"/><line x1="0" y1="0" x2="0" y2="8" stroke="rgba(0,0,0,.3)" stroke-width="2"/></pattern>
+  <pattern id="dots" width="7" height="7" patternUnits="userSpaceOnUse">
+    <rect width="7" height="7" fill="var(--bucket)"/><circle cx="3.5" cy="3.5" r="1.3" fill="rgba(0,0,0,.4)"/></pattern>`;
+
+/** One panel: a heading, an SVG chart and its description. */
+function panel(parent, name, title) {
+  const fig = html("figure", { class: `panel ${name}` }, parent);
+  const head = html("h3", {}, fig);
+  head.textContent = title;
+  const svg = node("svg", { role: "img" }, fig);
+  const caption = html("figcaption", {}, fig);
+  return { fig, head, svg, caption, parts: null, size: -1 };
+}
+
+class LiveView {
+  constructor(root) {
+    this.root = root;
+    this.box = html("div", { class: "live" }, root);
+    // The fill patterns, defined once for every chart of the view.
+    const defs = node("svg", { class: "defs", width: "0", height: "0", "aria-hidden": "true" }, this.box);
+    node("defs", {}, defs).innerHTML = PATTERNS;
+    this.message = html("p", { class: "problem", role: "alert" }, this.box);
+    const numbers = html("div", { class: "numbers", "aria-live": "polite" }, this.box);
+    this.numbers = {};
+    for (const [id, label, help] of [
+      ["alpha", "Acceptance α", "Σ min({T}, {D}): the chance that a guess is kept"],
+      ["tv", "Distance TV", "½ Σ |{T} − {D}|: how far the draft is from the target; α = 1 − TV"],
+      ["z", "Bucket Z", "Σ max(0, {T} − {D}): the chance that a guess is rejected"],
+      ["words", "Words per call", "(1 − α^(γ+1)) / (1 − α) with γ guesses per target call"],
+    ]) {
+      const box = html("div", { class: "number" }, numbers);
+      const name = html("span", { class: "name" }, box);
+      const value = html("b", { "data-testid": `live-${id}` }, box);
+      const formula = html("small", {}, box);
+      this.numbers[id] = { name, value, formula, label, help };
+    }
+    const grid = html("div", { class: "grid" }, this.box);
+    this.sentence = html("p", { class: "sentence" }, this.box);
+    this.panels = {
+      dist: panel(grid, "dist", ""),
+      flow: panel(grid, "flow", "Where each word's probability goes"),
+      accept: panel(grid, "accept", ""),
+      bucket: panel(grid, "bucket", ""),
+    };
+    for (const p of Object.values(this.panels)) {
+      p.legend = html("div", { class: "legend" }, p.fig);
+      p.fig.insertBefore(p.legend, p.caption);
+    }
+    this.data = null;
+    this.local = null;       // the weights on show: {p: [...], q: [...]}
+    this.gesture = 0;        // gestures sent to the server
+    this.pending = 0;        // the last one, until a run of the page includes it
+    this.from = null;        // a glide: probabilities it starts from, and when
+    this.started = 0;
+    this.top = null;         // the drag chart's scale, frozen while a bar is held
+    this.frame = 0;
+    this.commitTimer = 0;
+    new ResizeObserver(() => this.schedule()).observe(this.box);
+    // For the tests and the benchmark: what the view shows, in numbers.
+    window.specviz = Object.assign(window.specviz || {}, { live: this });
+  }
+
+  /** New data from Python (a run of the page): adopt its weights unless a gesture of ours is
+   * newer than the run, and glide to them when they jump. */
+  update(data, send) {
+    this.send = send;
+    const first = !this.data;
+    const before = this.local;
+    this.data = data;
+    if (first) this.gesture = data.gesture || 0;
+    this.box.style.cssText = data.css;
+    this.box.classList.toggle("projector", !!data.projector);
+    // Our weights stay while a bar is held, and while a gesture of ours is newer than this run.
+    const same = before && before.p.length === data.p.length;
+    const keep = same && (this.holding || (this.pending && (data.gesture || 0) < this.pending));
+    if (!keep) {
+      const moved = same &&
+        (before.p.some((w, i) => w !== data.p[i]) || before.q.some((w, i) => w !== data.q[i]));
+      if (moved && !first) this.glideFrom(before);
+      this.local = { p: [...data.p], q: [...data.q] };
+      this.pending = 0;
+    }
+    this.schedule();
+  }
+
+  glideFrom(before) {
+    const p = normalize(before.p), q = normalize(before.q);
+    const reduced = matchMedia("(prefers-reduced-motion: reduce)").matches;
+    this.from = p && q && !reduced ? { p, q } : null;
+    this.started = performance.now();
+  }
+
+  schedule() {
+    if (!this.frame) this.frame = requestAnimationFrame(() => { this.frame = 0; this.render(); });
+  }
+
+  /** Send the weights on show to Python: once per gesture, when it ends. */
+  commit() {
+    clearTimeout(this.commitTimer);
+    this.commitTimer = 0;
+    this.gesture += 1;
+    this.pending = this.gesture;
+    this.send("weights", { p: [...this.local.p], q: [...this.local.q], gesture: this.gesture });
+  }
+
+  render() {
+    const d = this.data;
+    const T = d.T, D = d.D;
+    const view = viewOf(d.labels, this.local.p, this.local.q, d.gamma, T, D, d.rounding);
+    this.message.textContent = view.problem || "";
+    this.message.hidden = !view.problem;
+    this.box.classList.toggle("empty", !!view.problem);
+    this.view = view;
+    // What is drawn: the exact state, or a moment of a glide towards it.
+    let shown = view.step;
+    if (view.step && this.from) {
+      const k = Math.min(1, (performance.now() - this.started) / GLIDE_MS);
+      if (k < 1) {
+        const e = 1 - Math.pow(1 - k, 3);
+        const mix = (a, b) => a.map((x, i) => x + (b[i] - x) * e);
+        shown = stepOf(mix(this.from.p, view.step.p), mix(this.from.q, view.step.q), d.rounding);
+        this.schedule();
+      } else {
+        this.from = null;
+      }
+    }
+    this.renderNumbers(view, shown);
+    this.renderDrag(view);
+    if (view.step) {
+      this.renderFlow(shown);
+      this.renderAccept(shown);
+      this.renderBucket(shown);
+      for (const key of ["dist", "accept", "bucket"]) this.describe(key, view.captions[key]);
+      this.describe("flow", view.captions.proof);
+    }
+  }
+
+  describe(key, text) {
+    const p = this.panels[key];
+    if (p.caption.textContent !== text) {
+      p.caption.textContent = text;
+      p.svg.setAttribute("aria-label", text);
+    }
+  }
+
+  renderNumbers(view, shown) {
+    const d = this.data;
+    const f = (t) => fill(t, d.T, d.D);
+    const s = shown || view.step;
+    const values = s
+      ? {
+        alpha: percent(s.alpha), tv: percent(s.z), z: percent(s.z),
+        words: fixed(wordsPerCall(s.alpha, d.gamma), 2),
+      }
+      : { alpha: "—", tv: "—", z: "—", words: "—" };
+    for (const [id, n] of Object.entries(this.numbers)) {
+      n.name.textContent = n.label;
+      n.formula.textContent = f(n.help).replace("γ guesses", `γ = ${d.gamma} guesses`);
+      n.value.textContent = values[id];
+    }
+    this.sentence.textContent = view.step
+      ? `A guess is kept ${percent(view.step.alpha)} of the time (α = 1 − distance). ` +
+        `P(rejection) = ${percent(view.step.z)} = the size of the bucket Z: every rejection is ` +
+        "refilled from the bucket, so the words that come out follow the target exactly. " +
+        `With γ = ${d.gamma} guesses, one expensive target call yields ` +
+        `${fixed(view.words, 2)} words on average instead of 1.`
+      : "";
+  }
+
+  // A chart's frame: its size in px (the SVG is drawn at its real size, so text stays readable
+  // on a phone and large on a projector), the plot area and the words under it.
+  frameOf(p, rows = 2) {
+    const font = this.data.font;
+    const width = Math.max(200, p.fig.clientWidth || 300);
+    const height = Math.round(font * (this.data.projector ? 8.5 : 11));
+    const bottom = Math.round(font * 1.35 * rows);
+    p.svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
+    p.svg.setAttribute("width", width);
+    p.svg.setAttribute("height", height);
+    const n = this.data.labels.length;
+    const left = 4, right = 4;
+    const column = (width - left - right) / n;
+    // Values over two bars side by side only where both fit ("88.8%" at the value's size, with
+    // a gap): the drawn width decides, so a wide screen shows them and a phone does not.
+    const caps = column * 0.42 >= 3.4 * 0.72 * font;
+    return { width, height, font, top: font * 1.4, base: height - bottom, n, column, left, caps };
+  }
+
+  // Elements of a chart, made once per vocabulary size and reused frame after frame.
+  parts(p, make) {
+    if (p.size !== this.data.labels.length || p.madeFor !== this.data.key) {
+      for (const old of p.svg.querySelectorAll(":scope > g")) old.remove();
+      p.parts = make();
+      p.size = this.data.labels.length;
+      p.madeFor = this.data.key;
+    }
+    return p.parts;
+  }
+
+  // The axis line and the words under it: made once, placed on every frame (the width follows
+  // the page).
+  axisRow(g, extra = "") {
+    const axis = node("line", { class: "axis" }, g);
+    const words = this.data.labels.map((w) => {
+      const t = node("text", { class: "word", "text-anchor": "middle" }, g);
+      t.textContent = w;
+      const sub = node("text", { class: "sub", "text-anchor": "middle" }, g);
+      sub.textContent = extra;
+      return { t, sub };
+    });
+    return { axis, words };
+  }
+
+  placeAxis(row, fr) {
+    set(row.axis, { x1: 0, x2: fr.width, y1: fr.base, y2: fr.base });
+    row.words.forEach(({ t, sub }, i) => {
+      const x = fr.left + fr.column * (i + 0.5);
+      set(t, { x, y: fr.base + fr.font * 1.15 });
+      set(sub, { x, y: fr.base + fr.font * 2.35 });
+    });
+  }
+
+  renderDrag(view) {
+    const d = this.data, p = this.panels.dist;
+    p.head.textContent = fill("Drag the bars: target {T} and draft {D} (▼ over-sampled, ▲ under-sampled)", d.T, d.D);
+    const fr = this.frameOf(p);
+    const parts = this.parts(p, () => {
+      const g = node("g", {}, p.svg);
+      const row = this.axisRow(g);
+      const bars = [];
+      d.labels.forEach((w, i) => {
+        for (const model of ["p", "q"]) {
+          const handle = node("g", { class: `handle ${model}`, role: "slider", tabindex: "0",
+            "aria-valuemin": "0", "aria-valuemax": String(d.max_weight) }, g);
+          const hit = node("rect", { class: "hit" }, handle);
+          const bar = node("rect", { class: `bar ${model === "p" ? "target" : "draft"}` }, handle);
+          const grip = node("rect", { class: "grip" }, handle);
+          const cap = node("text", { class: "cap", "text-anchor": "middle" }, handle);
+          bars.push({ model, i, handle, hit, bar, grip, cap });
+          this.wire(handle, model, i);
+        }
+      });
+      return { row, bars };
+    });
+    this.legend(p, [["target", "● target {T} (solid)"], ["draft", "◆ draft {D} (hatched)"]]);
+    const probs = view.step ? { p: view.step.p, q: view.step.q } : {
+      p: normalize(this.local.p) || this.local.p.map(() => 0),
+      q: normalize(this.local.q) || this.local.q.map(() => 0),
+    };
+    const most = Math.max(...probs.p, ...probs.q, 0.05);
+    if (!this.holding || !this.top) this.top = Math.min(1, most * 1.18);
+    if (most > this.top) this.top = Math.min(1, most * 1.05);
+    this.scale = { base: fr.base, span: fr.base - fr.top, top: this.top };
+    const width = fr.column * 0.36, gap = fr.column * 0.03;
+    for (const b of parts.bars) {
+      const value = probs[b.model][b.i];
+      const weight = this.local[b.model][b.i];
+      const x = fr.left + fr.column * (b.i + 0.5) + (b.model === "p" ? -gap - width : gap);
+      const h = (value / this.top) * this.scale.span;
+      const y = fr.base - h;
+      set(b.hit, { x, y: fr.top - fr.font, width, height: fr.base - fr.top + fr.font });
+      set(b.bar, { x, y, width, height: Math.max(0, h) });
+      set(b.grip, { x: x - 2, y: y - 3, width: width + 4, height: 6 });
+      set(b.cap, { x: x + width / 2, y: y - 8 });
+      b.cap.textContent = fr.caps ? percent(value) : "";
+      const who = b.model === "p" ? `target ${d.T}` : `draft ${d.D}`;
+      b.handle.setAttribute("aria-label", `${who} weight of ${d.labels[b.i]}`);
+      b.handle.setAttribute("aria-valuenow", String(weight));
+      b.handle.setAttribute("aria-valuetext",
+        `${d.labels[b.i]}: ${who} ${percent(value)} (weight ${weight} of ${d.max_weight})`);
+    }
+    this.placeAxis(parts.row, fr);
+    parts.row.words.forEach(({ sub }, i) => {
+      const b = view.step ? view.step.balance[i] : 0;
+      sub.textContent = !view.step ? "" : b > 0 ? "▼ over" : b < 0 ? "▲ under" : "= balanced";
+      sub.setAttribute("class", `sub ${b > 0 ? "over" : b < 0 ? "under" : "even"}`);
+    });
+  }
+
+  // A bar's weight follows the pointer: the word gets the probability at the pointer's height
+  // (the other words keep their weights, so the whole model is normalised again).
+  weightAt(model, i, clientY, svg) {
+    const box = svg.getBoundingClientRect();
+    const y = clientY - box.top;
+    const prob = Math.min(0.999, Math.max(0, ((this.scale.base - y) / this.scale.span) * this.scale.top));
+    const rest = this.local[model].reduce((a, w, j) => a + (j === i ? 0 : w), 0);
+    const max = this.data.max_weight;
+    if (rest === 0) return prob > 0 ? Math.max(1, this.local[model][i]) : 0;
+    return Math.max(0, Math.min(max, Math.round((prob * rest) / (1 - prob))));
+  }
+
+  setWeight(model, i, weight) {
+    if (this.local[model][i] === weight) return;
+    this.local[model][i] = weight;
+    this.from = null;  // the learner's own hand moves it: no glide
+    this.schedule();
+  }
+
+  wire(handle, model, i) {
+    const svg = this.panels.dist.svg;
+    handle.addEventListener("pointerdown", (e) => {
+      e.preventDefault();
+      handle.focus({ preventScroll: true });
+      handle.setPointerCapture(e.pointerId);
+      this.holding = true;
+      this.setWeight(model, i, this.weightAt(model, i, e.clientY, svg));
+    });
+    handle.addEventListener("pointermove", (e) => {
+      if (this.holding && handle.hasPointerCapture(e.pointerId)) {
+        this.setWeight(model, i, this.weightAt(model, i, e.clientY, svg));
+      }
+    });
+    const release = (e) => {
+      if (!this.holding) return;
+      this.holding = false;
+      if (handle.hasPointerCapture(e.pointerId)) handle.releasePointerCapture(e.pointerId);
+      this.schedule();
+      this.commit();
+    };
+    handle.addEventListener("pointerup", release);
+    handle.addEventListener("pointercancel", release);
+    handle.addEventListener("keydown", (e) => {
+      const max = this.data.max_weight, now = this.local[model][i];
+      const step = { ArrowUp: 1, ArrowRight: 1, ArrowDown: -1, ArrowLeft: -1, PageUp: 10, PageDown: -10 }[e.key];
+      let next = null;
+      if (step !== undefined) next = Math.max(0, Math.min(max, now + step));
+      if (e.key === "Home") next = 0;
+      if (e.key === "End") next = max;
+      if (next === null) return;
+      e.preventDefault();
+      this.setWeight(model, i, next);
+      // A run of key presses is one gesture: sent when the keys rest.
+      clearTimeout(this.commitTimer);
+      this.commitTimer = setTimeout(() => this.commit(), 450);
+    });
+    handle.addEventListener("blur", () => { if (this.commitTimer) this.commit(); });
+  }
+
+  // A chart's key, redrawn only when the letters or words change.
+  legend(p, items) {
+    if (p.legend.dataset.key === this.data.key) return;
+    p.legend.dataset.key = this.data.key;
+    p.legend.replaceChildren();
+    for (const [cls, text] of items) {
+      const item = html("span", {}, p.legend);
+      if (cls) html("span", { class: `key ${cls}` }, item);
+      item.append(fill(text, this.data.T, this.data.D));
+    }
+  }
+
+  renderFlow(s) {
+    const d = this.data, p = this.panels.flow;
+    const fr = this.frameOf(p);
+    const parts = this.parts(p, () => {
+      const g = node("g", {}, p.svg);
+      const row = this.axisRow(g, `${d.D} ┃ ${d.T}`);
+      return { row, bars: d.labels.map(() => ({
+        kept1: node("rect", { class: "kept" }, g), bounced: node("rect", { class: "bounced" }, g),
+        kept2: node("rect", { class: "kept" }, g), refill: node("rect", { class: "refill" }, g),
+        target: node("line", { class: "target" }, g),
+        capQ: node("text", { class: "cap", "text-anchor": "middle" }, g),
+        capP: node("text", { class: "cap", "text-anchor": "middle" }, g),
+      })) };
+    });
+    this.placeAxis(parts.row, fr);
+    const top = 1.18 * Math.max(...s.p, ...s.q);
+    const h = (x) => (x / top) * (fr.base - fr.top);
+    const width = fr.column * 0.36, gap = fr.column * 0.03;
+    parts.bars.forEach((c, i) => {
+      const xl = fr.left + fr.column * (i + 0.5) - gap - width, xr = xl + width + 2 * gap;
+      stack([[c.kept1, s.kept[i]], [c.bounced, s.bounced[i]]], xl, width, fr.base, h);
+      stack([[c.kept2, s.kept[i]], [c.refill, s.refill[i]]], xr, width, fr.base, h);
+      const yp = fr.base - h(s.p[i]);
+      set(c.target, { x1: xr - width * 0.15, x2: xr + width * 1.15, y1: yp, y2: yp });
+      set(c.capQ, { x: xl + width / 2, y: fr.base - h(s.q[i]) - 8 });
+      set(c.capP, { x: xr + width / 2, y: yp - 10 });
+      c.capQ.textContent = fr.caps ? percent(s.q[i]) : "";
+      c.capP.textContent = fr.caps ? percent(s.p[i]) : "";
+    });
+    this.legend(p, [
+      ["", "Each word: left bar = draft {D}'s guesses, right bar = what comes out."],
+      ["kept", "✓ kept guesses min({T}, {D})"],
+      ["bounced", "✗ bounced guesses"],
+      ["refill", "◌ bucket refills"],
+      ["line", "target {T}"],
+    ]);
+  }
+
+  renderAccept(s) {
+    const d = this.data, p = this.panels.accept;
+    p.head.textContent = fill("A proposed word is kept with probability min(1, {T}/{D})", d.T, d.D);
+    const fr = this.frameOf(p, 1);
+    const parts = this.parts(p, () => {
+      const g = node("g", {}, p.svg);
+      const row = this.axisRow(g);
+      return { row, bars: d.labels.map(() => ({
+        ok: node("rect", { class: "kept" }, g), bad: node("rect", { class: "bounced" }, g),
+        okText: node("text", { class: "inside", "text-anchor": "middle" }, g),
+        ratio: node("text", { class: "cap", "text-anchor": "middle" }, g),
+      })) };
+    });
+    this.placeAxis(parts.row, fr);
+    const h = (x) => x * (fr.base - fr.top);
+    const width = fr.column * 0.6;
+    parts.bars.forEach((c, i) => {
+      const x = fr.left + fr.column * (i + 0.5) - width / 2;
+      const proposed = s.q[i] > 0;
+      const ok = proposed ? s.accept[i] : 0;
+      stack([[c.ok, ok], [c.bad, proposed ? 1 - ok : 0]], x, width, fr.base, h);
+      set(c.okText, { x: x + width / 2, y: fr.base - h(ok) / 2 + d.font * 0.35 });
+      c.okText.textContent = proposed && h(ok) > d.font * 1.2 && fr.caps ? percent(ok) : "";
+      set(c.ratio, { x: x + width / 2, y: fr.top - 6 });
+      c.ratio.textContent = !fr.caps ? "" : proposed ? fixed(s.p[i] / s.q[i], 2) : fill("{D} = 0", d.T, d.D);
+    });
+  }
+
+  renderBucket(s) {
+    const d = this.data, p = this.panels.bucket;
+    p.head.textContent = `Leftover bucket r — its size Z = ${percent(s.z)} = P(rejection)`;
+    const fr = this.frameOf(p, 1);
+    const parts = this.parts(p, () => {
+      const g = node("g", {}, p.svg);
+      const row = this.axisRow(g);
+      const empty = node("text", { class: "empty", "text-anchor": "middle" }, g);
+      return { row, empty, bars: d.labels.map(() => ({
+        r: node("rect", { class: "refill" }, g),
+        cap: node("text", { class: "cap", "text-anchor": "middle" }, g),
+      })) };
+    });
+    this.placeAxis(parts.row, fr);
+    const top = s.z === 0 ? 1 : 1.18 * Math.max(...s.residual);
+    const h = (x) => (x / top) * (fr.base - fr.top);
+    const width = fr.column * 0.6;
+    parts.bars.forEach((c, i) => {
+      const x = fr.left + fr.column * (i + 0.5) - width / 2;
+      set(c.r, { x, y: fr.base - h(s.residual[i]), width, height: h(s.residual[i]) });
+      set(c.cap, { x: x + width / 2, y: fr.base - h(s.residual[i]) - 8 });
+      c.cap.textContent = s.residual[i] > 0 && fr.caps ? percent(s.residual[i]) : "";
+    });
+    set(parts.empty, { x: fr.width / 2, y: (fr.top + fr.base) / 2 });
+    parts.empty.textContent = s.z === 0 ? fill("The bucket is empty: {T} = {D}, no guess is ever rejected.", d.T, d.D) : "";
+  }
+}
+
+function set(n, attrs) {
+  for (const [k, v] of Object.entries(attrs)) n.setAttribute(k, typeof v === "number" ? v.toFixed(2) : v);
+}
+
+// Stacked parts of one bar, from the base up.
+function stack(parts, x, width, base, h) {
+  let y = base;
+  for (const [rect, value] of parts) {
+    const height = Math.max(0, h(value));
+    y -= height;
+    set(rect, { x, y, width, height });
+  }
+}
+
+export default function (component) {
+  const { data, parentElement, setTriggerValue } = component;
+  let view = parentElement.specvizLive;
+  if (!view) {
+    view = new LiveView(parentElement);
+    parentElement.specvizLive = view;
+  }
+  view.update(data, setTriggerValue);
+}

@@ -1,0 +1,55 @@
+"""The Playground's live view: what Python hands the browser, which computes the rest.
+
+The view itself is ``live.js`` and ``live.css`` beside this file, mounted by
+:mod:`specviz.ui.live` as a Streamlit component (no iframe). Python sends the words, the weights,
+the letters, γ and the look; the browser computes the step, the numbers and the descriptions
+from the weights on every frame of a drag, with a port of the core that tests/test_browser_live.py
+holds equal to it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from specviz.figures.fit import html_font_size
+from specviz.figures.html import palette_css
+from specviz.figures.style import ChartStyle
+from specviz.limits import MAX_WEIGHT, ROUNDING
+
+_HERE = Path(__file__).resolve().parent
+#: The view's code and style, read once (the component is registered with them at import).
+LIVE_JS = (_HERE / "live.js").read_text(encoding="utf-8")
+LIVE_CSS = (_HERE / "live.css").read_text(encoding="utf-8")
+
+
+def live_data(
+    labels: Sequence[str],
+    p_weights: Sequence[int],
+    q_weights: Sequence[int],
+    gamma: int,
+    style: ChartStyle,
+    gesture: int = 0,
+) -> dict:
+    """The data of one live view: plain JSON.
+
+    ``gesture`` is the number of the learner's last gesture this state includes: the browser keeps
+    its own weights while a newer gesture of its own is on its way to the server.
+    """
+    font = html_font_size(style)
+    return {
+        "labels": list(labels),
+        "p": [int(w) for w in p_weights],
+        "q": [int(w) for w in q_weights],
+        "gamma": int(gamma),
+        "max_weight": MAX_WEIGHT,
+        "rounding": ROUNDING,
+        "T": style.notation.target,
+        "D": style.notation.draft,
+        "font": font,
+        "projector": style.projector,
+        "css": f"--fs: {font}px; {palette_css()}",
+        "gesture": int(gesture),
+        # What the charts' fixed parts depend on: they are built anew when it changes.
+        "key": "|".join([*labels, style.notation.target, str(style.projector)]),
+    }
