@@ -62,17 +62,14 @@ function fixed(x, d) {
   return x.toFixed(d);
 }
 
-// Python's f"{x:.2g}".
+// Python's f"{x:.2g}": two significant digits, in powers of ten outside 1e-4 .. 1e2.
 function general2(x) {
-  if (x === 0) return "0";
-  const exponent = Math.floor(Math.log10(Math.abs(x)));
-  if (exponent < -4 || exponent >= 2) {
-    const [mantissa, power] = x.toExponential(1).split("e");
-    const e = Number(power);
-    const m = mantissa.replace(/\.0$/, "");
-    return `${m}e${e < 0 ? "-" : "+"}${String(Math.abs(e)).padStart(2, "0")}`;
+  const [mantissa, power] = x.toExponential(1).split("e");
+  const e = Number(power);
+  if (e < -4 || e >= 2) {
+    return `${mantissa.replace(/\.0$/, "")}e${e < 0 ? "-" : "+"}${String(Math.abs(e)).padStart(2, "0")}`;
   }
-  return String(Number(x.toPrecision(2)));
+  return String(Number(x.toFixed(Math.max(0, 1 - e))));
 }
 
 /** specviz.figures.numbers.percent: a probability with the precision a reader needs. */
@@ -229,9 +226,11 @@ class LiveView {
     if (first) this.gesture = data.gesture || 0;
     this.box.style.cssText = data.css;
     this.box.classList.toggle("projector", !!data.projector);
-    // Our weights stay while a bar is held, and while a gesture of ours is newer than this run.
+    // Our weights stay while a bar is held or keys are still moving it, and while a gesture of
+    // ours is newer than this run.
     const same = before && before.p.length === data.p.length;
-    const keep = same && (this.holding || (this.pending && (data.gesture || 0) < this.pending));
+    const newer = this.pending && (data.gesture || 0) < this.pending;
+    const keep = same && (this.holding || this.commitTimer || newer);
     if (!keep) {
       const moved = same &&
         (before.p.some((w, i) => w !== data.p[i]) || before.q.some((w, i) => w !== data.q[i]));
@@ -291,6 +290,8 @@ class LiveView {
       this.renderBucket(shown);
       for (const key of ["dist", "accept", "bucket"]) this.describe(key, view.captions[key]);
       this.describe("flow", view.captions.proof);
+    } else {
+      this.describe("dist", view.problem);
     }
   }
 

@@ -1,0 +1,283 @@
+"""The Playground's live view in Chromium: the browser computes what the core computes, and a
+learner drags the bars by mouse, touch and keyboard with no server run until the gesture ends.
+
+The first test loads ``specviz/figures/live.js`` as a module in Chromium and compares its step,
+words per call and descriptions with the Python core's on 1,200 random pairs and every edge case
+(zeros, one word, identical, disjoint, ties one rounding apart): numbers to 1e-12, words equal.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+import numpy as np
+import pytest
+from streamlit_server import assert_clean, link_params, open_app, poll, rerun_waiter
+
+from specviz.figures import captions
+from specviz.figures.live import LIVE_JS
+from specviz.figures.numbers import percent
+from specviz.limits import ROUNDING
+from specviz.one_token import normalize, step
+from specviz.palette import Notation
+from specviz.scenario import ALL_ZERO, Scenario, to_query
+from specviz.theory import expected_tokens_per_step
+
+pytestmark = pytest.mark.browser
+
+TOL = 1e-12
+FIELDS = ("p", "q", "accept", "kept", "bounced", "refill", "residual")
+
+
+def edge_pairs() -> list[tuple[list[float], list[float]]]:
+    """Every edge the core names: zeros, one word, identical, disjoint, one-sided filters,
+    entries one rounding apart, the app's own presets' shapes."""
+    return [
+        ([1.0], [1.0]),  # one word
+        ([40, 30, 20, 10], [40, 30, 20, 10]),  # identical
+        ([4, 3, 2, 1], [40, 30, 20, 10]),  # identical after normalising
+        ([1, 0, 0], [0, 1, 0]),  # disjoint
+        ([0, 0, 1, 1], [1, 1, 0, 0]),  # disjoint halves
+        ([50, 50, 0], [0, 50, 50]),  # a word the target forbids, one the draft never proposes
+        ([1, 0], [1, 1e-13]),  # the draft proposes a forbidden word almost never
+        ([0.3, 0.7], [0.3 + 1e-13, 0.7 - 1e-13]),  # equal up to rounding
+        ([0.3, 0.7], [0.3 + 2e-12, 0.7 - 2e-12]),  # just past rounding
+        ([100, 0, 0, 0, 0, 0, 0, 0, 0, 0], [0, 0, 0, 0, 0, 0, 0, 0, 0, 100]),
+        ([1] * 10, [1] * 9 + [100]),
+        ([49, 351], [51, 349]),  # 12.25 %: a tie Python rounds to even
+        ([1, 7], [3, 5]),  # 12.5 %, 37.5 %, 62.5 %: more ties
+        ([1e-9, 1], [1, 1e-9]),  # tiny but positive
+    ]
+
+
+def random_pairs(n: int, seed: int = 20261203) -> list[tuple[list[float], list[float]]]:
+    """Pairs of weights: whole numbers as the sliders give (with zeros and ties), and floats."""
+    rng = np.random.default_rng(seed)
+    pairs = []
+    for i in range(n):
+        size = int(rng.integers(1, 13))
+        if i % 3 == 0:
+            p = rng.random(size)
+            q = rng.random(size)
+        else:
+            p = rng.integers(0, 101, size).astype(float)
+            q = rng.integers(0, 101, size).astype(float)
+            if i % 5 == 0:
+                q = p.copy()  # identical models
+            elif i % 7 == 0:
+                q[: size // 2] = p[: size // 2]  # ties on some words
+        p[rng.random(size) < 0.15] = 0
+        q[rng.random(size) < 0.15] = 0
+        if not p.any():
+            p[0] = 1
+        if not q.any():
+            q[-1] = 1
+        pairs.append((p.tolist(), q.tolist()))
+    return pairs
+
+
+def load_module(page) -> None:
+    """live.js as an ES module, as ``window.live``: its code exactly as the app ships it."""
+    page.goto("about:blank")
+    page.evaluate(
+        """async (source) => {
+            const url = URL.createObjectURL(new Blob([source], {type: "text/javascript"}));
+            window.live = await import(url);
+        }""",
+        LIVE_JS,
+    )
+
+
+def test_the_browser_computes_what_the_core_computes(page) -> None:
+    load_module(page)
+    pairs = edge_pairs() + random_pairs(1200)
+    labels = [[f"w{i}" for i in range(len(p))] for p, _ in pairs]
+    gammas = [1 + i % 8 for i in range(len(pairs))]
+    for swapped in (False, True):
+        n = Notation(swapped=swapped)
+        got = page.evaluate(
+            """([pairs, labels, gammas, T, D, rounding]) => pairs.map(([p, q], i) =>
+                window.live.viewOf(labels[i], p, q, gammas[i], T, D, rounding))""",
+            [pairs, labels, gammas, n.target, n.draft, ROUNDING],
+        )
+        for (pw, qw), words, gamma, js in zip(pairs, labels, gammas, got, strict=True):
+            one = step(normalize(pw), normalize(qw))
+            s = js["step"]
+            for field in FIELDS:
+                np.testing.assert_allclose(s[field], getattr(one, field), rtol=0, atol=TOL)
+            assert s["balance"] == one.balance.tolist()
+            assert abs(s["alpha"] - one.alpha) <= TOL and abs(s["z"] - one.z) <= TOL
+            # The rounding rule holds exactly, not only to 1e-12.
+            assert (s["alpha"] == 1) == (one.alpha == 1) and (s["z"] == 0) == (one.z == 0)
+            assert abs(js["words"] - expected_tokens_per_step(one.alpha, gamma)) <= TOL * 10
+            assert js["captions"]["accept"] == captions.acceptance_caption(words, one, n)
+            assert js["captions"]["bucket"] == captions.bucket_caption(words, one, n)
+            assert js["captions"]["proof"] == captions.proof_caption(words, one, n)
+    identical = got[1]["step"]
+    assert identical["alpha"] == 1 and identical["z"] == 0
+
+
+def test_the_browser_writes_percentages_as_python_does(page) -> None:
+    load_module(page)
+    rng = np.random.default_rng(7)
+    values = [0, 1, 0.4, 1 / 3, 0.99996, 1e-4, 0.1225, 0.125, 0.00125, 0.5e-8, 1 - 1e-9, 2e-9]
+    values += rng.random(500).tolist() + (rng.integers(1, 1000, 300) / 1000).tolist()
+    got = page.evaluate("(xs) => xs.map((x) => window.live.percent(x))", values)
+    assert got == [percent(x) for x in values]
+
+
+def test_an_all_zero_model_gets_the_cores_message(page) -> None:
+    load_module(page)
+    view = page.evaluate("() => window.live.viewOf(['a', 'b'], [0, 0], [1, 1], 4, 'p', 'q', 1e-12)")
+    with pytest.raises(ValueError, match=ALL_ZERO) as raised:
+        Scenario(labels=("a", "b", "c"), p_weights=(0, 0, 0), q_weights=(1, 1, 1)).step()
+    assert view["problem"].startswith(str(raised.value))
+    assert "step" not in view
+
+
+# ------------------------------------------------------------------------------ in the app
+
+SHARED = to_query(Scenario())
+
+
+def open_live(page, url: str):
+    """Open the Playground and wait until its live view has drawn."""
+    watcher = open_app(page, url)
+    poll(page, lambda: page.evaluate("() => !!window.specviz?.live?.view"), "the live view")
+    return watcher
+
+
+def live_state(page) -> dict:
+    return page.evaluate(
+        """() => { const v = window.specviz.live; return {
+            p: [...v.local.p], q: [...v.local.q],
+            alpha: v.view.step ? v.view.step.alpha : null,
+            shown: v.numbers.alpha.value.textContent,
+        }; }"""
+    )
+
+
+def bar(page, model: str, word: str):
+    who = "target p" if model == "p" else "draft q"
+    return page.get_by_role("slider", name=f"{who} weight of {word}")
+
+
+# Counts what the page sends on its websocket (a rerun request is one message).
+COUNT_SENT = """() => { window.sentToServer = 0; const send = WebSocket.prototype.send;
+    WebSocket.prototype.send = function (...args) { window.sentToServer += 1;
+                                                    return send.apply(this, args); }; }"""
+
+
+def test_a_mouse_drag_moves_every_chart_without_the_server_until_release(
+    page, streamlit_server
+) -> None:
+    watcher = open_live(page, f"{streamlit_server}/Playground")
+    page.evaluate(COUNT_SENT)
+    handle = bar(page, "q", "mat")
+    box = handle.bounding_box()
+    x, bottom = box["x"] + box["width"] / 2, box["y"] + box["height"] - 2
+    before = live_state(page)
+    page.mouse.move(x, bottom)
+    page.mouse.down()
+    seen = []
+    for k in range(1, 16):
+        page.mouse.move(x, bottom - 8 * k)
+        page.wait_for_timeout(20)
+        seen.append(live_state(page))
+    # Every step of the drag moved the draft's weight of "mat", and the numbers with it, and
+    # nothing went to the server.
+    weights = [s["q"][0] for s in seen]
+    assert weights == sorted(weights) and weights[-1] > before["q"][0]
+    assert len({s["alpha"] for s in seen}) > 5
+    assert seen[-1]["shown"] == percent(seen[-1]["alpha"])
+    assert page.evaluate("() => window.sentToServer") == 0
+    with rerun_waiter(page):
+        page.mouse.up()
+    assert page.evaluate("() => window.sentToServer") >= 1
+    after = live_state(page)
+    assert after["q"] == seen[-1]["q"]  # the run that saved it did not move it back
+    poll(page, lambda: link_params(page.url)["q"].split(",")[0] == str(after["q"][0]), "the link")
+    assert_clean(page, watcher)
+
+
+def test_a_touch_drag_moves_a_bar(browser, streamlit_server) -> None:
+    context = browser.new_context(viewport={"width": 390, "height": 1600}, has_touch=True)
+    page = context.new_page()
+    try:
+        open_live(page, f"{streamlit_server}/Playground")
+        handle = bar(page, "p", "bed")
+        handle.scroll_into_view_if_needed()
+        box = handle.bounding_box()
+        x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] - 3
+        before = live_state(page)["p"][3]
+        cdp = context.new_cdp_session(page)
+        cdp.send(
+            "Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]}
+        )
+        for k in range(1, 12):
+            cdp.send(
+                "Input.dispatchTouchEvent",
+                {"type": "touchMove", "touchPoints": [{"x": x, "y": y - 10 * k}]},
+            )
+            page.wait_for_timeout(20)
+        moved = live_state(page)["p"][3]
+        with rerun_waiter(page):
+            cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+        assert moved > before
+        poll(page, lambda: link_params(page.url)["p"].split(",")[3] == str(moved), "the link")
+    finally:
+        context.close()
+
+
+def test_the_keyboard_moves_a_bar_and_keeps_focus(page, streamlit_server) -> None:
+    watcher = open_live(page, f"{streamlit_server}/Playground")
+    handle = bar(page, "p", "mat")
+    handle.focus()
+    assert handle.get_attribute("aria-valuenow") == "40"
+    with rerun_waiter(page):
+        for _ in range(3):
+            page.keyboard.press("ArrowDown")
+        page.keyboard.press("PageUp")
+    assert handle.get_attribute("aria-valuenow") == "47"
+    assert re.search(
+        r"mat: target p [\d.]+% \(weight 47 of 100\)", handle.get_attribute("aria-valuetext")
+    )
+    poll(page, lambda: link_params(page.url)["p"].startswith("47,"), "the link")
+    # The run that saved the change drew the view again without remounting it: focus stays.
+    assert page.evaluate(
+        "() => window.specviz.live.root.activeElement?.getAttribute('aria-label')"
+    ) == ("target p weight of mat")
+    assert_clean(page, watcher)
+
+
+def test_all_zero_by_keyboard_says_what_to_do_and_the_bars_stay(page, streamlit_server) -> None:
+    open_live(
+        page, f"{streamlit_server}/Playground?{'&'.join(f'{k}={v}' for k, v in SHARED.items())}"
+    )
+    for word in ("mat", "sofa", "floor", "bed"):
+        bar(page, "q", word).focus()
+        page.keyboard.press("Home")
+    message = "() => window.specviz.live.message.textContent"
+    poll(page, lambda: page.evaluate(message), "the message")
+    text = page.evaluate(message)
+    assert text.startswith("All the draft's weights are zero") and "Raise at least one" in text
+    bar(page, "q", "sofa").focus()
+    page.keyboard.press("End")
+    poll(page, lambda: page.evaluate("() => window.specviz.live.message.hidden"), "no message")
+    poll(page, lambda: link_params(page.url)["q"] == "0,100,0,0", "the link")
+
+
+def test_a_share_link_restores_the_dragged_weights(page, streamlit_server) -> None:
+    query = to_query(Scenario(p_weights=(5, 0, 60, 35), q_weights=(25, 25, 25, 25), swapped=True))
+    open_live(
+        page, f"{streamlit_server}/Playground?{'&'.join(f'{k}={v}' for k, v in query.items())}"
+    )
+    state = live_state(page)
+    assert state["p"] == [5, 0, 60, 35] and state["q"] == [25, 25, 25, 25]
+    one = step(normalize([5, 0, 60, 35]), normalize([25, 25, 25, 25]))
+    assert abs(state["alpha"] - one.alpha) <= TOL
+    # Swapped letters: the target is q.
+    assert bar(page, "q", "mat").count() == 0
+    assert page.get_by_role("slider", name="target q weight of mat").count() == 1
+    assert json.loads(json.dumps(state))  # plain data
