@@ -25,7 +25,10 @@ def key_class(key: str) -> str:
 
 
 def box(page, key: str) -> dict:
-    locator = page.locator(f".{key_class(key)}").first
+    """The box of the element with this key, or of a part of it: "key selector" (a selector
+    inside the element; it reaches into the live view's shadow root)."""
+    key, _, inside = key.partition(" ")
+    locator = page.locator(f".{key_class(key)} {inside}".strip()).first
     locator.wait_for(state="visible", timeout=15_000)
     found = locator.bounding_box()
     assert found is not None, f"{key} is not drawn"
@@ -74,11 +77,11 @@ def test_projector_sliders_are_big_and_their_values_clear_of_their_labels(
     try:
         open_app(page, page_url(streamlit_server, REPO_ROOT / PAGES[1].script) + "?projector=1")
         thumb = page.locator(
-            f".{key_class('pg.size')} div:has(> div > input[type='range'])"
+            f".{key_class('w.gamma')} div:has(> div > input[type='range'])"
         ).bounding_box()
         assert thumb is not None and thumb["width"] >= 24 and thumb["height"] >= 24, thumb
-        label = page.locator(f".{key_class('pg.size')} [data-testid='stWidgetLabel']")
-        value = page.locator(f".{key_class('pg.size')} [data-testid='stSliderThumbValue']")
+        label = page.locator(f".{key_class('w.gamma')} [data-testid='stWidgetLabel']")
+        value = page.locator(f".{key_class('w.gamma')} [data-testid='stSliderThumbValue']")
         lb, vb = label.bounding_box(), value.bounding_box()
         assert lb is not None and vb is not None
         assert vb["y"] >= lb["y"] + lb["height"] - 1, f"value {vb} runs into the label {lb}"
@@ -135,24 +138,24 @@ def test_phone_shows_every_chart_title_and_legend_whole(
 # --------------------------------------------------------------------------- the keyboard
 
 
-def test_focus_stays_on_a_weight_slider_after_a_preset(page, streamlit_server) -> None:
-    """Load a preset, then move a weight slider from the keyboard twice: the lesson box that the
-    preset showed goes away, and the slider must keep the focus (it used to fall to <body>)."""
+def test_focus_stays_on_a_bar_after_a_preset(page, streamlit_server) -> None:
+    """Load a preset, then move a bar of the live view from the keyboard twice: the lesson box
+    that the preset showed goes away, and the bar must keep the focus."""
     open_app(page, page_url(streamlit_server, REPO_ROOT / PAGES[1].script))
     preset = page.locator(f".{key_class('pg.preset')} input")
     preset.click()
     with rerun_waiter(page):
         page.get_by_role("option", name="Close draft").click()
     assert page.get_by_test_id("stAlertContentInfo").filter(has_text="Close draft").count() == 1
-    thumb = page.locator(f".{key_class('pg.p0')} input[type='range']")
-    thumb.focus()
-    start = int(thumb.get_attribute("aria-valuetext"))
+    bar = page.get_by_role("slider", name="target p weight of mat", exact=True)
+    bar.focus()
+    start = int(bar.get_attribute("aria-valuenow"))
     for moved in (1, 2):
         with rerun_waiter(page):
-            page.keyboard.press("ArrowRight")
+            page.keyboard.press("ArrowUp")
         focused = page.evaluate(
-            "() => document.activeElement && document.activeElement.getAttribute('type')"
+            "() => window.specviz.live.root.activeElement?.getAttribute('aria-label')"
         )
-        assert focused == "range", f"after {moved} key press(es) the focus is on {focused!r}"
-        assert int(thumb.get_attribute("aria-valuetext")) == start + moved
+        assert focused == "target p weight of mat", f"after {moved} key press(es): {focused!r}"
+        assert int(bar.get_attribute("aria-valuenow")) == start + moved
     assert page.get_by_test_id("stAlertContentInfo").filter(has_text="Close draft").count() == 0

@@ -53,8 +53,9 @@ class PageInfo:
     uses_weights: bool = True
     #: Part of the learner's path (Home lists these in order); the lecturer's guide is not.
     for_learners: bool = True
-    #: The control being taught and the chart it moves (their element keys): on a projector
-    #: both must show without scrolling (tests/test_browser_projector.py holds this).
+    #: The control being taught and the chart it moves (their element keys, or "key selector"
+    #: for a part of an element): on a projector both must show without scrolling
+    #: (tests/test_browser_seats.py holds this).
     fold: tuple[str, str] = ("", "")
 
 
@@ -67,7 +68,7 @@ PAGES: tuple[PageInfo, ...] = (
         ":material/tune:",
         "Set the target and the draft yourself and watch the acceptance, the leftover bucket "
         "and the picture proof follow.",
-        fold=("pg.live", "pg.live"),
+        fold=("pg.live .dist svg", "pg.live .flow svg"),
     ),
     PageInfo(
         "pages/2_One_draw.py",
