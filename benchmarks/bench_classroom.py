@@ -57,7 +57,10 @@ WIDGET_TYPES = ("slider", "selectbox", "radio", "checkbox", "number_input", "tex
 
 #: What a student moves on each page: widget keys (the suffix of Streamlit's widget id).
 CONTROLS: dict[str, tuple[str, ...]] = {
-    "": ("w.quality",),
+    # Home's quality and the Playground's bars move in the browser (a live view): the server
+    # hears of a gesture once, as a run like a slider's. The Playground's exact-weight sliders
+    # stand in for the bars here.
+    "": ("ui.seed",),
     "Playground": ("pg.p0", "pg.p1", "pg.p2", "pg.p3", "pg.q0", "pg.q1", "pg.q2", "pg.q3"),
     "One_draw": ("w.draws",),
     "Monte_Carlo": ("w.n",),

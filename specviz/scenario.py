@@ -240,11 +240,6 @@ def home_scenario(quality: int, current: Scenario | None = None) -> Scenario:
     return replace(base, labels=DEFAULT_WORDS[:4], p_weights=HOME_TARGET, q_weights=draft)
 
 
-def home_example(quality: int) -> OneTokenStep:
-    """The step of :func:`home_scenario` at ``quality`` percent."""
-    return home_scenario(quality).step()
-
-
 def random_scenario(current: Scenario, seed: int) -> Scenario:
     """Random weights (0..100) for the current vocabulary, reproducible from ``seed`` (a whole
     number from 0 to :data:`~specviz.limits.MAX_SEED`, which becomes the scenario's seed)."""

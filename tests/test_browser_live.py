@@ -19,9 +19,10 @@ from specviz.figures import captions
 from specviz.figures.live import LIVE_JS
 from specviz.figures.numbers import percent
 from specviz.limits import ROUNDING
+from specviz.links import QUALITY
 from specviz.one_token import normalize, step
 from specviz.palette import Notation
-from specviz.scenario import ALL_ZERO, Scenario, to_query
+from specviz.scenario import ALL_ZERO, HOME_TARGET, Scenario, home_scenario, to_query
 from specviz.theory import expected_tokens_per_step
 
 pytestmark = pytest.mark.browser
@@ -281,3 +282,44 @@ def test_a_share_link_restores_the_dragged_weights(page, streamlit_server) -> No
     assert bar(page, "q", "mat").count() == 0
     assert page.get_by_role("slider", name="target q weight of mat").count() == 1
     assert json.loads(json.dumps(state))  # plain data
+
+
+# ------------------------------------------------------------------------------------ Home
+
+
+def test_homes_draft_is_the_cores_at_every_quality(page) -> None:
+    load_module(page)
+    qualities = list(QUALITY.choices)
+    drafts = page.evaluate(
+        "([t, qs]) => qs.map((k) => window.live.homeDraft(t, k))", [list(HOME_TARGET), qualities]
+    )
+    assert drafts == [list(home_scenario(k).q_weights) for k in qualities]
+    caption = page.evaluate(
+        "() => window.live.captions(['mat', 'sofa'], window.live.stepOf([.4, .6], [.7, .3], 1e-12),"
+        " 'p', 'q').pair"
+    )
+    assert caption == (
+        "Bar chart of target p and draft q over mat, sofa. Target p: 40%, 60%; draft q: 70%, "
+        "30%. They overlap on 70% of their mass: that is the acceptance rate."
+    )
+
+
+def test_homes_quality_moves_the_pair_in_the_browser(page, streamlit_server) -> None:
+    watcher = open_live(page, f"{streamlit_server}/?quality=30")
+    page.evaluate(COUNT_SENT)
+    control = page.get_by_label("Draft quality")
+    assert control.input_value() == "30" and number(page) == "72%"  # .19 + .23 + .2 + .1
+    control.focus()
+    page.keyboard.press("ArrowRight")  # 35 %: α = .6 + .4 × .35 = 74 %
+    poll(page, lambda: number(page) == "74%", "α to follow")
+    assert page.evaluate("() => window.sentToServer") == 0  # the browser did it
+    poll(page, lambda: link_params(page.url).get("quality") == "35", "the link")
+    assert page.evaluate("() => window.sentToServer") >= 1
+    page.keyboard.press("End")
+    poll(page, lambda: number(page) == "100%", "α at a perfect draft")
+    poll(page, lambda: link_params(page.url).get("quality") == "100", "the link")
+    assert_clean(page, watcher)
+
+
+def number(page, name: str = "alpha") -> str:
+    return page.get_by_test_id(f"live-{name}").inner_text().strip()

@@ -13,7 +13,6 @@ import pytest
 from helpers import trace
 
 from specviz.figures import captions
-from specviz.figures.landing import landing_figure, pair_chart
 from specviz.figures.numbers import percent
 from specviz.figures.playground import acceptance_figure, bucket_figure, proof_figure
 from specviz.figures.style import ChartStyle
@@ -106,19 +105,6 @@ def test_captions_say_what_the_charts_show() -> None:
     assert "mat: 10% + 30% = 40%" in captions.proof_caption(LABELS, S, n)
 
 
-def test_landing_chart_carries_both_distributions() -> None:
-    spec = pair_chart(LABELS, S).to_dict()
-    rows = spec["data"]["values"] if "values" in spec.get("data", {}) else None
-    if rows is None:
-        rows = next(iter(spec["datasets"].values()))
-    probs = sorted(round(r["prob"], 12) for r in rows)
-    assert probs == sorted(np.round(np.concatenate([P, Q]), 12).tolist())
-    assert sorted(r["tag"] for r in rows) == sorted(percent(v) for v in [*P, *Q])
-    # Not colour alone: the draft's bars are outlined in dashes, the target's solid.
-    dashes = next(layer for layer in spec["layer"] if "strokeDash" in layer.get("encoding", {}))
-    assert dashes["encoding"]["strokeDash"]["scale"]["range"] == [[1, 0], [4, 2]]
-
-
 @pytest.mark.parametrize(
     ("x", "text"),
     [(0, "0%"), (1, "100%"), (0.4, "40%"), (1 / 3, "33.3%"), (0.99996, "99.996%"), (1e-4, "0.01%")],
@@ -173,8 +159,6 @@ def test_builders_and_captions_take_their_numbers_from_the_step() -> None:
     bucket_text = captions.bucket_caption(LABELS, fake, n)
     assert "Z = 50%" in bucket_text and "mat 50%; sofa 50%" in bucket_text
     assert "mat: 5% + 35% = 40%" in captions.proof_caption(LABELS, fake, n)
-    _, caption = landing_figure(LABELS, fake)
-    assert "overlap on 50% of their mass" in caption
 
 
 def test_captions_quote_the_steps_numbers_for_every_word() -> None:

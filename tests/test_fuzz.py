@@ -802,7 +802,6 @@ SPECS: dict[str, Spec] = {
         {"text": "mat"}, lambda r, a: _ok(isinstance(r, str) and len(r) <= MAX_LABEL)
     ),
     # scenario
-    "scenario.home_example": Spec({"quality": 30}, check_step),
     "scenario.home_scenario": Spec(
         {"quality": 30, "current": SCENARIO},
         lambda r, a: check_scenario(r) or _ok(r.p_weights == (80, 60, 40, 20)),
@@ -1232,7 +1231,6 @@ FOUND: dict[str, tuple[Callable[[], Any], str]] = {
         "seed",
     ),
     # TypeError: unhashable type (the lru_cache saw the argument first).
-    "home_example([30])": (_call("scenario", "home_example", [30]), "quality"),
     "random_scenario(Scenario(), 2.5)": (
         lambda: _module("scenario").random_scenario(_module("scenario").Scenario(), 2.5),
         "seed",

@@ -19,7 +19,6 @@ from specviz.scenario import (
     Scenario,
     clean_label,
     from_query,
-    home_example,
     home_scenario,
     random_scenario,
     to_query,
@@ -221,20 +220,20 @@ def test_next_seed_wraps_at_the_largest_seed() -> None:
 def test_home_example_blends_target_and_mirror(quality: int) -> None:
     """q = w p + (1 - w) reversed(p) with w = quality / 100: on tokens 0, 1 the draft is below the
     target, on 2, 3 above, so alpha = q0 + q1 + p2 + p3 = .7 w + .3 (1 - w) + .3 = .6 + .4 w."""
-    one = home_example(quality)
+    one = home_scenario(quality).step()
     w = quality / 100
     target = np.array(HOME_TARGET) / sum(HOME_TARGET)
     np.testing.assert_array_equal(one.p, [0.4, 0.3, 0.2, 0.1])
     np.testing.assert_allclose(one.q, w * target + (1 - w) * target[::-1], rtol=0, atol=1e-15)
     assert one.alpha == pytest.approx(0.6 + 0.4 * w, abs=1e-12)
-    assert home_example(quality) is one  # the Playground's cached step of the same pair
     # The same pair, as whole slider weights, is what "open it in the Playground" loads.
     pair = home_scenario(quality)
     assert all(isinstance(v, int) and 0 <= v <= 100 for v in pair.q_weights)
-    assert pair.step() is one
+    assert pair.step() is one  # the Playground's cached step of the same pair
 
 
 def test_home_example_at_full_quality_is_exact() -> None:
-    one = home_example(100)
+    one = home_scenario(100).step()
     assert one.alpha == 1.0 and one.z == 0.0
-    assert step(home_example(0).p, home_example(0).q).alpha == pytest.approx(0.6, abs=1e-12)
+    backwards = home_scenario(0).step()
+    assert step(backwards.p, backwards.q).alpha == pytest.approx(0.6, abs=1e-12)

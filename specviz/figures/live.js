@@ -51,6 +51,14 @@ export function wordsPerCall(alpha, gamma) {
   return total;
 }
 
+/** Home's draft at a quality (0..100, steps of 5): quality% of the target's weights and the rest
+ * of its mirror image, in whole numbers: specviz.scenario.home_scenario. */
+export function homeDraft(target, quality) {
+  const share = Math.floor(quality / 5);
+  const mirror = [...target].reverse();
+  return target.map((t, i) => Math.floor((share * t + (20 - share) * mirror[i]) / 20));
+}
+
 // ----------------------------------------------------------- numbers and words, as Python writes them
 
 // Python's f"{x:.{d}f}": correctly rounded, a tie to the even digit (JavaScript's toFixed takes the
@@ -102,7 +110,14 @@ export function captions(labels, s, T, D) {
   const proof = labels.map(
     (w, i) => `${w}: ${percent(s.kept[i])} + ${percent(s.refill[i])} = ${percent(s.p[i])}`,
   );
+  const pair = fill(
+    `Bar chart of target {T} and draft {D} over ${labels.join(", ")}. ` +
+      `Target {T}: ${s.p.map(percent).join(", ")}; draft {D}: ${s.q.map(percent).join(", ")}. ` +
+      `They overlap on ${percent(s.alpha)} of their mass: that is the acceptance rate.`,
+    T, D,
+  );
   return {
+    pair,
     dist: fill(
       `Grouped bars of target {T} and draft {D} per word. Over-sampled (▼, {D} > {T}): ${join(over)}. ` +
         `Under-sampled (▲, {D} < {T}): ${join(under)}.`,
@@ -158,24 +173,27 @@ const PATTERNS = `
   <pattern id="dots" width="7" height="7" patternUnits="userSpaceOnUse">
     <rect width="7" height="7" fill="var(--bucket)"/><circle cx="3.5" cy="3.5" r="1.3" fill="rgba(0,0,0,.4)"/></pattern>`;
 
-/** One panel: a heading, an SVG chart and its description. */
-function panel(parent, name, title) {
+/** One panel: a heading, an SVG chart and its description. The chart one drags is a group of
+ * sliders, not a picture (a picture may not hold controls). */
+function panel(parent, name, title, role = "img") {
   const fig = html("figure", { class: `panel ${name}` }, parent);
   const head = html("h3", {}, fig);
-  head.textContent = title;
-  const svg = node("svg", { role: "img" }, fig);
+  write(head, title);
+  const svg = node("svg", { role }, fig);
   const caption = html("figcaption", {}, fig);
   return { fig, head, svg, caption, parts: null, size: -1 };
 }
 
 class LiveView {
-  constructor(root) {
+  constructor(root, mode) {
     this.root = root;
-    this.box = html("div", { class: "live" }, root);
+    this.home = mode === "home";
+    this.box = html("div", { class: `live ${mode}` }, root);
     // The fill patterns, defined once for every chart of the view.
     const defs = node("svg", { class: "defs", width: "0", height: "0", "aria-hidden": "true" }, this.box);
     node("defs", {}, defs).innerHTML = PATTERNS;
     this.message = html("p", { class: "problem", role: "alert" }, this.box);
+    if (this.home) this.qualityControl();
     const numbers = html("div", { class: "numbers", "aria-live": "polite" }, this.box);
     this.numbers = {};
     for (const [id, label, help] of [
@@ -184,6 +202,7 @@ class LiveView {
       ["z", "Bucket Z", "Σ max(0, {T} − {D}): the chance that a guess is rejected"],
       ["words", "Words per call", "(1 − α^(γ+1)) / (1 − α) with γ guesses per target call"],
     ]) {
+      if (this.home && (id === "tv" || id === "z")) continue;
       const box = html("div", { class: "number" }, numbers);
       const name = html("span", { class: "name" }, box);
       const value = html("b", { "data-testid": `live-${id}` }, box);
@@ -192,12 +211,15 @@ class LiveView {
     }
     const grid = html("div", { class: "grid" }, this.box);
     this.sentence = html("p", { class: "sentence" }, this.box);
-    this.panels = {
-      dist: panel(grid, "dist", ""),
-      flow: panel(grid, "flow", "Where each word's probability goes"),
-      accept: panel(grid, "accept", ""),
-      bucket: panel(grid, "bucket", ""),
-    };
+    // Home shows the pair only, as a picture; the Playground's pair is a group of sliders.
+    this.panels = this.home
+      ? { dist: panel(grid, "dist", "") }
+      : {
+        dist: panel(grid, "dist", "", "group"),
+        flow: panel(grid, "flow", "Where each word's probability goes"),
+        accept: panel(grid, "accept", ""),
+        bucket: panel(grid, "bucket", ""),
+      };
     for (const p of Object.values(this.panels)) {
       p.legend = html("div", { class: "legend" }, p.fig);
       p.fig.insertBefore(p.legend, p.caption);
@@ -216,6 +238,32 @@ class LiveView {
     window.specviz = Object.assign(window.specviz || {}, { live: this });
   }
 
+  // Home's one control: how good the draft is. It moves the draft in the browser; the server
+  // hears of it when the learner lets go (or the keys rest), to keep the link.
+  qualityControl() {
+    const row = html("div", { class: "quality" }, this.box);
+    const label = html("label", { for: "quality" }, row);
+    this.qualityName = html("span", {}, label);
+    this.qualityValue = html("output", { for: "quality" }, label);
+    this.qualityInput = html("input", { id: "quality", type: "range", min: "0", max: "100", step: "5" }, row);
+    this.qualityHelp = html("small", {}, row);
+    this.qualityInput.addEventListener("input", () => {
+      this.quality = Number(this.qualityInput.value);
+      this.local = { p: [...this.data.target], q: homeDraft(this.data.target, this.quality) };
+      this.from = null;
+      this.schedule();
+    });
+    this.qualityInput.addEventListener("change", () => {
+      clearTimeout(this.commitTimer);
+      this.commitTimer = setTimeout(() => {
+        this.commitTimer = 0;
+        this.gesture += 1;
+        this.pending = this.gesture;
+        this.send("quality", { quality: this.quality, gesture: this.gesture });
+      }, 300);
+    });
+  }
+
   /** New data from Python (a run of the page): adopt its weights unless a gesture of ours is
    * newer than the run, and glide to them when they jump. */
   update(data, send) {
@@ -224,13 +272,18 @@ class LiveView {
     const before = this.local;
     this.data = data;
     if (first) this.gesture = data.gesture || 0;
-    this.box.style.cssText = data.css;
+    if (this.box.style.cssText !== data.css) this.box.style.cssText = data.css;
     this.box.classList.toggle("projector", !!data.projector);
     // Our weights stay while a bar is held or keys are still moving it, and while a gesture of
     // ours is newer than this run.
     const same = before && before.p.length === data.p.length;
     const newer = this.pending && (data.gesture || 0) < this.pending;
     const keep = same && (this.holding || this.commitTimer || newer);
+    if (!keep && this.home) {
+      this.quality = data.quality;
+      set(this.qualityInput, { "aria-valuetext": `${data.quality}%` });
+      if (this.qualityInput.value !== String(data.quality)) this.qualityInput.value = String(data.quality);
+    }
     if (!keep) {
       const moved = same &&
         (before.p.some((w, i) => w !== data.p[i]) || before.q.some((w, i) => w !== data.q[i]));
@@ -265,8 +318,8 @@ class LiveView {
     const d = this.data;
     const T = d.T, D = d.D;
     const view = viewOf(d.labels, this.local.p, this.local.q, d.gamma, T, D, d.rounding);
-    this.message.textContent = view.problem || "";
-    this.message.hidden = !view.problem;
+    write(this.message, view.problem || "");
+    if (this.message.hidden !== !view.problem) this.message.hidden = !view.problem;
     this.box.classList.toggle("empty", !!view.problem);
     this.view = view;
     // What is drawn: the exact state, or a moment of a glide towards it.
@@ -284,7 +337,10 @@ class LiveView {
     }
     this.renderNumbers(view, shown);
     this.renderDrag(view);
-    if (view.step) {
+    if (view.step && this.home) {
+      this.renderQuality();
+      this.describe("dist", view.captions.pair);
+    } else if (view.step) {
       this.renderFlow(shown);
       this.renderAccept(shown);
       this.renderBucket(shown);
@@ -295,12 +351,18 @@ class LiveView {
     }
   }
 
+  renderQuality() {
+    const d = this.data;
+    write(this.qualityName, "Draft quality ");
+    write(this.qualityValue, `${this.quality}%`);
+    set(this.qualityInput, { "aria-valuetext": `${this.quality}%` });
+    write(this.qualityHelp, fill("0%: the draft has {T}'s preferences backwards. 100%: draft = target.", d.T, d.D));
+  }
+
   describe(key, text) {
     const p = this.panels[key];
-    if (p.caption.textContent !== text) {
-      p.caption.textContent = text;
-      p.svg.setAttribute("aria-label", text);
-    }
+    write(p.caption, text);
+    set(p.svg, { "aria-label": text });
   }
 
   renderNumbers(view, shown) {
@@ -314,17 +376,17 @@ class LiveView {
       }
       : { alpha: "—", tv: "—", z: "—", words: "—" };
     for (const [id, n] of Object.entries(this.numbers)) {
-      n.name.textContent = n.label;
-      n.formula.textContent = f(n.help).replace("γ guesses", `γ = ${d.gamma} guesses`);
-      n.value.textContent = values[id];
+      write(n.name, n.label);
+      write(n.formula, f(n.help).replace("γ guesses", `γ = ${d.gamma} guesses`));
+      write(n.value, values[id]);
     }
-    this.sentence.textContent = view.step
+    write(this.sentence, view.step && !this.home
       ? `A guess is kept ${percent(view.step.alpha)} of the time (α = 1 − distance). ` +
         `P(rejection) = ${percent(view.step.z)} = the size of the bucket Z: every rejection is ` +
         "refilled from the bucket, so the words that come out follow the target exactly. " +
         `With γ = ${d.gamma} guesses, one expensive target call yields ` +
         `${fixed(view.words, 2)} words on average instead of 1.`
-      : "";
+      : "");
   }
 
   // A chart's frame: its size in px (the SVG is drawn at its real size, so text stays readable
@@ -334,9 +396,7 @@ class LiveView {
     const width = Math.max(200, p.fig.clientWidth || 300);
     const height = Math.round(font * (this.data.projector ? 8.5 : 11));
     const bottom = Math.round(font * 1.35 * rows);
-    p.svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
-    p.svg.setAttribute("width", width);
-    p.svg.setAttribute("height", height);
+    set(p.svg, { viewBox: `0 0 ${width} ${height}`, width: String(width), height: String(height) });
     const n = this.data.labels.length;
     const left = 4, right = 4;
     const column = (width - left - right) / n;
@@ -363,9 +423,9 @@ class LiveView {
     const axis = node("line", { class: "axis" }, g);
     const words = this.data.labels.map((w) => {
       const t = node("text", { class: "word", "text-anchor": "middle" }, g);
-      t.textContent = w;
+      write(t, w);
       const sub = node("text", { class: "sub", "text-anchor": "middle" }, g);
-      sub.textContent = extra;
+      write(sub, extra);
       return { t, sub };
     });
     return { axis, words };
@@ -382,7 +442,9 @@ class LiveView {
 
   renderDrag(view) {
     const d = this.data, p = this.panels.dist;
-    p.head.textContent = fill("Drag the bars: target {T} and draft {D} (▼ over-sampled, ▲ under-sampled)", d.T, d.D);
+    write(p.head, fill(this.home
+      ? "Target {T} and draft {D}: where they overlap, a guess is kept"
+      : "Drag the bars: target {T} and draft {D} (▼ over-sampled, ▲ under-sampled)", d.T, d.D));
     const fr = this.frameOf(p);
     const parts = this.parts(p, () => {
       const g = node("g", {}, p.svg);
@@ -390,14 +452,15 @@ class LiveView {
       const bars = [];
       d.labels.forEach((w, i) => {
         for (const model of ["p", "q"]) {
-          const handle = node("g", { class: `handle ${model}`, role: "slider", tabindex: "0",
-            "aria-valuemin": "0", "aria-valuemax": String(d.max_weight) }, g);
-          const hit = node("rect", { class: "hit" }, handle);
+          const handle = this.home ? node("g", {}, g) : node("g", { class: `handle ${model}`,
+            role: "slider", tabindex: "0", "aria-valuemin": "0", "aria-valuemax": String(d.max_weight) }, g);
+          // Something to grab: the whole column above the bar, and a grip on its top edge.
+          const hit = this.home ? null : node("rect", { class: "hit" }, handle);
           const bar = node("rect", { class: `bar ${model === "p" ? "target" : "draft"}` }, handle);
-          const grip = node("rect", { class: "grip" }, handle);
+          const grip = this.home ? null : node("rect", { class: "grip" }, handle);
           const cap = node("text", { class: "cap", "text-anchor": "middle" }, handle);
           bars.push({ model, i, handle, hit, bar, grip, cap });
-          this.wire(handle, model, i);
+          if (!this.home) this.wire(handle, model, i);
         }
       });
       return { row, bars };
@@ -418,22 +481,23 @@ class LiveView {
       const x = fr.left + fr.column * (b.i + 0.5) + (b.model === "p" ? -gap - width : gap);
       const h = (value / this.top) * this.scale.span;
       const y = fr.base - h;
-      set(b.hit, { x, y: fr.top - fr.font, width, height: fr.base - fr.top + fr.font });
+      if (b.hit) set(b.hit, { x, y: fr.top - fr.font, width, height: fr.base - fr.top + fr.font });
       set(b.bar, { x, y, width, height: Math.max(0, h) });
-      set(b.grip, { x: x - 2, y: y - 3, width: width + 4, height: 6 });
+      if (b.grip) set(b.grip, { x: x - 2, y: y - 3, width: width + 4, height: 6 });
       set(b.cap, { x: x + width / 2, y: y - 8 });
-      b.cap.textContent = fr.caps ? percent(value) : "";
+      write(b.cap, fr.caps ? percent(value) : "");
       const who = b.model === "p" ? `target ${d.T}` : `draft ${d.D}`;
-      b.handle.setAttribute("aria-label", `${who} weight of ${d.labels[b.i]}`);
-      b.handle.setAttribute("aria-valuenow", String(weight));
-      b.handle.setAttribute("aria-valuetext",
-        `${d.labels[b.i]}: ${who} ${percent(value)} (weight ${weight} of ${d.max_weight})`);
+      if (!this.home) set(b.handle, {
+        "aria-label": `${who} weight of ${d.labels[b.i]}`,
+        "aria-valuenow": String(weight),
+        "aria-valuetext": `${d.labels[b.i]}: ${who} ${percent(value)} (weight ${weight} of ${d.max_weight})`,
+      });
     }
     this.placeAxis(parts.row, fr);
     parts.row.words.forEach(({ sub }, i) => {
       const b = view.step ? view.step.balance[i] : 0;
-      sub.textContent = !view.step ? "" : b > 0 ? "▼ over" : b < 0 ? "▲ under" : "= balanced";
-      sub.setAttribute("class", `sub ${b > 0 ? "over" : b < 0 ? "under" : "even"}`);
+      write(sub, !view.step ? "" : b > 0 ? "▼ over" : b < 0 ? "▲ under" : "= balanced");
+      set(sub, { class: `sub ${b > 0 ? "over" : b < 0 ? "under" : "even"}` });
     });
   }
 
@@ -534,8 +598,8 @@ class LiveView {
       set(c.target, { x1: xr - width * 0.15, x2: xr + width * 1.15, y1: yp, y2: yp });
       set(c.capQ, { x: xl + width / 2, y: fr.base - h(s.q[i]) - 8 });
       set(c.capP, { x: xr + width / 2, y: yp - 10 });
-      c.capQ.textContent = fr.caps ? percent(s.q[i]) : "";
-      c.capP.textContent = fr.caps ? percent(s.p[i]) : "";
+      write(c.capQ, fr.caps ? percent(s.q[i]) : "");
+      write(c.capP, fr.caps ? percent(s.p[i]) : "");
     });
     this.legend(p, [
       ["", "Each word: left bar = draft {D}'s guesses, right bar = what comes out."],
@@ -548,7 +612,7 @@ class LiveView {
 
   renderAccept(s) {
     const d = this.data, p = this.panels.accept;
-    p.head.textContent = fill("A proposed word is kept with probability min(1, {T}/{D})", d.T, d.D);
+    write(p.head, fill("A proposed word is kept with probability min(1, {T}/{D})", d.T, d.D));
     const fr = this.frameOf(p, 1);
     const parts = this.parts(p, () => {
       const g = node("g", {}, p.svg);
@@ -568,15 +632,15 @@ class LiveView {
       const ok = proposed ? s.accept[i] : 0;
       stack([[c.ok, ok], [c.bad, proposed ? 1 - ok : 0]], x, width, fr.base, h);
       set(c.okText, { x: x + width / 2, y: fr.base - h(ok) / 2 + d.font * 0.35 });
-      c.okText.textContent = proposed && h(ok) > d.font * 1.2 && fr.caps ? percent(ok) : "";
+      write(c.okText, proposed && h(ok) > d.font * 1.2 && fr.caps ? percent(ok) : "");
       set(c.ratio, { x: x + width / 2, y: fr.top - 6 });
-      c.ratio.textContent = !fr.caps ? "" : proposed ? fixed(s.p[i] / s.q[i], 2) : fill("{D} = 0", d.T, d.D);
+      write(c.ratio, !fr.caps ? "" : proposed ? fixed(s.p[i] / s.q[i], 2) : fill("{D} = 0", d.T, d.D));
     });
   }
 
   renderBucket(s) {
     const d = this.data, p = this.panels.bucket;
-    p.head.textContent = `Leftover bucket r — its size Z = ${percent(s.z)} = P(rejection)`;
+    write(p.head, `Leftover bucket r — its size Z = ${percent(s.z)} = P(rejection)`);
     const fr = this.frameOf(p, 1);
     const parts = this.parts(p, () => {
       const g = node("g", {}, p.svg);
@@ -595,15 +659,24 @@ class LiveView {
       const x = fr.left + fr.column * (i + 0.5) - width / 2;
       set(c.r, { x, y: fr.base - h(s.residual[i]), width, height: h(s.residual[i]) });
       set(c.cap, { x: x + width / 2, y: fr.base - h(s.residual[i]) - 8 });
-      c.cap.textContent = s.residual[i] > 0 && fr.caps ? percent(s.residual[i]) : "";
+      write(c.cap, s.residual[i] > 0 && fr.caps ? percent(s.residual[i]) : "");
     });
     set(parts.empty, { x: fr.width / 2, y: (fr.top + fr.base) / 2 });
-    parts.empty.textContent = s.z === 0 ? fill("The bucket is empty: {T} = {D}, no guess is ever rejected.", d.T, d.D) : "";
+    write(parts.empty, s.z === 0 ? fill("The bucket is empty: {T} = {D}, no guess is ever rejected.", d.T, d.D) : "");
   }
 }
 
+// Attributes and text are written only when they change: a run of the page that brings the
+// weights already on show moves nothing in the page.
 function set(n, attrs) {
-  for (const [k, v] of Object.entries(attrs)) n.setAttribute(k, typeof v === "number" ? v.toFixed(2) : v);
+  for (const [k, v] of Object.entries(attrs)) {
+    const value = typeof v === "number" ? v.toFixed(2) : String(v);
+    if (n.getAttribute(k) !== value) n.setAttribute(k, value);
+  }
+}
+
+function write(n, text) {
+  if (n.textContent !== text) n.textContent = text;
 }
 
 // Stacked parts of one bar, from the base up.
@@ -620,7 +693,7 @@ export default function (component) {
   const { data, parentElement, setTriggerValue } = component;
   let view = parentElement.specvizLive;
   if (!view) {
-    view = new LiveView(parentElement);
+    view = new LiveView(parentElement, data.mode);
     parentElement.specvizLive = view;
   }
   view.update(data, setTriggerValue);

@@ -30,11 +30,15 @@ def live_data(
     gamma: int,
     style: ChartStyle,
     gesture: int = 0,
+    quality: int | None = None,
 ) -> dict:
     """The data of one live view: plain JSON.
 
     ``gesture`` is the number of the learner's last gesture this state includes: the browser keeps
-    its own weights while a newer gesture of its own is on its way to the server.
+    its own weights while a newer gesture of its own is on its way to the server. With a
+    ``quality`` the view is Home's: the target ``p_weights`` and the draft of that quality
+    (:func:`specviz.scenario.home_scenario`, which the browser computes again as the learner
+    moves the quality), not draggable.
     """
     font = html_font_size(style)
     return {
@@ -50,6 +54,9 @@ def live_data(
         "projector": style.projector,
         "css": f"--fs: {font}px; {palette_css()}",
         "gesture": int(gesture),
+        "mode": "playground" if quality is None else "home",
+        "quality": quality,
+        "target": [int(w) for w in p_weights],
         # What the charts' fixed parts depend on: they are built anew when it changes.
         "key": "|".join([*labels, style.notation.target, str(style.projector)]),
     }

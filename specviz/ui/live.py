@@ -15,9 +15,12 @@ import streamlit as st
 from specviz.figures.live import LIVE_CSS, LIVE_JS, live_data
 from specviz.figures.style import ChartStyle
 from specviz.limits import MAX_WEIGHT
+from specviz.links import QUALITY
+from specviz.scenario import home_scenario
 from specviz.ui import reconnect, state
 
 KEY = "pg.live"
+HOME_KEY = "home.live"
 #: session_state: the number of the last gesture saved (echoed to the browser).
 _GESTURE = "specviz.live.gesture"
 
@@ -73,3 +76,40 @@ def live_view(gamma: int, style: ChartStyle) -> None:
     # has no callback to call for it yet (see specviz.ui.reconnect).
     if reconnect.first_run() and result.weights is not None and _apply(result.weights):
         st.session_state[reconnect.REPLAYED] = True
+
+
+def _quality(payload: Any) -> int | None:
+    """The quality of a ``quality`` trigger, if it is one Home offers."""
+    value = payload.get("quality") if isinstance(payload, dict) else None
+    ok = isinstance(value, int) and not isinstance(value, bool) and value in QUALITY.choices
+    return value if ok else None
+
+
+def _apply_quality(payload: Any) -> bool:
+    quality = _quality(payload)
+    if quality is None:
+        return False
+    state.set_param(QUALITY, quality)
+    gesture = payload.get("gesture")
+    if isinstance(gesture, int) and not isinstance(gesture, bool) and gesture >= 0:
+        st.session_state[_GESTURE] = gesture
+    return True
+
+
+def _quality_changed() -> None:
+    _apply_quality(st.session_state[HOME_KEY].get("quality"))
+
+
+def home_view(style: ChartStyle) -> int:
+    """Mount Home's example: the draft quality (moved in the browser), the pair and its
+    numbers. Returns the quality the page shows."""
+    quality = state.param(QUALITY)
+    pair = home_scenario(quality)
+    data = live_data(
+        pair.labels, pair.p_weights, pair.q_weights, 4, style,
+        st.session_state.get(_GESTURE, 0), quality=quality,
+    )  # fmt: skip
+    result = _component(key=HOME_KEY, data=data, on_quality_change=_quality_changed)
+    if reconnect.first_run() and result.quality is not None and _apply_quality(result.quality):
+        st.session_state[reconnect.REPLAYED] = True
+    return state.param(QUALITY)

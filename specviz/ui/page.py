@@ -61,7 +61,9 @@ class PageInfo:
 
 #: The menu, in teaching order — the one definition (sidebar, landing page, tests).
 PAGES: tuple[PageInfo, ...] = (
-    PageInfo("app.py", "Home", ":material/home:", fold=("w.quality", "home.chart")),
+    PageInfo(
+        "app.py", "Home", ":material/home:", fold=("home.live .quality", "home.live .dist svg")
+    ),
     PageInfo(
         "pages/1_Playground.py",
         "Playground",

@@ -1,0 +1,306 @@
+"""How instant the app feels, in Chromium: a key press or a drag step until the page stops
+changing, beside two references measured in the same run.
+
+    .venv/bin/python -m benchmarks.bench_instant            # medians of 5
+    .venv/bin/python -m benchmarks.bench_instant --repeat 7 --pages all
+
+References, served in the same run:
+- a minimal Streamlit page: one slider and one Plotly chart (what every rerun of Streamlit costs);
+- plain HTML: the same Plotly figure updated with ``Plotly.react`` on a key press (the floor).
+
+"Settled" is the last change to the page (a MutationObserver on the document and on every shadow
+root) after the input, read once the page has been quiet for a while: the time a learner waits
+for what they did to show. Two columns: the main area (the charts and numbers) and the whole
+page, whose sidebar share link follows a server run. Also: frames during a continuous drag and
+during a glide, messages sent to the server during a drag, the server's CPU time per gesture
+(/proc), the first render of each page (navigation to settled, a new browser context each time)
+and the JS heap of a tab.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import sys
+import tempfile
+import textwrap
+from pathlib import Path
+
+from playwright.sync_api import sync_playwright
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+import itertools
+
+from streamlit_server import StreamlitServer, launch_chromium, page_url
+
+from specviz.ui.page import PAGES
+
+ROOT = Path(__file__).resolve().parents[1]
+
+MINIMAL_APP = textwrap.dedent(
+    """
+    import plotly.graph_objects as go
+    import streamlit as st
+
+    v = st.slider("value", 0, 100, 50, key="v")
+    st.plotly_chart(go.Figure(go.Bar(x=list("abcd"), y=[v, 100 - v, 30, 20])), key="chart")
+    """
+)
+
+# Every change to the page, inside shadow roots too: the time of the last one, anywhere and
+# outside the sidebar; the time of the last input (a key or a pointer move); messages sent.
+PROBE = """
+(() => {
+  const probe = window.__probe = { last: 0, lastMain: 0, input: 0, sent: 0, frames: [] };
+  const inSidebar = (n) => {
+    const el = n.nodeType === 1 ? n : n.parentElement;
+    return !!(el && el.closest && el.closest('[data-testid="stSidebar"]'));
+  };
+  const seen = (records) => {
+    const now = performance.now();
+    probe.last = now;
+    if (records.some((r) => !inSidebar(r.target))) probe.lastMain = now;
+  };
+  const options = { subtree: true, childList: true, attributes: true, characterData: true };
+  const observer = new MutationObserver(seen);
+  observer.observe(document, options);
+  const attach = Element.prototype.attachShadow;
+  Element.prototype.attachShadow = function (init) {
+    const root = attach.call(this, init);
+    observer.observe(root, options);
+    return root;
+  };
+  for (const type of ["keydown", "pointermove", "pointerdown"]) {
+    window.addEventListener(type, () => { probe.input = performance.now(); }, true);
+  }
+  const send = WebSocket.prototype.send;
+  WebSocket.prototype.send = function (...args) { probe.sent += 1; return send.apply(this, args); };
+  const frame = (t) => { probe.frames.push(t); if (probe.frames.length > 4000) probe.frames.shift();
+                         requestAnimationFrame(frame); };
+  requestAnimationFrame(frame);
+})();
+"""
+
+PLAIN_HTML = """<!doctype html><html><head><meta charset="utf-8"><title>reference</title>
+<script>{plotly}</script></head><body>
+<input id="v" type="range" min="0" max="100" value="50" aria-label="value">
+<div id="chart" style="width:700px;height:450px"></div>
+<script>
+const bars = (v) => [{{type: "bar", x: ["a", "b", "c", "d"], y: [v, 100 - v, 30, 20]}}];
+Plotly.newPlot("chart", bars(50));
+document.getElementById("v").addEventListener("input", (e) =>
+  Plotly.react("chart", bars(Number(e.target.value))));
+</script></body></html>"""
+
+
+def quiet(page, ms: int) -> None:
+    """Wait until the page has not changed for ``ms``."""
+    page.wait_for_function(
+        f"() => window.__probe.last > 0 && performance.now() - window.__probe.last > {ms}",
+        timeout=60_000,
+        polling=50,
+    )
+
+
+def settled(page) -> tuple[float, float]:
+    """(main area, whole page): ms from the last input to the last change."""
+    p = page.evaluate("() => window.__probe")
+    return max(0.0, p["lastMain"] - p["input"]), max(0.0, p["last"] - p["input"])
+
+
+def server_cpu(server: StreamlitServer) -> float:
+    """CPU seconds the server process has used (user + system)."""
+    fields = Path(f"/proc/{server.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def new_page(browser, width: int = 1280, height: int = 1000):
+    context = browser.new_context(viewport={"width": width, "height": height})
+    context.add_init_script(PROBE)
+    return context, context.new_page()
+
+
+def open_settled(page, url: str) -> float:
+    """Navigate and wait for the page to settle; ms from navigation to its last change."""
+    page.goto(url)
+    quiet(page, 1500)
+    return page.evaluate("() => window.__probe.last")
+
+
+def key_presses(page, target, keys: list[str], quiet_ms: int) -> list[tuple[float, float]]:
+    out = []
+    for key in keys:
+        target.focus()
+        page.keyboard.press(key)
+        quiet(page, quiet_ms)
+        out.append(settled(page))
+    return out
+
+
+def median(values: list[float]) -> float:
+    return statistics.median(values) if values else float("nan")
+
+
+def fmt(values: list[tuple[float, float]]) -> tuple[str, str]:
+    main = median([v[0] for v in values])
+    whole = median([v[1] for v in values])
+    return f"{main:,.0f} ms", f"{whole:,.0f} ms"
+
+
+def reference_rows(browser, minimal: StreamlitServer, repeat: int) -> dict[str, list]:
+    rows: dict[str, list] = {}
+    context, page = new_page(browser)
+    open_settled(page, minimal.url)
+    thumb = page.get_by_role("slider").first
+    keys = ["ArrowRight", "ArrowLeft"] * ((repeat + 1) // 2)
+    rows["minimal Streamlit page: one slider, one Plotly chart"] = key_presses(
+        page, thumb, keys[:repeat], 1000
+    )
+    context.close()
+    plotly_js = Path(__import__("plotly").__file__).parent / "package_data" / "plotly.min.js"
+    context, page = new_page(browser)
+    page.set_content(PLAIN_HTML.format(plotly=plotly_js.read_text()))
+    quiet(page, 1000)
+    rows["plain HTML, Plotly.react"] = key_presses(page, page.locator("#v"), keys[:repeat], 500)
+    context.close()
+    return rows
+
+
+def playground_rows(browser, app: StreamlitServer, repeat: int) -> tuple[dict, dict]:
+    rows: dict[str, list] = {}
+    extra: dict[str, str] = {}
+    context, page = new_page(browser)
+    open_settled(page, f"{app.url}/Playground")
+    page.wait_for_function("() => !!window.specviz?.live?.view")
+    handle = page.get_by_role("slider", name="target p weight of mat", exact=True)
+    keys = ["ArrowUp", "ArrowDown"] * ((repeat + 1) // 2)
+    rows["Playground: a key on a bar"] = key_presses(page, handle, keys[:repeat], 1500)
+
+    # A drag: each step timed, then one continuous drag for the frames, then what the server
+    # was sent and what it spent.
+    cpu0, sent0 = server_cpu(app), page.evaluate("() => window.__probe.sent")
+    draft = page.get_by_role("slider", name="draft q weight of bed", exact=True)
+    box = draft.bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    steps = []
+    gestures = 0
+    for _ in range(max(2, repeat // 2)):
+        page.mouse.move(x, y)
+        page.mouse.down()
+        for k in range(1, 6):
+            page.mouse.move(x, y - 6 * k)
+            quiet(page, 300)
+            steps.append(settled(page))
+        sent_during = page.evaluate("() => window.__probe.sent") - sent0
+        page.mouse.move(x, y)
+        page.mouse.up()
+        gestures += 1
+        quiet(page, 1500)
+    rows["Playground: a drag step"] = steps
+    page.evaluate("() => { window.__probe.frames = []; }")
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.mouse.move(x, y - 80, steps=60)
+    frames = page.evaluate("() => window.__probe.frames")
+    page.mouse.up()
+    gestures += 1
+    quiet(page, 1500)
+    gaps = [b - a for a, b in itertools.pairwise(frames)]
+    cpu = server_cpu(app) - cpu0
+    extra["messages to the server during a drag"] = str(sent_during)
+    extra["continuous drag: frames, longest frame"] = (
+        f"{len(frames)} frames over {frames[-1] - frames[0]:,.0f} ms, longest {max(gaps):.0f} ms"
+        if len(frames) > 1
+        else "n/a"
+    )
+    extra["server CPU per gesture"] = f"{1000 * cpu / gestures:.1f} ms ({gestures} gestures)"
+
+    # A glide: a preset from the server, watched frame by frame.
+    page.evaluate("() => { window.__probe.frames = []; }")
+    page.get_by_role("button", name="Random").click()
+    quiet(page, 1500)
+    frames = page.evaluate("() => window.__probe.frames")
+    gaps = [b - a for a, b in itertools.pairwise(frames)]
+    extra["glide after Random: longest frame"] = f"{max(gaps):.0f} ms" if gaps else "n/a"
+    heap = context.new_cdp_session(page)
+    heap.send("Performance.enable")
+    metrics = {m["name"]: m["value"] for m in heap.send("Performance.getMetrics")["metrics"]}
+    extra["JS heap of a Playground tab"] = f"{metrics['JSHeapUsedSize'] / 2**20:.1f} MB"
+    context.close()
+    return rows, extra
+
+
+def other_rows(browser, app: StreamlitServer, repeat: int, scripts: list) -> dict[str, list]:
+    rows: dict[str, list] = {}
+    for info in scripts:
+        control = info.fold[0]
+        if not control or " " in control:
+            continue
+        context, page = new_page(browser)
+        open_settled(page, page_url(app.url, ROOT / info.script))
+        thumb = page.locator(f".st-key-{control.replace('.', '-')} input[type='range']")
+        if thumb.count():
+            keys = ["ArrowRight", "ArrowLeft"] * ((repeat + 1) // 2)
+            rows[f"{info.label}: its slider"] = key_presses(page, thumb.first, keys[:repeat], 1500)
+        context.close()
+    return rows
+
+
+def first_renders(browser, urls: dict[str, str], repeat: int) -> dict[str, float]:
+    out = {}
+    for name, url in urls.items():
+        times = []
+        for _ in range(repeat):
+            context, page = new_page(browser)
+            times.append(open_settled(page, url))
+            context.close()
+        out[name] = median(times)
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--repeat", type=int, default=5, help="measurements per row (median)")
+    parser.add_argument("--pages", choices=["changed", "all"], default="changed")
+    args = parser.parse_args()
+    chromium = shutil.which("chromium")
+    with tempfile.TemporaryDirectory() as folder, sync_playwright() as pw:
+        Path(folder, "app.py").write_text(MINIMAL_APP)
+        minimal = StreamlitServer(root=Path(folder)).start()
+        app = StreamlitServer().start()
+        browser = launch_chromium(pw, chromium)
+        try:
+            rows = reference_rows(browser, minimal, args.repeat)
+            live, extra = playground_rows(browser, app, args.repeat)
+            rows |= live
+            others = [i for i in PAGES if args.pages == "all" and i.script != PAGES[1].script]
+            rows |= other_rows(browser, app, args.repeat, others)
+            urls = {"minimal Streamlit page": minimal.url}
+            for info in PAGES if args.pages == "all" else PAGES[:2]:
+                urls[info.label] = page_url(app.url, ROOT / info.script)
+            first = first_renders(browser, urls, args.repeat)
+        finally:
+            browser.close()
+            app.stop()
+            minimal.stop()
+    reference = median([v[0] for v in rows["minimal Streamlit page: one slider, one Plotly chart"]])
+    print(f"\ninput → page settled, median of {args.repeat} (Chromium, {os.cpu_count()} cores)\n")
+    print("| what | main area | whole page | × minimal page |")
+    print("|---|---|---|---|")
+    for name, values in rows.items():
+        main_ms, whole_ms = fmt(values)
+        ratio = median([v[0] for v in values]) / reference
+        print(f"| {name} | {main_ms} | {whole_ms} | {ratio:.2f} |")
+    print("\n| first render (navigation → settled) | ms | × minimal page |")
+    print("|---|---|---|")
+    for name, ms in first.items():
+        print(f"| {name} | {ms:,.0f} | {ms / first['minimal Streamlit page']:.2f} |")
+    print()
+    for name, value in extra.items():
+        print(f"- {name}: {value}")
+
+
+if __name__ == "__main__":
+    main()
