@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import shutil
 import statistics
 import sys
@@ -173,9 +174,15 @@ def playground_rows(browser, app: StreamlitServer, repeat: int) -> tuple[dict, d
     extra: dict[str, str] = {}
     context, page = new_page(browser)
     open_settled(page, f"{app.url}/Playground")
-    page.wait_for_function("() => !!window.specviz?.live?.view")
-    handle = page.get_by_role("slider", name="target p weight of mat", exact=True)
     keys = ["ArrowUp", "ArrowDown"] * ((repeat + 1) // 2)
+    if not page.evaluate("() => !!window.specviz?.live?.view"):
+        # An app from before the live view (for the "before" column): its weight slider.
+        name = re.compile(r"^target p weight of mat( target p weight of mat)?$")
+        thumb = page.get_by_role("slider", name=name)
+        rows["Playground: a key on a weight"] = key_presses(page, thumb, keys[:repeat], 1500)
+        context.close()
+        return rows, extra
+    handle = page.get_by_role("slider", name="target p weight of mat", exact=True)
     rows["Playground: a key on a bar"] = key_presses(page, handle, keys[:repeat], 1500)
 
     # A drag: each step timed, then one continuous drag for the frames, then what the server

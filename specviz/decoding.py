@@ -1275,8 +1275,10 @@ def words_per_call(pair: DecodingPair, *, gamma: int) -> WordsPerCall:
     steps = max(1, min(MAX_SETTLE_STEPS, MAX_SETTLE_WORK // (edges.size * (2 * g + 1) + 1)))
     calls, settled_calls = _long_run(next_call, size, pair.start, steps)
     words, settled_words = _target_law(pair, steps)
-    alpha = float(np.clip(words @ pair.alpha, 0.0, 1.0))
-    in_a_row = np.array([float(calls @ tail) for tail in tails])
+    # The one rounding rule again, on the long-run chances: within 1e-12 of 0 or 1 they are 0 or
+    # 1 (identical models keep every draft: alpha = 1 exactly, whatever the summation order).
+    alpha = float(_snap(np.clip(words @ pair.alpha, 0.0, 1.0)))
+    in_a_row = _snap(np.array([float(calls @ tail) for tail in tails]))
     return WordsPerCall(
         gamma=g,
         first_call_law=_frozen(law),
@@ -1288,6 +1290,12 @@ def words_per_call(pair: DecodingPair, *, gamma: int) -> WordsPerCall:
         iid=float(expected_tokens_per_step(alpha, g)),
         settled=settled_calls and settled_words,
     )
+
+
+def _snap(chances: np.ndarray) -> np.ndarray:
+    """Chances within :data:`~specviz.limits.ROUNDING` of 0 or 1, made 0 or 1."""
+    chances = np.where(np.abs(chances) <= ROUNDING, 0.0, chances)
+    return np.where(np.abs(1.0 - chances) <= ROUNDING, 1.0, chances)
 
 
 def _target_law(pair: DecodingPair, max_steps: int) -> tuple[np.ndarray, bool]:

@@ -107,8 +107,7 @@ def test_other_pages_send_an_all_zero_model_to_the_playground(script: str, model
     for i in range(4):
         at.slider(key=f"pg.{model}{i}").set_value(0)
     at.run()
-    (on_playground,) = [e.value for e in at.error]
-    assert "Raise at least one of its sliders" in on_playground
+    assert not at.error  # the Playground's live view says it, and keeps its bars to raise
     at.switch_page(script).run()
     assert_alive(at)
     (message,) = [e.value for e in at.error]

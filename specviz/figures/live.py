@@ -9,6 +9,7 @@ holds equal to it.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -18,9 +19,19 @@ from specviz.figures.style import ChartStyle
 from specviz.limits import MAX_WEIGHT, ROUNDING
 
 _HERE = Path(__file__).resolve().parent
+
+
+def _compact(text: str) -> str:
+    """The code without its comment lines and indentation: Streamlit sends a component's code
+    with every run of its page (36 kB as written, ~half of that compacted)."""
+    text = re.sub(r"/\*.*?\*/", "", text, flags=re.S)  # CSS comments
+    lines = (line.strip() for line in text.splitlines())
+    return "\n".join(line for line in lines if line and not line.startswith("//"))
+
+
 #: The view's code and style, read once (the component is registered with them at import).
-LIVE_JS = (_HERE / "live.js").read_text(encoding="utf-8")
-LIVE_CSS = (_HERE / "live.css").read_text(encoding="utf-8")
+LIVE_JS = _compact((_HERE / "live.js").read_text(encoding="utf-8"))
+LIVE_CSS = _compact((_HERE / "live.css").read_text(encoding="utf-8"))
 
 
 def live_data(
