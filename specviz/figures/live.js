@@ -402,7 +402,7 @@ class LiveView {
     const column = (width - left - right) / n;
     // Values over two bars side by side only where both fit ("88.8%" at the value's size, with
     // a gap): the drawn width decides, so a wide screen shows them and a phone does not.
-    const caps = column * 0.42 >= 3.4 * 0.72 * font;
+    const caps = column * 0.42 >= 3.4 * 0.85 * font;
     return { width, height, font, top: font * 1.4, base: height - bottom, n, column, left, caps };
   }
 
@@ -438,6 +438,30 @@ class LiveView {
       set(t, { x, y: fr.base + fr.font * 1.15 });
       set(sub, { x, y: fr.base + fr.font * 2.35 });
     });
+    // The words fit their columns: measured as drawn, made smaller down to a floor that still
+    // reads from the back row, and only then cut (the description under the chart has them all).
+    const fitFor = `${fr.column.toFixed(1)}|${this.data.key}`;
+    if (row.fitFor === fitFor) return;
+    row.fitFor = fitFor;
+    const room = fr.column - 6;
+    const floor = this.data.projector ? 0.8 : 0.75;
+    row.words.forEach(({ t }, i) => { t.style.fontSize = ""; write(t, this.data.labels[i]); });
+    const widest = Math.max(...row.words.map(({ t }) => t.getComputedTextLength()));
+    const scale = Math.max(floor, Math.min(1, room / widest));
+    row.words.forEach(({ t }, i) => {
+      if (scale < 1) t.style.fontSize = `${scale}em`;
+      const word = [...this.data.labels[i]];
+      for (let keep = word.length - 1; t.getComputedTextLength() > room && keep > 0; keep--) {
+        write(t, `${word.slice(0, keep).join("")}…`);
+      }
+    });
+    // The words under the bars: "▲ under" where it fits, the icon alone where it does not (the
+    // heading says what the icons mean).
+    const probe = row.words[0].sub;
+    const before = probe.textContent;
+    write(probe, "= balanced");
+    row.shortSubs = probe.getComputedTextLength() > room;
+    write(probe, before);
   }
 
   renderDrag(view) {
@@ -496,7 +520,8 @@ class LiveView {
     this.placeAxis(parts.row, fr);
     parts.row.words.forEach(({ sub }, i) => {
       const b = view.step ? view.step.balance[i] : 0;
-      write(sub, !view.step ? "" : b > 0 ? "▼ over" : b < 0 ? "▲ under" : "= balanced");
+      const words = parts.row.shortSubs ? ["▼", "▲", "="] : ["▼ over", "▲ under", "= balanced"];
+      write(sub, !view.step ? "" : b > 0 ? words[0] : b < 0 ? words[1] : words[2]);
       set(sub, { class: `sub ${b > 0 ? "over" : b < 0 ? "under" : "even"}` });
     });
   }
