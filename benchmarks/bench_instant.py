@@ -54,7 +54,14 @@ MINIMAL_APP = textwrap.dedent(
 # outside the sidebar; the time of the last input (a key or a pointer move); messages sent.
 PROBE = """
 (() => {
-  const probe = window.__probe = { last: 0, lastMain: 0, input: 0, sent: 0, frames: [] };
+  const probe = window.__probe = { last: 0, lastMain: 0, lastChart: 0, input: 0, sent: 0,
+                                   frames: [] };
+  // A chart: a Plotly chart, or anything in a shadow root (the live view).
+  const inChart = (n) => {
+    const el = n.nodeType === 1 ? n : n.parentElement;
+    return !!el && (el.getRootNode() instanceof ShadowRoot ||
+                    !!el.closest('[data-testid="stPlotlyChart"], #chart'));
+  };
   const inSidebar = (n) => {
     const el = n.nodeType === 1 ? n : n.parentElement;
     return !!(el && el.closest && el.closest('[data-testid="stSidebar"]'));
@@ -63,6 +70,7 @@ PROBE = """
     const now = performance.now();
     probe.last = now;
     if (records.some((r) => !inSidebar(r.target))) probe.lastMain = now;
+    if (records.some((r) => inChart(r.target))) probe.lastChart = now;
   };
   const options = { subtree: true, childList: true, attributes: true, characterData: true };
   const observer = new MutationObserver(seen);
@@ -97,18 +105,19 @@ document.getElementById("v").addEventListener("input", (e) =>
 
 
 def quiet(page, ms: int) -> None:
-    """Wait until the page has not changed for ``ms``."""
+    """Wait until the page has neither changed nor had an input for ``ms``."""
     page.wait_for_function(
-        f"() => window.__probe.last > 0 && performance.now() - window.__probe.last > {ms}",
+        "() => { const p = window.__probe; "
+        f"return p.last > 0 && performance.now() - Math.max(p.last, p.input) > {ms}; }}",
         timeout=60_000,
         polling=50,
     )
 
 
-def settled(page) -> tuple[float, float]:
-    """(main area, whole page): ms from the last input to the last change."""
+def settled(page) -> tuple[float, float, float]:
+    """(the chart, main area, whole page): ms from the last input to the last change there."""
     p = page.evaluate("() => window.__probe")
-    return max(0.0, p["lastMain"] - p["input"]), max(0.0, p["last"] - p["input"])
+    return tuple(max(0.0, p[k] - p["input"]) for k in ("lastChart", "lastMain", "last"))
 
 
 def server_cpu(server: StreamlitServer) -> float:
@@ -144,10 +153,8 @@ def median(values: list[float]) -> float:
     return statistics.median(values) if values else float("nan")
 
 
-def fmt(values: list[tuple[float, float]]) -> tuple[str, str]:
-    main = median([v[0] for v in values])
-    whole = median([v[1] for v in values])
-    return f"{main:,.0f} ms", f"{whole:,.0f} ms"
+def fmt(values: list[tuple[float, ...]]) -> list[str]:
+    return [f"{median([v[k] for v in values]):,.0f} ms" for k in range(3)]
 
 
 def reference_rows(browser, minimal: StreamlitServer, repeat: int) -> dict[str, list]:
@@ -162,7 +169,11 @@ def reference_rows(browser, minimal: StreamlitServer, repeat: int) -> dict[str, 
     context.close()
     plotly_js = Path(__import__("plotly").__file__).parent / "package_data" / "plotly.min.js"
     context, page = new_page(browser)
-    page.set_content(PLAIN_HTML.format(plotly=plotly_js.read_text()))
+    html = PLAIN_HTML.format(plotly=plotly_js.read_text())
+    page.route(
+        "http://reference.test/", lambda route: route.fulfill(body=html, content_type="text/html")
+    )
+    page.goto("http://reference.test/")
     quiet(page, 1000)
     rows["plain HTML, Plotly.react"] = key_presses(page, page.locator("#v"), keys[:repeat], 500)
     context.close()
@@ -187,20 +198,22 @@ def playground_rows(browser, app: StreamlitServer, repeat: int) -> tuple[dict, d
 
     # A drag: each step timed, then one continuous drag for the frames, then what the server
     # was sent and what it spent.
-    cpu0, sent0 = server_cpu(app), page.evaluate("() => window.__probe.sent")
+    cpu0 = server_cpu(app)
     draft = page.get_by_role("slider", name="draft q weight of bed", exact=True)
     box = draft.bounding_box()
     x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
     steps = []
     gestures = 0
+    sent_during = 0
     for _ in range(max(2, repeat // 2)):
         page.mouse.move(x, y)
+        sent_before = page.evaluate("() => window.__probe.sent")
         page.mouse.down()
         for k in range(1, 6):
             page.mouse.move(x, y - 6 * k)
             quiet(page, 300)
             steps.append(settled(page))
-        sent_during = page.evaluate("() => window.__probe.sent") - sent0
+        sent_during += page.evaluate("() => window.__probe.sent") - sent_before
         page.mouse.move(x, y)
         page.mouse.up()
         gestures += 1
@@ -216,7 +229,8 @@ def playground_rows(browser, app: StreamlitServer, repeat: int) -> tuple[dict, d
     quiet(page, 1500)
     gaps = [b - a for a, b in itertools.pairwise(frames)]
     cpu = server_cpu(app) - cpu0
-    extra["messages to the server during a drag"] = str(sent_during)
+    drags = max(2, repeat // 2)
+    extra["messages to the server while a bar was held"] = f"{sent_during} (in {drags} drags)"
     extra["continuous drag: frames, longest frame"] = (
         f"{len(frames)} frames over {frames[-1] - frames[0]:,.0f} ms, longest {max(gaps):.0f} ms"
         if len(frames) > 1
@@ -226,7 +240,7 @@ def playground_rows(browser, app: StreamlitServer, repeat: int) -> tuple[dict, d
 
     # A glide: a preset from the server, watched frame by frame.
     page.evaluate("() => { window.__probe.frames = []; }")
-    page.get_by_role("button", name="Random").click()
+    page.get_by_role("button", name="Random", exact=True).click()
     quiet(page, 1500)
     frames = page.evaluate("() => window.__probe.frames")
     gaps = [b - a for a, b in itertools.pairwise(frames)]
@@ -294,12 +308,12 @@ def main() -> None:
             minimal.stop()
     reference = median([v[0] for v in rows["minimal Streamlit page: one slider, one Plotly chart"]])
     print(f"\ninput → page settled, median of {args.repeat} (Chromium, {os.cpu_count()} cores)\n")
-    print("| what | main area | whole page | × minimal page |")
-    print("|---|---|---|---|")
+    print("| what | the chart | main area | whole page | chart × minimal page's |")
+    print("|---|---|---|---|---|")
     for name, values in rows.items():
-        main_ms, whole_ms = fmt(values)
+        chart_ms, main_ms, whole_ms = fmt(values)
         ratio = median([v[0] for v in values]) / reference
-        print(f"| {name} | {main_ms} | {whole_ms} | {ratio:.2f} |")
+        print(f"| {name} | {chart_ms} | {main_ms} | {whole_ms} | {ratio:.2f} |")
     print("\n| first render (navigation → settled) | ms | × minimal page |")
     print("|---|---|---|")
     for name, ms in first.items():

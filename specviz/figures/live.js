@@ -580,7 +580,7 @@ class LiveView {
       this.setWeight(model, i, next);
       // A run of key presses is one gesture: sent when the keys rest.
       clearTimeout(this.commitTimer);
-      this.commitTimer = setTimeout(() => this.commit(), 450);
+      this.commitTimer = setTimeout(() => this.commit(), 250);
     });
     handle.addEventListener("blur", () => { if (this.commitTimer) this.commit(); });
   }
