@@ -22,6 +22,7 @@ from streamlit_server import (
     page_id,
     page_scripts,
     page_url,
+    poll,
     rerun_waiter,
     wait_for_charts,
 )
@@ -126,6 +127,8 @@ def test_first_control_reruns_from_the_keyboard(page, streamlit_server, script) 
     watcher = open_app(page, page_url(streamlit_server, script))
     main = page.get_by_test_id("stMain")
     sliders = main.get_by_role("slider")
+    # A live view (Home, the Playground) draws its controls a frame after the run.
+    poll(page, lambda: sliders.count() or main.get_by_role("radio").count(), "a control")
     if sliders.count():
         control = sliders.first  # Streamlit's thumb is an <input type=range>
         before = control.input_value()
