@@ -402,7 +402,7 @@ class LiveView {
     const column = (width - left - right) / n;
     // Values over two bars side by side only where both fit ("88.8%" at the value's size, with
     // a gap): the drawn width decides, so a wide screen shows them and a phone does not.
-    const caps = column * 0.42 >= 3.4 * 0.85 * font;
+    const caps = column * 0.42 >= 2.9 * 0.85 * font;
     return { width, height, font, top: font * 1.4, base: height - bottom, n, column, left, caps };
   }
 
