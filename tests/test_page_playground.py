@@ -633,9 +633,7 @@ def test_the_live_view_gets_the_state_and_nothing_computed() -> None:
         "css": "",
         "gesture": 0,
         "key": "",
-        "mode": "playground",
         "quality": None,
-        "target": [70, 20, 10],
     }
     # α = .2 + .2 + .1, by hand.
     assert metrics(at)["Acceptance α"] == "50%"

@@ -249,7 +249,7 @@ class LiveView {
     this.qualityHelp = html("small", {}, row);
     this.qualityInput.addEventListener("input", () => {
       this.quality = Number(this.qualityInput.value);
-      this.local = { p: [...this.data.target], q: homeDraft(this.data.target, this.quality) };
+      this.local = { p: [...this.data.p], q: homeDraft(this.data.p, this.quality) };
       this.from = null;
       this.schedule();
     });
@@ -718,7 +718,7 @@ export default function (component) {
   const { data, parentElement, setTriggerValue } = component;
   let view = parentElement.specvizLive;
   if (!view) {
-    view = new LiveView(parentElement, data.mode);
+    view = new LiveView(parentElement, data.quality === null ? "playground" : "home");
     parentElement.specvizLive = view;
   }
   view.update(data, setTriggerValue);

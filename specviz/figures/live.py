@@ -65,9 +65,7 @@ def live_data(
         "projector": style.projector,
         "css": f"--fs: {font}px; {palette_css()}",
         "gesture": int(gesture),
-        "mode": "playground" if quality is None else "home",
         "quality": quality,
-        "target": [int(w) for w in p_weights],
         # What the charts' fixed parts depend on: they are built anew when it changes.
         "key": "|".join([*labels, style.notation.target, str(style.projector)]),
     }

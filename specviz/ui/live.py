@@ -7,6 +7,7 @@ pages and a replica that takes over all follow).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
@@ -29,28 +30,26 @@ _component = st.components.v2.component(
 )
 
 
+def _whole(x: Any, top: float) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool) and 0 <= x <= top
+
+
 def gesture_weights(payload: Any, size: int) -> tuple[tuple[int, ...], tuple[int, ...], int] | None:
     """The target's and draft's weights and the gesture number of a ``weights`` trigger, or None
     if it is not what the view sends (two lists of ``size`` whole numbers in 0..MAX_WEIGHT and a
     whole gesture number): a message from a browser is untrusted input."""
-    if not isinstance(payload, dict):
+    if not isinstance(payload, dict) or not _whole(payload.get("gesture"), 2**53):
         return None
-    p, q, gesture = payload.get("p"), payload.get("q"), payload.get("gesture")
-
-    def whole(x: Any, top: float) -> bool:
-        return isinstance(x, int) and not isinstance(x, bool) and 0 <= x <= top
-
-    if not whole(gesture, 2**53):
-        return None
+    p, q = payload.get("p"), payload.get("q")
     for weights in (p, q):
         if not isinstance(weights, list) or len(weights) != size:
             return None
-        if not all(whole(w, MAX_WEIGHT) for w in weights):
+        if not all(_whole(w, MAX_WEIGHT) for w in weights):
             return None
-    return tuple(p), tuple(q), gesture
+    return tuple(p), tuple(q), payload["gesture"]
 
 
-def _apply(payload: Any) -> bool:
+def _apply_weights(payload: Any) -> bool:
     current = state.current()
     parsed = gesture_weights(payload, current.size)
     if parsed is None:
@@ -61,43 +60,35 @@ def _apply(payload: Any) -> bool:
     return True
 
 
-def _changed() -> None:
-    _apply(st.session_state[KEY].get("weights"))
-
-
-def live_view(gamma: int, style: ChartStyle) -> None:
-    """Mount the live view for the session's words and weights, γ and look."""
-    s = state.current()
-    data = live_data(
-        s.labels, s.p_weights, s.q_weights, gamma, style, st.session_state.get(_GESTURE, 0)
-    )
-    result = _component(key=KEY, data=data, on_weights_change=_changed)
-    # A gesture that reaches a new server session as its first run (a replica died): Streamlit
-    # has no callback to call for it yet (see specviz.ui.reconnect).
-    if reconnect.first_run() and result.weights is not None and _apply(result.weights):
-        st.session_state[reconnect.REPLAYED] = True
-
-
-def _quality(payload: Any) -> int | None:
-    """The quality of a ``quality`` trigger, if it is one Home offers."""
-    value = payload.get("quality") if isinstance(payload, dict) else None
-    ok = isinstance(value, int) and not isinstance(value, bool) and value in QUALITY.choices
-    return value if ok else None
-
-
 def _apply_quality(payload: Any) -> bool:
-    quality = _quality(payload)
-    if quality is None:
+    """Home's ``quality`` trigger: a quality Home offers, and a whole gesture number."""
+    if not isinstance(payload, dict) or not _whole(payload.get("gesture"), 2**53):
+        return False
+    quality = payload.get("quality")
+    if not _whole(quality, 100) or quality not in QUALITY.choices:
         return False
     state.set_param(QUALITY, quality)
-    gesture = payload.get("gesture")
-    if isinstance(gesture, int) and not isinstance(gesture, bool) and gesture >= 0:
-        st.session_state[_GESTURE] = gesture
+    st.session_state[_GESTURE] = payload["gesture"]
     return True
 
 
-def _quality_changed() -> None:
-    _apply_quality(st.session_state[HOME_KEY].get("quality"))
+def _mount(key: str, data: dict, event: str, apply: Callable[[Any], bool]) -> None:
+    """Mount the view; its ``event`` trigger is applied by ``apply`` — also when it reaches a new
+    server session as its first run (a replica died), where Streamlit has no callback to call
+    for it yet (see :mod:`specviz.ui.reconnect`)."""
+    callback = {f"on_{event}_change": lambda: apply(st.session_state[key].get(event))}
+    result = _component(key=key, data=data, **callback)
+    sent = getattr(result, event)
+    if reconnect.first_run() and sent is not None and apply(sent):
+        st.session_state[reconnect.REPLAYED] = True
+
+
+def live_view(gamma: int, style: ChartStyle) -> None:
+    """Mount the Playground's view for the session's words and weights, γ and look."""
+    s = state.current()
+    gesture = st.session_state.get(_GESTURE, 0)
+    data = live_data(s.labels, s.p_weights, s.q_weights, gamma, style, gesture)
+    _mount(KEY, data, "weights", _apply_weights)
 
 
 def home_view(style: ChartStyle) -> int:
@@ -105,11 +96,7 @@ def home_view(style: ChartStyle) -> int:
     numbers. Returns the quality the page shows."""
     quality = state.param(QUALITY)
     pair = home_scenario(quality)
-    data = live_data(
-        pair.labels, pair.p_weights, pair.q_weights, 4, style,
-        st.session_state.get(_GESTURE, 0), quality=quality,
-    )  # fmt: skip
-    result = _component(key=HOME_KEY, data=data, on_quality_change=_quality_changed)
-    if reconnect.first_run() and result.quality is not None and _apply_quality(result.quality):
-        st.session_state[reconnect.REPLAYED] = True
+    gesture = st.session_state.get(_GESTURE, 0)
+    data = live_data(pair.labels, pair.p_weights, pair.q_weights, 4, style, gesture, quality)
+    _mount(HOME_KEY, data, "quality", _apply_quality)
     return state.param(QUALITY)
