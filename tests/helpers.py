@@ -139,6 +139,27 @@ def vega_specs(at: AppTest) -> list[dict]:
     return [json.loads(chart.proto.spec) for chart in at.get("vega_lite_chart")]
 
 
+def vega_chart(at: AppTest, title: str) -> tuple[dict, dict[str, list[dict]]]:
+    """The spec and the named datasets (as rows) of the one Vega-Lite chart whose title
+    contains ``title`` (a chart without selections has no element id to find it by).
+
+    Streamlit moves a spec's named datasets out of it and sends them as Arrow tables, so that a
+    new state reaches the mounted chart as new data only.
+    """
+    import pyarrow as pa
+
+    (element,) = [
+        c
+        for c in at.get("vega_lite_chart")
+        if title in json.dumps(json.loads(c.proto.spec).get("title", ""), ensure_ascii=False)
+    ]
+    datasets = {
+        d.name: pa.ipc.open_stream(d.data.data).read_all().to_pylist()
+        for d in element.proto.datasets
+    }
+    return json.loads(element.proto.spec), datasets
+
+
 def all_text(at: AppTest) -> str:
     """The page's prose: markdown, boxes and captions, in order of kind."""
     kinds = ("markdown", "info", "warning", "error", "caption", "success")

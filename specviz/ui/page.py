@@ -406,7 +406,13 @@ def chart(figure: go.Figure | dict, caption: str, key: str) -> None:
     builders' font sizes, which Streamlit's theme would override (projector mode).
     """
     if isinstance(figure, dict):
-        st.vega_lite_chart(spec=figure, width="stretch", key=key, theme=None, alt=caption)
+        # The alt text names the chart and points to its description below: a caption in
+        # ``alt`` would change with the data and remount the chart instead of updating it.
+        title = figure.get("title", "")
+        title = title.get("text", "") if isinstance(title, dict) else title
+        title = " ".join(title) if isinstance(title, list) else title
+        alt = f"Chart: {title}. Described in the text below it."
+        st.vega_lite_chart(spec=figure, width="stretch", key=key, theme=None, alt=alt)
     else:
         st.plotly_chart(
             figure, width="stretch", key=key, config=CHART_CONFIG, theme=None, alt=caption
