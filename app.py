@@ -20,7 +20,9 @@ page.intro(
         "guess the next word, and the target only checks the guess: it keeps it with probability "
         "min(1, {T}(x)/{D}(x)), and on a rejection draws a replacement from the *leftover bucket* "
         "— the words the draft under-proposes. The words that come out follow {T} **exactly**, "
-        "so the text is as good as the big model's, only 2–3× faster."
+        "so the text is as good as the big model's. When the draft guesses well and costs "
+        "little, it comes 2–3× faster (Leviathan et al. 2023; Chen et al. 2023); a poor or "
+        "costly draft makes it *slower* — the Playground shows when."
     )
 )
 

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import random
 import shutil
@@ -58,10 +59,10 @@ WIDGET_TYPES = ("slider", "selectbox", "radio", "checkbox", "number_input", "tex
 #: What a student moves on each page: widget keys (the suffix of Streamlit's widget id).
 CONTROLS: dict[str, tuple[str, ...]] = {
     # Home's quality and the Playground's bars move in the browser (a live view): the server
-    # hears of a gesture once, as a run like a slider's. The Playground's exact-weight sliders
-    # stand in for the bars here.
+    # hears of a gesture once, when it ends. "bars" sends what the view sends then: a trigger
+    # with the new weights (a drag of one bar) and the gesture's number.
     "": ("ui.seed",),
-    "Playground": ("pg.p0", "pg.p1", "pg.p2", "pg.p3", "pg.q0", "pg.q1", "pg.q2", "pg.q3"),
+    "Playground": ("bars",),
     "One_draw": ("w.draws",),
     "Monte_Carlo": ("w.n",),
     "Bug_zoo": ("w.bug",),
@@ -115,6 +116,8 @@ class Student:
     widgets: dict[str, object] = field(default_factory=dict)  # key -> element proto
     ids: dict[str, str] = field(default_factory=dict)  # key -> widget id
     sent: dict[str, WidgetState] = field(default_factory=dict)  # widget id -> last value
+    trigger: WidgetState | None = None  # a live view's trigger, sent until a run takes it in
+    gestures: int = 0  # gestures sent to the live view
     query: str = ""  # the address bar's query string (page_info_changed follows it)
     cached: set[str] = field(default_factory=set)  # hashes of cacheable messages received
     texts: dict[str, str] = field(default_factory=dict)  # last code block (the share link)
@@ -142,6 +145,8 @@ def rerun_message(student: Student, page: str, url: str) -> bytes:
     state.page_name = page
     state.query_string = student.query
     state.widget_states.widgets.extend(student.sent.values())
+    if student.trigger is not None:
+        state.widget_states.widgets.append(student.trigger)
     state.cached_message_hashes.extend(student.cached)
     state.context_info.url = f"{url}/{page}"
     state.context_info.timezone = "Europe/Paris"
@@ -177,6 +182,11 @@ def _note_element(student: Student, element) -> None:
         student.errors.append(f"exception: {element.exception.type}: {element.exception.message}")
     elif kind == "code":
         student.texts["code"] = element.code.code_text
+    elif kind == "bidi_component":
+        view = student.widgets[BARS] = element.bidi_component
+        student.ids[BARS] = view.id
+        # A tab sends its component's state with every run, as it does a slider's value.
+        student.sent.setdefault(view.id, WidgetState(id=view.id, json_value="{}"))
     elif kind in WIDGET_TYPES:
         widget = getattr(element, kind)
         key = widget.id.rsplit("-", 1)[-1]
@@ -197,6 +207,7 @@ async def run_once(ws, student: Student, page: str, url: str) -> float:
     start = time.perf_counter()
     await ws.send(rerun_message(student, page, url))
     status = await until_finished(ws, student)
+    student.trigger = None  # a trigger is sent once; a run in flight when a replica died resends it
     if status != OK:
         student.errors.append(f"run finished with {ForwardMsg.ScriptFinishedStatus.Name(status)}")
     return time.perf_counter() - start
@@ -233,6 +244,27 @@ def _random_state(widget, rng: random.Random) -> WidgetState:
     return state
 
 
+#: The control key of the Playground's live view (its bars).
+BARS = "bars"
+
+
+def drag_bar(student: Student, rng: random.Random) -> WidgetState:
+    """What the live view sends when a drag of one bar ends: a ``weights`` trigger."""
+    view = json.loads(student.widgets[BARS].json)
+    weights = {"p": list(view["p"]), "q": list(view["q"])}
+    model = rng.choice(("p", "q"))
+    i = rng.randrange(len(weights[model]))
+    weights[model][i] = rng.choice(
+        [w for w in range(view["max_weight"] + 1) if w != weights[model][i]]
+    )
+    student.gestures += 1
+    value = {**weights, "gesture": student.gestures}
+    trigger = WidgetState(id=f"$$STREAMLIT_INTERNAL_KEY_{student.ids[BARS]}__events")
+    trigger.json_trigger_value = json.dumps([{"event": "weights", "value": value}])
+    student.trigger = trigger
+    return trigger
+
+
 def change_one(student: Student, keys: Sequence[str], rng: random.Random) -> str | None:
     """Move one of ``keys`` the page showed; return its key (None if the page has none)."""
     shown = [key for key in keys if key in student.widgets]
@@ -240,6 +272,9 @@ def change_one(student: Student, keys: Sequence[str], rng: random.Random) -> str
         student.errors.append(f"none of the controls {list(keys)} on the page")
         return None
     key = rng.choice(shown)
+    if key == BARS:
+        drag_bar(student, rng)
+        return key
     change = random_change(student.widgets[key], rng)
     student.sent[change.id] = change
     return key
@@ -359,6 +394,11 @@ def sent(state: WidgetState) -> list:
 
 def check_kept(student: Student, key: str) -> None:
     """After a run: does the page show the value the student just set? If not, it was lost."""
+    if key == BARS:
+        gesture = json.loads(student.widgets[BARS].json)["gesture"]
+        if gesture != student.gestures:
+            student.lost.append(f"bars: gesture {student.gestures} sent, the page has {gesture}")
+        return
     widget = student.widgets.get(key)
     state = student.sent.get(student.ids.get(key, ""))
     if widget is not None and state is not None and shown(widget) != sent(state):

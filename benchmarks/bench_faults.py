@@ -106,7 +106,7 @@ async def drop_mid_rerun(url: str, count: int = 20) -> str:
         student = Student(i)
         ws = await connect(url)
         await run_once(ws, student, "Playground", url)
-        change_one(student, ("pg.p0", "pg.q1"), random.Random(i))
+        change_one(student, ("bars",), random.Random(i))
         await ws.send(rerun_message(student, "Playground", url))
         await asyncio.sleep(random.Random(i).uniform(0.0, 0.03))  # inside the ~30 ms run
         await ws.close()

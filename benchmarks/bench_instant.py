@@ -56,11 +56,11 @@ PROBE = """
 (() => {
   const probe = window.__probe = { last: 0, lastMain: 0, lastChart: 0, input: 0, sent: 0,
                                    frames: [] };
-  // A chart: a Plotly chart, or anything in a shadow root (the live view).
+  // A chart: a Plotly or Vega chart, or anything in a shadow root (the live view).
   const inChart = (n) => {
     const el = n.nodeType === 1 ? n : n.parentElement;
     return !!el && (el.getRootNode() instanceof ShadowRoot ||
-                    !!el.closest('[data-testid="stPlotlyChart"], #chart'));
+                    !!el.closest('[data-testid="stPlotlyChart"], [data-testid="stVegaLiteChart"], #chart'));
   };
   const inSidebar = (n) => {
     const el = n.nodeType === 1 ? n : n.parentElement;

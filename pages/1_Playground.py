@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from specviz.links import GAMMA
+from specviz.links import DECODE_COST, GAMMA
 from specviz.scenario import PROMPT
 from specviz.ui import editor, page, state
 from specviz.ui.live import live_view
@@ -20,9 +20,9 @@ page.intro(
     )
     + note.explain()
 )
-page.show_notices(GAMMA)
+page.show_notices(GAMMA, DECODE_COST)
 
-presets, guesses = st.columns([3, 2], gap="large", vertical_alignment="top")
+presets, guesses, costs = st.columns([3, 2, 2], gap="large", vertical_alignment="top")
 with presets:
     editor.preset_picker(scenario, note)
 with guesses:
@@ -32,10 +32,27 @@ with guesses:
         label="Guesses per target call γ (for words per call)",
         options=GAMMA.choices,
     )
+with costs:
+    cost = state.param_widget(
+        DECODE_COST,
+        st.select_slider,
+        label="Cost of one guess c, in target calls (for the speed-up)",
+        options=DECODE_COST.choices,
+        format_func=lambda c: f"{c:g}",
+        help="How long the small draft takes to guess one word, as a share of one call of the "
+        "big target. Every target call also waits for γ such guesses.",
+    )
 
-live_view(gamma, page.style())
+live_view(gamma, cost, page.style())
 
-with st.expander("Rename the words, change how many there are, or type exact weights"):
-    editor.weight_editor(scenario, note)
+# Drawn only while open: 17 widgets a learner dragging the bars does not see would cost most of
+# the server's time per gesture.
+with st.expander(
+    "Rename the words, change how many there are, or type exact weights",
+    key="pg.edit",
+    on_change="rerun",
+) as box:
+    if box.open:
+        editor.weight_editor(scenario, note)
 
 page.finish()

@@ -18,16 +18,17 @@ from streamlit_server import assert_clean, link_params, open_app, poll, rerun_wa
 from specviz.figures import captions
 from specviz.figures.live import LIVE_JS
 from specviz.figures.numbers import percent
-from specviz.limits import ROUNDING
+from specviz.limits import DECODE_COSTS, ROUNDING
 from specviz.links import QUALITY
 from specviz.one_token import normalize, step
 from specviz.palette import Notation
 from specviz.scenario import ALL_ZERO, HOME_TARGET, Scenario, home_scenario, to_query
-from specviz.theory import expected_tokens_per_step
+from specviz.theory import expected_tokens_per_step, walltime_speedup
 
 pytestmark = pytest.mark.browser
 
 TOL = 1e-12
+COSTS = DECODE_COSTS
 FIELDS = ("p", "q", "accept", "kept", "bounced", "refill", "residual")
 
 
@@ -95,14 +96,15 @@ def test_the_browser_computes_what_the_core_computes(page) -> None:
     pairs = edge_pairs() + random_pairs(1200)
     labels = [[f"w{i}" for i in range(len(p))] for p, _ in pairs]
     gammas = [1 + i % 8 for i in range(len(pairs))]
+    costs = [COSTS[i % len(COSTS)] for i in range(len(pairs))]
     for swapped in (False, True):
         n = Notation(swapped=swapped)
         got = page.evaluate(
-            """([pairs, labels, gammas, T, D, rounding]) => pairs.map(([p, q], i) =>
-                window.live.viewOf(labels[i], p, q, gammas[i], T, D, rounding))""",
-            [pairs, labels, gammas, n.target, n.draft, ROUNDING],
+            """([pairs, labels, gammas, costs, T, D, rounding]) => pairs.map(([p, q], i) =>
+                window.live.viewOf(labels[i], p, q, gammas[i], T, D, rounding, costs[i]))""",
+            [pairs, labels, gammas, costs, n.target, n.draft, ROUNDING],
         )
-        for (pw, qw), words, gamma, js in zip(pairs, labels, gammas, got, strict=True):
+        for (pw, qw), words, gamma, cost, js in zip(pairs, labels, gammas, costs, got, strict=True):
             one = step(normalize(pw), normalize(qw))
             s = js["step"]
             for field in FIELDS:
@@ -112,11 +114,35 @@ def test_the_browser_computes_what_the_core_computes(page) -> None:
             # The rounding rule holds exactly, not only to 1e-12.
             assert (s["alpha"] == 1) == (one.alpha == 1) and (s["z"] == 0) == (one.z == 0)
             assert abs(js["words"] - expected_tokens_per_step(one.alpha, gamma)) <= TOL * 10
+            assert abs(js["speedup"] - walltime_speedup(one.alpha, gamma, cost)) <= TOL * 10
             assert js["captions"]["accept"] == captions.acceptance_caption(words, one, n)
             assert js["captions"]["bucket"] == captions.bucket_caption(words, one, n)
             assert js["captions"]["proof"] == captions.proof_caption(words, one, n)
     identical = got[1]["step"]
     assert identical["alpha"] == 1 and identical["z"] == 0
+
+
+@pytest.mark.parametrize(
+    ("alpha", "gamma", "cost", "shown", "verdict"),
+    [
+        (0.0, 4, 0.1, "0.71×", "slower than plain decoding"),  # a garbage draft costs time
+        (0.0, 1, 0.0, "1.00×", "the same speed as plain decoding"),
+        (1.0, 8, 1.0, "1.00×", "the same speed as plain decoding"),  # 9 words for 9 calls' time
+        (1.0, 8, 0.0, "9.00×", "faster than plain decoding"),
+        (0.6, 6, 0.5, "0.61×", "slower than plain decoding"),
+        (0.8, 4, 0.05, "2.80×", "faster than plain decoding"),
+    ],
+)
+def test_the_speed_up_says_slower_exactly_when_it_is_shown_below_one(
+    page, alpha, gamma, cost, shown, verdict
+) -> None:
+    load_module(page)
+    got = page.evaluate(
+        "([a, g, c]) => window.live.pace(window.live.speedUp(a, g, c))", [alpha, gamma, cost]
+    )
+    assert abs(walltime_speedup(alpha, gamma, cost) - float(shown[:-1])) <= 0.005
+    assert (got["shown"], got["verdict"]) == (shown, verdict)
+    assert got["slower"] == (verdict.startswith("slower"))
 
 
 def test_the_browser_writes_percentages_as_python_does(page) -> None:

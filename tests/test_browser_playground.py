@@ -59,13 +59,15 @@ def test_shared_link_restores_the_state_on_a_fresh_server(page, fresh_streamlit_
     assert number(page, "alpha") == "70%"
     assert number(page, "z") == "30%"
     assert number(page, "words") == "2.77"  # 1 + .7 + .49 + .343 + .2401
+    assert number(page, "speed") == "1.98×"  # 2.7731 / (1 + 4 × 0.1)
     words = SHARED["words"].split(",")
     for word, p, q in zip(words, SHARED["p"].split(","), SHARED["q"].split(","), strict=True):
         for name, weight in ((f"target p weight of {word}", p), (f"draft q weight of {word}", q)):
             handle = page.get_by_role("slider", name=name, exact=True)
             assert handle.get_attribute("aria-valuenow") == weight, name
     assert page.get_by_test_id("stSidebar").locator("input[type=number]").input_value() == "3"
-    assert link_params(page.url) == {**SHARED, "gamma": "4"}  # the page adds its own setting
+    # The page adds its own settings: γ and the draft's cost.
+    assert link_params(page.url) == {**SHARED, "gamma": "4", "c": "0.1"}
 
 
 # Every text of the live view's charts: where it is, and whether it lies inside its chart.

@@ -37,7 +37,7 @@ DEFAULT_SEED = 7
 # --------------------------------------------------------------------------- reaching the page
 
 
-def playground(link: dict[str, str] | None = None) -> AppTest:
+def playground(link: dict[str, str] | None = None, *, via_home: bool = False) -> AppTest:
     """The Playground in a new session.
 
     Without ``link``: app.py first, then the menu's switch to the Playground. With ``link``: a
@@ -45,8 +45,14 @@ def playground(link: dict[str, str] | None = None) -> AppTest:
     query parameters.
     """
     if link is None:
-        return open_page(PLAYGROUND, via_home=True)
-    return open_page(PLAYGROUND, link)
+        at = open_page(PLAYGROUND, via_home=True)
+    else:
+        at = open_page(PLAYGROUND, link, via_home=via_home)
+    # The weight editor is drawn only while its expander is open: open it, as a learner would.
+    at.session_state["pg.edit"] = True
+    at.run()
+    assert_alive(at)
+    return at
 
 
 # --------------------------------------------------------------------------- reading it back
@@ -168,6 +174,7 @@ def check_link(at: AppTest, labels, p_weights, q_weights, seed=DEFAULT_SEED, **e
         "q": ",".join(map(str, q_weights)),
         "seed": str(seed),
         "gamma": "4",
+        "c": "0.1",
         **extra,
     }
 
@@ -458,7 +465,7 @@ def test_share_link_restores_the_same_page(projector: bool, swapped: bool) -> No
 def test_link_state_survives_the_way_through_the_landing_page() -> None:
     """A link to the landing page, then the menu to the Playground: same state."""
     link = {"words": "tea,milk,juice", "p": "70,20,10", "q": "20,20,60", "seed": "99"}
-    at = open_page(PLAYGROUND, link, via_home=True)
+    at = playground(link, via_home=True)
     check_page(at, ("tea", "milk", "juice"), (70, 20, 10), (20, 20, 60))
     # α = .2 + .2 + .1, by hand.
     assert metrics(at)["Acceptance α"] == "50%"
@@ -602,6 +609,26 @@ def test_a_bad_gamma_in_the_link_gets_a_notice_naming_what_the_page_uses(bad: st
     check_link(at, DEFAULT_WORDS, DEFAULT_P, DEFAULT_Q, gamma="2")
 
 
+@pytest.mark.parametrize("cost", ["0", "0.5", "1"])
+def test_the_draft_cost_comes_from_the_link_reaches_the_view_and_stays_in_it(cost: str) -> None:
+    at = playground({"c": cost})
+    assert not at.warning, [w.value for w in at.warning]
+    assert at.select_slider(key="w.c").value == float(cost)
+    assert live(at)["cost"] == float(cost)
+    check_link(at, DEFAULT_WORDS, DEFAULT_P, DEFAULT_Q, c=cost)
+    at.select_slider(key="w.c").set_value(0.3).run()
+    assert live(at)["cost"] == 0.3
+    check_link(at, DEFAULT_WORDS, DEFAULT_P, DEFAULT_Q, c="0.3")
+
+
+@pytest.mark.parametrize("bad", ["-1", "nan", "0.7", "x"])
+def test_a_bad_draft_cost_in_the_link_gets_a_notice_and_the_default(bad: str) -> None:
+    at = playground({"c": bad})
+    (notice,) = [w.value for w in at.warning]
+    assert "The link's 'c'" in notice and "c = 0.1" in notice
+    assert live(at)["cost"] == 0.1
+
+
 def test_a_bad_seed_notice_says_which_seed_the_page_uses() -> None:
     at = playground({"seed": "abc"})
     (notice,) = [w.value for w in at.warning]
@@ -624,6 +651,7 @@ def test_the_live_view_gets_the_state_and_nothing_computed() -> None:
         "p": [70, 20, 10],
         "q": [20, 20, 60],
         "gamma": 4,
+        "cost": 0.1,
         "max_weight": 100,
         "rounding": 1e-12,
         "T": "p",
@@ -668,3 +696,16 @@ def test_a_typed_word_with_nothing_left_keeps_the_old_one() -> None:
     at.text_input(key="pg.word0").set_value("<>").run()
     assert query(at)["words"].split(",")[0] == "mat"
     assert "'mat' is kept" in at.toast[0].value
+
+
+def test_the_weight_editor_is_drawn_only_while_it_is_open() -> None:
+    """Its 17 widgets are most of a run's work: a learner dragging the bars does not pay for them."""
+    at = open_page(PLAYGROUND, LINK)
+    assert not [s for s in at.slider if s.key and s.key.startswith("pg.")]
+    at.session_state["pg.edit"] = True
+    at.run()
+    assert [at.slider(key=f"pg.p{i}").value for i in range(3)] == [70, 20, 10]
+    at.session_state["pg.edit"] = False
+    at.run()
+    assert not [s for s in at.slider if s.key and s.key.startswith("pg.")]
+    assert live(at)["p"] == [70, 20, 10]  # closing it changes nothing else

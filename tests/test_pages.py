@@ -104,6 +104,8 @@ def test_other_pages_send_an_all_zero_model_to_the_playground(script: str, model
     """All of one model's weights set to 0 with the Playground's sliders, then another page: it
     has no sliders, so it says where the weights are set and links there."""
     at = open_page(PLAYGROUND, via_home=True)
+    at.session_state["pg.edit"] = True  # the weight editor, open
+    at.run()
     for i in range(4):
         at.slider(key=f"pg.{model}{i}").set_value(0)
     at.run()

@@ -51,6 +51,20 @@ export function wordsPerCall(alpha, gamma) {
   return total;
 }
 
+/** Speed against plain decoding, counting the draft's time: words per call / (1 + γc), where a
+ * draft guess costs c target calls: specviz.theory.walltime_speedup. */
+export function speedUp(alpha, gamma, cost) {
+  return wordsPerCall(alpha, gamma) / (gamma * cost + 1);
+}
+
+/** How the speed-up reads as it is shown (two decimals): faster, slower or the same. */
+export function pace(speedup) {
+  const shown = fixed(speedup, 2);
+  const verdict = shown === "1.00" ? "the same speed as plain decoding"
+    : speedup > 1 ? "faster than plain decoding" : "slower than plain decoding";
+  return { shown: `${shown}×`, verdict, slower: shown !== "1.00" && speedup < 1 };
+}
+
 /** Home's draft at a quality (0..100, steps of 5): quality% of the target's weights and the rest
  * of its mirror image, in whole numbers: specviz.scenario.home_scenario. */
 export function homeDraft(target, quality) {
@@ -139,7 +153,7 @@ export function captions(labels, s, T, D) {
 
 /** Everything the view shows for weights (pw, qw), γ and the letters; null fields when a model's
  * weights are all zero (then `problem` says which, in the words of specviz.scenario). */
-export function viewOf(labels, pw, qw, gamma, T, D, rounding) {
+export function viewOf(labels, pw, qw, gamma, T, D, rounding, cost = 0) {
   const p = normalize(pw), q = normalize(qw);
   if (!p || !q) {
     const name = p ? "draft" : "target";
@@ -149,7 +163,10 @@ export function viewOf(labels, pw, qw, gamma, T, D, rounding) {
     };
   }
   const step = stepOf(p, q, rounding);
-  return { step, words: wordsPerCall(step.alpha, gamma), captions: captions(labels, step, T, D) };
+  return {
+    step, words: wordsPerCall(step.alpha, gamma), speedup: speedUp(step.alpha, gamma, cost),
+    captions: captions(labels, step, T, D),
+  };
 }
 
 // ------------------------------------------------------------------------------ the view
@@ -201,13 +218,16 @@ class LiveView {
       ["tv", "Distance TV", "½ Σ |{T} − {D}|: how far the draft is from the target; α = 1 − TV"],
       ["z", "Bucket Z", "Σ max(0, {T} − {D}): the chance that a guess is rejected"],
       ["words", "Words per call", "(1 − α^(γ+1)) / (1 − α) with γ guesses per target call"],
+      ["speed", "Speed-up", "words per call ÷ (1 + γc): each call also waits for γ guesses at c each"],
     ]) {
-      if (this.home && (id === "tv" || id === "z")) continue;
+      if (this.home && (id === "tv" || id === "z" || id === "speed")) continue;
       const box = html("div", { class: "number" }, numbers);
       const name = html("span", { class: "name" }, box);
       const value = html("b", { "data-testid": `live-${id}` }, box);
+      // The speed-up's verdict in words and an icon, not colour alone.
+      const verdict = id === "speed" ? html("span", { class: "verdict" }, box) : null;
       const formula = html("small", {}, box);
-      this.numbers[id] = { name, value, formula, label, help };
+      this.numbers[id] = { name, value, verdict, formula, label, help };
     }
     const grid = html("div", { class: "grid" }, this.box);
     this.sentence = html("p", { class: "sentence" }, this.box);
@@ -317,7 +337,7 @@ class LiveView {
   render() {
     const d = this.data;
     const T = d.T, D = d.D;
-    const view = viewOf(d.labels, this.local.p, this.local.q, d.gamma, T, D, d.rounding);
+    const view = viewOf(d.labels, this.local.p, this.local.q, d.gamma, T, D, d.rounding, d.cost);
     write(this.message, view.problem || "");
     if (this.message.hidden !== !view.problem) this.message.hidden = !view.problem;
     this.box.classList.toggle("empty", !!view.problem);
@@ -373,19 +393,32 @@ class LiveView {
       ? {
         alpha: percent(s.alpha), tv: percent(s.z), z: percent(s.z),
         words: fixed(wordsPerCall(s.alpha, d.gamma), 2),
+        speed: pace(speedUp(s.alpha, d.gamma, d.cost)).shown,
       }
-      : { alpha: "—", tv: "—", z: "—", words: "—" };
+      : { alpha: "—", tv: "—", z: "—", words: "—", speed: "—" };
     for (const [id, n] of Object.entries(this.numbers)) {
       write(n.name, n.label);
-      write(n.formula, f(n.help).replace("γ guesses", `γ = ${d.gamma} guesses`));
+      write(n.formula, f(n.help).replace("γ guesses", `γ = ${d.gamma} guesses`)
+        .replace("at c each", `at c = ${d.cost} of a call each`));
       write(n.value, values[id]);
+    }
+    const speed = this.numbers.speed;
+    if (speed) {
+      const verdict = s ? pace(speedUp(s.alpha, d.gamma, d.cost)) : null;
+      write(speed.verdict, !verdict ? "" : verdict.slower ? "✗ slower than plain decoding"
+        : verdict.shown === "1.00×" ? "= as fast as plain decoding" : "✓ faster than plain decoding");
+      set(speed.verdict, { "data-slower": verdict && verdict.slower ? "1" : "0" });
     }
     write(this.sentence, view.step && !this.home
       ? `A guess is kept ${percent(view.step.alpha)} of the time (α = 1 − distance). ` +
         `P(rejection) = ${percent(view.step.z)} = the size of the bucket Z: every rejection is ` +
         "refilled from the bucket, so the words that come out follow the target exactly. " +
         `With γ = ${d.gamma} guesses, one expensive target call yields ` +
-        `${fixed(view.words, 2)} words on average instead of 1.`
+        `${fixed(view.words, 2)} words on average instead of 1. ` +
+        (d.cost > 0
+          ? `Counting the draft's time (each guess costs ${d.cost} of a target call), that is ` +
+            `${pace(view.speedup).shown}: ${pace(view.speedup).verdict}.`
+          : "With a draft that costs nothing, that is the speed-up too.")
       : "");
   }
 

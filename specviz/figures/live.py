@@ -42,6 +42,7 @@ def live_data(
     style: ChartStyle,
     gesture: int = 0,
     quality: int | None = None,
+    cost: float = 0.0,
 ) -> dict:
     """The data of one live view: plain JSON.
 
@@ -49,7 +50,8 @@ def live_data(
     its own weights while a newer gesture of its own is on its way to the server. With a
     ``quality`` the view is Home's: the target ``p_weights`` and the draft of that quality
     (:func:`specviz.scenario.home_scenario`, which the browser computes again as the learner
-    moves the quality), not draggable.
+    moves the quality), not draggable. ``cost`` is what one draft guess costs in target calls
+    (the speed-up counts it).
     """
     font = html_font_size(style)
     return {
@@ -57,6 +59,7 @@ def live_data(
         "p": [int(w) for w in p_weights],
         "q": [int(w) for w in q_weights],
         "gamma": int(gamma),
+        "cost": float(cost),
         "max_weight": MAX_WEIGHT,
         "rounding": ROUNDING,
         "T": style.notation.target,

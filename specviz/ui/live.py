@@ -76,18 +76,19 @@ def _mount(key: str, data: dict, event: str, apply: Callable[[Any], bool]) -> No
     """Mount the view; its ``event`` trigger is applied by ``apply`` — also when it reaches a new
     server session as its first run (a replica died), where Streamlit has no callback to call
     for it yet (see :mod:`specviz.ui.reconnect`)."""
-    callback = {f"on_{event}_change": lambda: apply(st.session_state[key].get(event))}
+    # ``get``: a client that sends a trigger without the view's state must not break the page.
+    callback = {f"on_{event}_change": lambda: apply((st.session_state.get(key) or {}).get(event))}
     result = _component(key=key, data=data, **callback)
     sent = getattr(result, event)
     if reconnect.first_run() and sent is not None and apply(sent):
         st.session_state[reconnect.REPLAYED] = True
 
 
-def live_view(gamma: int, style: ChartStyle) -> None:
-    """Mount the Playground's view for the session's words and weights, γ and look."""
+def live_view(gamma: int, cost: float, style: ChartStyle) -> None:
+    """Mount the Playground's view for the session's words and weights, γ, draft cost and look."""
     s = state.current()
     gesture = st.session_state.get(_GESTURE, 0)
-    data = live_data(s.labels, s.p_weights, s.q_weights, gamma, style, gesture)
+    data = live_data(s.labels, s.p_weights, s.q_weights, gamma, style, gesture, cost=cost)
     _mount(KEY, data, "weights", _apply_weights)
 
 
