@@ -32,11 +32,14 @@ case = state.param_widget(
     horizontal=True,
 )
 scenario, one = page.lesson()
+# The case's lesson has a slot of its own, drawn or not: the elements below keep their places, so
+# switching cases updates the proof chart in place instead of remounting it.
+lesson = st.empty()
 if case == "yours":
     shown = page.figures(fx.why_figures)
 else:
     shown = page.cached(fx.case_figures, case, style)
-    st.caption(note.fill(CASES_BY_KEY[case].lesson))
+    lesson.caption(note.fill(CASES_BY_KEY[case].lesson))
 if scenario.projector:  # the picture first, full width; the table below it
     page.chart(*shown["proof"], key="why.chart.proof")
     st.latex(fx.derivation(note, projector=True))

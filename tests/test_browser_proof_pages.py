@@ -145,13 +145,13 @@ def test_why_predict_then_reveal(page, streamlit_server) -> None:
     question = page.locator(".st-key-guess-missing")
     assert question.get_by_role("radio", checked=True).count() == 0
     assert page.locator(".st-key-why-q-missing").count() == 0
-    charts_before = page.get_by_test_id("stPlotlyChart").count()
+    charts_before = page.get_by_test_id("stVegaLiteChart").count()
     with rerun_waiter(page):
         question.get_by_text("Yes, exactly 10% of the time").click()
     wait_for_charts(page)
     alert = page.get_by_test_id("stAlertContentSuccess")
     assert "Right." in alert.inner_text() and "0% + 10% = 10%" in alert.inner_text()
-    assert page.get_by_test_id("stPlotlyChart").count() == charts_before + 1
+    assert page.get_by_test_id("stVegaLiteChart").count() == charts_before + 1
     assert "guess" not in page.url  # the answer is not in the share link
     assert_clean(page, watcher)
 

@@ -96,11 +96,14 @@ PHONE = {"width": 390, "height": 844}
 
 _CLIPPED_TITLES = """() => {
   const out = [];
-  document.querySelectorAll('[data-testid="stPlotlyChart"]').forEach((chart, i) => {
-    const svg = chart.querySelector('.main-svg');
-    if (!svg) return;
+  const charts = document.querySelectorAll(
+    '[data-testid="stPlotlyChart"] .main-svg, [data-testid="stVegaLiteChart"] svg.marks');
+  charts.forEach((svg, i) => {
     const frame = svg.getBoundingClientRect();
-    chart.querySelectorAll('.gtitle, .legend .traces text').forEach((t) => {
+    const texts = svg.matches('.main-svg')
+      ? svg.parentElement.querySelectorAll('.gtitle, .legend .traces text')
+      : svg.querySelectorAll('text');  // a Vega chart: every title, legend and axis text
+    texts.forEach((t) => {
       const r = t.getBoundingClientRect();
       if (r.width && (r.left < frame.left - 1 || r.right > frame.right + 1)) {
         const where = `${r.left.toFixed(0)}..${r.right.toFixed(0)}`;

@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import math
 
+import altair as alt
 import numpy as np
 import pytest
-from helpers import trace, z_score
+from helpers import z_score
 
 from specviz.exactness import (
     CASES,
@@ -101,13 +102,35 @@ def test_the_reveals_carry_the_states_numbers() -> None:
     assert "Σ min(q, p)" in swapped
 
 
+def column(spec: dict, field: str) -> np.ndarray:
+    """One field of a chart's per-word dataset, in the words' order."""
+    rows = sorted(spec["datasets"]["bars"], key=lambda row: row["i"])
+    return np.array([row[field] for row in rows])
+
+
+def valid(spec: dict) -> dict:
+    """The spec passes Vega-Lite's schema (Altair validates what it reads)."""
+    assert alt.LayerChart.from_dict(spec).to_dict(validate=True)["layer"]
+    return spec
+
+
 def test_question_figures_draw_the_questions_state() -> None:
     fig, caption = fx.question_figure("missing", ChartStyle())
     one = CASES_BY_KEY["misses"].step()
-    np.testing.assert_array_equal(trace(fig, "bucket").y, one.refill)
+    np.testing.assert_array_equal(column(valid(fig), "refill"), one.refill)
+    np.testing.assert_array_equal(column(fig, "kept"), one.kept)
     assert "bed: 0% + 10% = 10%" in caption
     fig, _ = fx.question_figure("topped_up", ChartStyle())
-    np.testing.assert_allclose(trace(fig, "bucket").y, [0, 0, 1, 0])
+    np.testing.assert_allclose(column(valid(fig), "r"), [0, 0, 1, 0])
+
+
+@pytest.mark.parametrize("question", QUESTIONS, ids=lambda q: q.key)
+@pytest.mark.parametrize("projector", [False, True])
+def test_every_question_figure_is_valid_vega_lite(question, projector) -> None:
+    style = ChartStyle(projector=projector, notation=Notation(swapped=projector))
+    fig, caption = fx.question_figure(question.key, style)
+    valid(fig)
+    assert caption and "{T}" not in caption and "{D}" not in caption
 
 
 # ============================================================================= the proof
@@ -176,5 +199,19 @@ def test_a_million_runs_rarely_show_it() -> None:
 
 def test_the_filter_figure() -> None:
     fig, caption = fx.filter_figure(ChartStyle())
-    np.testing.assert_array_equal(trace(fig, "accepted").y, FILTER.step().accept)
+    np.testing.assert_array_equal(column(valid(fig), "accept"), FILTER.step().accept)
     assert "bed 0%" in caption
+
+
+# ========================================================================= in place, on the page
+
+
+@pytest.mark.parametrize("style", [ChartStyle(), ChartStyle(projector=True)], ids=["screen", "big"])
+def test_the_proof_chart_updates_in_place_between_cases(style) -> None:
+    """The proof chart shows the learner's numbers or a case's on the same words: switching
+    changes its datasets only, so the chart on the page is updated, not remounted."""
+    mine = fx.why_figures(WORDS, step(P, Q), style)["proof"][0]
+    specs = [valid(mine)] + [fx.case_figures(c.key, style)["proof"][0] for c in CASES]
+    bare = [{k: v for k, v in spec.items() if k != "datasets"} for spec in specs]
+    assert all(spec == bare[0] for spec in bare)
+    assert len({str(spec["datasets"]) for spec in specs}) == len(specs)

@@ -1,20 +1,23 @@
-"""Chart builders draw the core's numbers: read them back from the figures, compare to the math.
+"""Chart builders draw the core's numbers: read them back from the specs' datasets, compare to
+the math.
 
 Every builder takes the one-token step (:func:`specviz.one_token.step`): the numbers it draws and
 writes are the step's, so they are compared with the step's arrays exactly, and with hand values.
+Every spec passes Vega-Lite's schema, and two states with the same words and style give the same
+spec but for its datasets: that is what lets Streamlit update a mounted chart in place.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
 
+import altair as alt
 import numpy as np
 import pytest
-from helpers import trace
 
 from specviz.figures import captions
+from specviz.figures.exactness import acceptance_figure, bucket_figure, proof_figure
 from specviz.figures.numbers import percent
-from specviz.figures.playground import acceptance_figure, bucket_figure, proof_figure
 from specviz.figures.style import ChartStyle
 from specviz.one_token import step
 from specviz.palette import Notation
@@ -24,77 +27,148 @@ P = np.array([0.4, 0.3, 0.2, 0.1])
 Q = np.array([0.1, 0.2, 0.3, 0.4])
 S = step(P, Q)
 TOL = 1e-12
+STYLE = ChartStyle()
+BUILDERS = [acceptance_figure, bucket_figure, proof_figure]
 
 
-def ratio_row(fig) -> tuple[str, ...]:
-    """The text row printed over the acceptance bars (the one text-only scatter)."""
-    (row,) = [t for t in fig.data if t.type == "scatter"]
-    return row.text
+def column(spec: dict, field: str, dataset: str = "bars") -> np.ndarray:
+    """One field of a dataset, a value per word (in the words' order)."""
+    rows = sorted(spec["datasets"][dataset], key=lambda row: row["i"])
+    return np.array([row[field] for row in rows])
+
+
+def texts(spec: dict, field: str) -> tuple[str, ...]:
+    return tuple(column(spec, field).tolist())
+
+
+def ratio_row(spec: dict) -> tuple[str, ...]:
+    """The text printed over the acceptance bars, its lines joined by a newline."""
+    top, bottom = texts(spec, "ratio_top"), texts(spec, "ratio")
+    return tuple("\n".join(t for t in pair if t) for pair in zip(top, bottom, strict=True))
+
+
+def note(spec: dict) -> dict:
+    """The bucket chart's one row of text: its size line and the empty-bucket message."""
+    (row,) = spec["datasets"]["note"]
+    return row
+
+
+def title(spec: dict) -> str:
+    return " ".join(spec["title"])
+
+
+def valid(spec: dict) -> dict:
+    """The spec passes Vega-Lite's schema (Altair validates what it reads)."""
+    assert alt.LayerChart.from_dict(spec).to_dict(validate=True)["layer"]
+    return spec
+
+
+def without_data(spec: dict) -> dict:
+    return {key: value for key, value in spec.items() if key != "datasets"}
 
 
 def test_acceptance_figure_stacks_accept_and_reject_to_one() -> None:
-    fig = acceptance_figure(LABELS, S)
-    accept = np.array(trace(fig, "accepted").y)
-    reject = np.array(trace(fig, "rejected").y)
+    spec = valid(acceptance_figure(LABELS, S, STYLE))
+    accept, reject = column(spec, "accept"), column(spec, "reject")
     np.testing.assert_allclose(accept, [1, 1, 2 / 3, 1 / 4], atol=TOL)
     np.testing.assert_allclose(accept + reject, 1, atol=TOL)
+    np.testing.assert_allclose(column(spec, "top"), accept + reject, atol=TOL)
+    # The rejected bar is drawn from the accepted one's top to 1.
+    rejected = spec["layer"][1]["encoding"]
+    assert (rejected["y"]["field"], rejected["y2"]["field"]) == ("top", "accept")
     # At a phone's width the ratio goes over its number; on a projector's, on one line.
-    assert ratio_row(fig) == ("p/q<br>4.00", "p/q<br>1.50", "p/q<br>0.67", "p/q<br>0.25")
+    assert ratio_row(spec) == ("p/q\n4.00", "p/q\n1.50", "p/q\n0.67", "p/q\n0.25")
     wide = acceptance_figure(LABELS, S, ChartStyle(projector=True))
     assert ratio_row(wide) == ("p/q = 4.00 → 1", "p/q = 1.50 → 1", "p/q = 0.67", "p/q = 0.25")
+    # The numbers inside the bars, and the ratio in every tooltip.
+    assert texts(wide, "kept_text") == ("100%", "100%", "66.7%", "25%")
+    assert texts(wide, "bounced_text") == ("", "", "33.3%", "75%")
+    assert texts(spec, "hover")[0] == "p/q = 4.00 → 1"
 
 
 def test_acceptance_figure_names_never_proposed_tokens() -> None:
     q = np.array([0.5, 0.3, 0.2, 0.0])
-    fig = acceptance_figure(LABELS, step(P, q))
-    assert ratio_row(fig)[3] == "q = 0"  # the compact form a phone's width allows
+    spec = acceptance_figure(LABELS, step(P, q), STYLE)
+    assert ratio_row(spec)[3] == "q = 0"  # the compact form a phone's width allows
     wide = acceptance_figure(LABELS, step(P, q), ChartStyle(projector=True))
-    assert ratio_row(wide)[3].replace("<br>", " ") == "never proposed (q = 0)"
-    assert trace(fig, "rejected").y[3] == 0
+    assert ratio_row(wide)[3].replace("\n", " ") == "never proposed (q = 0)"
+    assert column(spec, "reject")[3] == 0
+    assert texts(wide, "kept_text")[3] == "—"
+    # The y axis reaches higher for the two lines of text over the bars.
+    assert wide["datasets"]["ceiling"] == [{"y": pytest.approx(1.06 + 0.14 * 2)}]
 
 
 def test_bucket_figure_shows_the_residual_and_its_size() -> None:
-    fig = bucket_figure(LABELS, S)
-    np.testing.assert_allclose(trace(fig, "bucket").y, [0.75, 0.25, 0, 0], atol=TOL)
+    spec = valid(bucket_figure(LABELS, S, STYLE))
+    np.testing.assert_allclose(column(spec, "r"), [0.75, 0.25, 0, 0], atol=TOL)
+    assert texts(spec, "label") == ("75%", "25%", "", "")
     # The key point has a line of its own: the size of the bucket is the chance of a rejection.
-    lines = fig.layout.title.text.split("<br>")
-    assert any("size Z = 40% = P(rejection)" in line for line in lines), lines
+    assert note(spec)["size"] == "Its size Z = 40% = P(rejection)"
+    assert note(spec)["empty"] == ""
 
 
 def test_empty_bucket_says_so_instead_of_drawing_noise() -> None:
     # Equal up to rounding: p built as thirds, q as the same thirds computed another way.
     p = np.array([1, 1, 1]) / 3
     q = np.array([1 / 3, 1 / 3, 1 - 2 / 3])
-    fig = bucket_figure(LABELS[:3], step(p, q))
-    assert np.all(np.array(trace(fig, "bucket").y) == 0)
-    assert "empty" in fig.layout.annotations[0].text
+    spec = valid(bucket_figure(LABELS[:3], step(p, q), STYLE))
+    assert np.all(column(spec, "r") == 0)
+    assert "empty" in note(spec)["empty"] and "Z = 0%" in note(spec)["size"]
 
 
 def test_proof_figure_stacks_exactly_to_p() -> None:
-    fig = proof_figure(LABELS, S)
-    kept = np.array(trace(fig, "kept").y)
-    refill = np.array(trace(fig, "refills").y)
+    spec = valid(proof_figure(LABELS, S, STYLE))
+    kept, refill = column(spec, "kept"), column(spec, "refill")
     np.testing.assert_allclose(kept, np.minimum(P, Q), atol=TOL)
     np.testing.assert_allclose(refill, np.maximum(P - Q, 0), atol=TOL)
     np.testing.assert_allclose(kept + refill, P, atol=TOL)
-    outline = trace(fig, "outline")
-    heights = [y for y in outline.y if y is not None]
-    np.testing.assert_allclose(heights, np.repeat(P, 2), atol=TOL)
+    np.testing.assert_allclose(column(spec, "top"), P, atol=TOL)
+    # The target's dashed outline is drawn at field p, the step's target.
+    (outline,) = [layer for layer in spec["layer"] if layer["mark"]["type"] == "rule"][:1]
+    assert outline["encoding"]["y"]["field"] == "p" and outline["mark"]["strokeDash"]
+    np.testing.assert_allclose(column(spec, "p"), P, atol=TOL)
+    assert texts(spec, "total") == ("= 40%", "= 30%", "= 20%", "= 10%")
 
 
-@pytest.mark.parametrize("build", [acceptance_figure, bucket_figure, proof_figure])
+@pytest.mark.parametrize("build", BUILDERS)
 def test_projector_mode_is_larger_and_lettering_can_swap(build) -> None:
     normal = build(LABELS, S, ChartStyle())
-    big = build(LABELS, S, ChartStyle(projector=True, notation=Notation(swapped=True)))
-    assert big.layout.font.size >= normal.layout.font.size + 6
-    assert big.layout.height > normal.layout.height
-    assert big.layout.transition.duration > 0  # bars glide between states in the browser
-    assert big.layout.title.text != normal.layout.title.text  # the letters changed
+    big = valid(build(LABELS, S, ChartStyle(projector=True, notation=Notation(swapped=True))))
+    assert big["config"]["axis"]["labelFontSize"] >= normal["config"]["axis"]["labelFontSize"] + 6
+    assert big["config"]["text"]["fontSize"] > normal["config"]["text"]["fontSize"]
+    assert big["height"] > normal["height"]
+    assert title(big) != title(normal)  # the letters changed
+
+
+@pytest.mark.parametrize("build", BUILDERS)
+def test_a_new_state_changes_only_the_datasets(build) -> None:
+    """Two states with the same words and style: the same spec but for its data, so the chart
+    on the page is updated in place (Streamlit sends the new datasets only)."""
+    other = step(np.array([0.1, 0.1, 0.1, 0.7]), np.array([0.25, 0.25, 0.5, 0.0]))
+    for style in (ChartStyle(), ChartStyle(projector=True, notation=Notation(swapped=True))):
+        one, two = build(LABELS, S, style), build(LABELS, other, style)
+        assert one["datasets"] != two["datasets"]
+        assert without_data(one) == without_data(two)
 
 
 def test_swapped_letters_name_the_target_q() -> None:
     style = ChartStyle(notation=Notation(swapped=True))
-    assert "min(1, q/p)" in acceptance_figure(LABELS, S, style).layout.title.text
+    assert "min(1, q/p)" in title(acceptance_figure(LABELS, S, style))
+    names = proof_figure(LABELS, S, style)["layer"][0]["encoding"]["color"]["scale"]["domain"]
+    assert names[0] == "✓ kept guesses: min(q, p)" and names[2].startswith("● target q")
+
+
+def test_every_legend_entry_carries_its_icon() -> None:
+    for build in BUILDERS:
+        spec = build(LABELS, S, STYLE)
+        scales = [
+            layer["encoding"]["color"]["scale"]
+            for layer in spec["layer"]
+            if "color" in layer["encoding"]
+        ]
+        for name in scales[0]["domain"]:
+            assert name[0] in "✓✗◌●", name
+        assert all(scale == scales[0] for scale in scales)  # one legend per chart
 
 
 def test_captions_say_what_the_charts_show() -> None:
@@ -117,15 +191,14 @@ def test_percent_never_rounds_to_a_misleading_value(x: float, text: str) -> None
 
 
 def test_every_step_chart_draws_the_steps_arrays_exactly() -> None:
-    accept, bucket, proof = (
-        build(LABELS, S) for build in (acceptance_figure, bucket_figure, proof_figure)
-    )
-    np.testing.assert_array_equal(trace(accept, "accepted").y, S.accept)
-    np.testing.assert_array_equal(trace(accept, "rejected").y, 1.0 - S.accept)
-    np.testing.assert_array_equal(trace(bucket, "bucket").y, S.residual)
-    np.testing.assert_array_equal(trace(proof, "kept").y, S.kept)
-    np.testing.assert_array_equal(trace(proof, "refills").y, S.refill)
-    assert f"Z = {percent(S.z)}" in bucket.layout.title.text
+    accept, bucket, proof = (build(LABELS, S, STYLE) for build in BUILDERS)
+    np.testing.assert_array_equal(column(accept, "accept"), S.accept)
+    np.testing.assert_array_equal(column(accept, "reject"), 1.0 - S.accept)
+    np.testing.assert_array_equal(column(bucket, "r"), S.residual)
+    np.testing.assert_array_equal(column(proof, "kept"), S.kept)
+    np.testing.assert_array_equal(column(proof, "refill"), S.refill)
+    np.testing.assert_array_equal(column(proof, "p"), S.p)
+    assert f"Z = {percent(S.z)}" in note(bucket)["size"]
 
 
 def _doctored() -> object:
@@ -144,14 +217,12 @@ def _doctored() -> object:
 
 def test_builders_and_captions_take_their_numbers_from_the_step() -> None:
     fake = _doctored()
-    accept, bucket, proof = (
-        build(LABELS, fake) for build in (acceptance_figure, bucket_figure, proof_figure)
-    )
-    np.testing.assert_array_equal(trace(accept, "accepted").y, fake.accept)
-    np.testing.assert_array_equal(trace(bucket, "bucket").y, fake.residual)
-    np.testing.assert_array_equal(trace(proof, "kept").y, fake.kept)
-    np.testing.assert_array_equal(trace(proof, "refills").y, fake.refill)
-    assert "Z = 50%" in bucket.layout.title.text
+    accept, bucket, proof = (build(LABELS, fake, STYLE) for build in BUILDERS)
+    np.testing.assert_array_equal(column(accept, "accept"), fake.accept)
+    np.testing.assert_array_equal(column(bucket, "r"), fake.residual)
+    np.testing.assert_array_equal(column(proof, "kept"), fake.kept)
+    np.testing.assert_array_equal(column(proof, "refill"), fake.refill)
+    assert "Z = 50%" in note(bucket)["size"]
     # The captions quote the same numbers as the charts.
     n = Notation()
     accept_text = captions.acceptance_caption(LABELS, fake, n)

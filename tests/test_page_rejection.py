@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from helpers import all_text, metrics, open_page, plotly_chart, query, trace, values
+from helpers import all_text, metrics, open_page, query, vega_chart
 from streamlit.testing.v1 import AppTest
 
 from specviz.figures import rejection as fr
+from specviz.figures.style import ChartStyle
 from specviz.figures.tables import markdown_table
 from specviz.limits import REJECTION_RUN_CHOICES
 from specviz.one_token import normalize
@@ -50,11 +51,15 @@ def test_defaults_show_the_cores_numbers(rs) -> None:
         fr.same_idea(c, NOTE),
     ):
         assert sentence in text
-    measured, _ = fr.proposals_shares(c)
-    proposals = plotly_chart(rs, "rs.chart.proposals")
-    np.testing.assert_allclose(values(trace(proposals, "classic (measured)")["y"]), measured)
-    envelope = plotly_chart(rs, "rs.chart.envelope")
-    np.testing.assert_allclose(values(trace(envelope, "kept")["y"]), c.step.kept)
+    measured, exact = fr.proposals_shares(c)
+    _, proposals = vega_chart(rs, "Proposals per word")
+    np.testing.assert_array_equal([r["measured"] for r in proposals["bars"]], measured)
+    np.testing.assert_array_equal([r["exact"] for r in proposals["bars"]], exact)
+    assert proposals["law"][0]["label"] == "classic, exact: M = 4 on average"
+    _, envelope = vega_chart(rs, "Envelopes")
+    np.testing.assert_array_equal([r["kept"] for r in envelope["bars"]], c.step.kept)
+    np.testing.assert_array_equal([r["refill"] for r in envelope["bars"]], c.step.refill)
+    np.testing.assert_array_equal([r["envelope"] for r in envelope["bars"]], 4 * Q)
     assert markdown_table(fr.presets_table(across_presets(), NOTE)) in all_text(rs)
     assert query(rs)["runs"] == "10k" and not rs.warning
 
@@ -66,6 +71,15 @@ def test_every_number_of_words(rs, n: int) -> None:
     c = rejection_comparison(P, Q, n, SEED)
     assert metrics(rs)["…measured"] == f"{c.classic.mean_proposals:.3g}"
     assert fr.verdict(c, LABELS, NOTE) in all_text(rs)
+    spec, proposals = vega_chart(rs, "Proposals per word")
+    np.testing.assert_array_equal(
+        [r["measured"] for r in proposals["bars"]], fr.proposals_shares(c)[0]
+    )
+    # The number of words changes the data only (the spec is the default state's, with the
+    # sizing Streamlit adds): the chart on the page is updated in place.
+    default = fr.proposals_figure(rejection_comparison(P, Q, 10_000, SEED), ChartStyle())
+    assert spec.pop("autosize") == {"contains": "padding", "type": "fit"}
+    assert spec == {key: value for key, value in default.items() if key != "datasets"}
 
 
 def test_a_deep_link_with_a_draft_that_misses_a_word() -> None:
@@ -76,6 +90,9 @@ def test_a_deep_link_with_a_draft_that_misses_a_word() -> None:
     c = rejection_comparison(P, normalize([50, 30, 20, 0]), 100_000, 11)
     assert fr.verdict(c, LABELS, NOTE) in all_text(at)
     assert "cannot run" in all_text(at) and not at.exception and not at.error
+    _, proposals = vega_chart(at, "Proposals per word")
+    assert proposals["law"] == [{"label": "classic cannot run here: M = ∞", "line": False}]
+    assert not any(r["runs"] for r in proposals["bars"])
     assert query(at)["runs"] == "100k" and query(at)["seed"] == "11"
 
 
@@ -93,4 +110,10 @@ def test_the_lettering_switch_and_projector_mode() -> None:
     text = all_text(at)
     assert "min(q, p) ≥ q/M" in text
     assert not [m for m in at.markdown if m.value.startswith("Skeptics")]
-    assert len(at.get("plotly_chart")) == 2
+    assert len(at.get("vega_lite_chart")) == 2 and not at.get("plotly_chart")
+    spec, _ = vega_chart(at, "Envelopes")
+    assert spec["title"] == [
+        "Envelopes: speculative uses p itself,",
+        "classic needs M·p over all of q",
+    ]
+    assert spec["config"]["axis"]["labelFontSize"] == 22

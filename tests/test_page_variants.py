@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from helpers import all_text, metrics, open_page, plotly_chart, query, trace, values
+from helpers import all_text, metrics, open_page, query, vega_chart
 from streamlit.testing.v1 import AppTest
 
 from specviz.figures.numbers import percent, tv_text
@@ -65,12 +65,17 @@ def test_defaults_show_every_rules_check(lab) -> None:
 
 
 def test_picking_a_rule_shows_its_law_and_runs(lab) -> None:
+    before, _ = vega_chart(lab, "One rule up close")
     lab.radio(key="w.variant").set_value("typical_acceptance").run()
     c = checks(P, Q)[VARIANTS.index("typical_acceptance")]
-    fig = plotly_chart(lab, "lab.chart.variant")
-    np.testing.assert_allclose(values(trace(fig, "emits")["y"]), c.law, atol=1e-12)
-    runs = values(trace(fig, "runs of it")["y"])
-    np.testing.assert_allclose(runs[~np.isnan(runs)][::2], c.counts / c.n)
+    spec, data = vega_chart(lab, "One rule up close")
+    rule = [r for r in data["bars"] if r["s"] == 1]
+    np.testing.assert_allclose([r["share"] for r in rule], c.law, rtol=0, atol=1e-12)
+    np.testing.assert_array_equal([r["runs"] for r in rule], c.counts / c.n)
+    assert data["rule"][0]["label"] == "Typical acceptance (Medusa)"
+    assert data["tv"][0]["label"] == "its words at TV = 0.4 from p"
+    assert {r["series"] for r in rule} == {"✗ what the rule emits (exact)"}
+    assert spec == before  # another rule up close: new data, the same chart
     shown = metrics(lab)
     assert shown["TV to p"] == tv_text(c.tv) == "0.4"
     assert shown[f"Check of {LAB_RUNS:,} runs"] == "✗ fails"
@@ -80,8 +85,16 @@ def test_picking_a_rule_shows_its_law_and_runs(lab) -> None:
 
 
 def test_the_sliders_drive_the_rules(lab) -> None:
+    before, _ = vega_chart(lab, "Speed against exactness")
     lab.select_slider(key="w.k").set_value(3).run()
     assert table(lab) == markdown_table(lab_table(checks(P, Q, k=3), NOTE))
+    spec, data = vega_chart(lab, "Speed against exactness")
+    assert spec == before  # new settings, new data: the chart is updated in place
+    shown = {r["name"]: (r["acceptance"], r["tv"]) for r in data["rules"]}
+    for c in checks(P, Q, k=3):
+        name = next(n for n in shown if NOTE.fill(c.rule.title) in n)
+        assert shown[name] == (c.acceptance, c.tv)
+    assert data["alpha"][0]["acceptance"] == pytest.approx(0.6, abs=1e-12)
     assert f"| {percent(0.768)} |" in table(lab).splitlines()[5]
     lab.select_slider(key="w.eps").set_value(0.35).run()
     lab.select_slider(key="w.delta").set_value(1.0).run()
@@ -121,7 +134,7 @@ def test_the_extremes_run(lab) -> None:
     for scenario in ({"p": "50,50,0,0", "q": "0,0,50,50"}, {"q": "40,30,20,10"}):
         at = page(scenario, {"variant": "greedy"})
         assert not at.exception and not at.error
-        assert len(at.get("plotly_chart")) == 2
+        assert len(at.get("vega_lite_chart")) == 2 and not at.get("plotly_chart")
 
 
 def test_the_lettering_switch_and_projector_mode() -> None:

@@ -8,9 +8,12 @@ test_pages.py.)
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
+import pyarrow as pa
 import pytest
-from helpers import all_text, metrics, open_page, plotly_chart, query, trace, values
+from helpers import all_text, metrics, open_page, query, vega_chart
 from streamlit.testing.v1 import AppTest
 
 from specviz.exactness import CASES_BY_KEY, FILTER, QUESTIONS, QUESTIONS_BY_KEY, WORDS, float32_leak
@@ -33,8 +36,25 @@ def page(scenario_query: dict | None = None, page_query: dict | None = None) -> 
     return open_page(WHY, scenario_query, via_home=True, page_query=page_query)
 
 
-def has_chart(at: AppTest, key: str) -> bool:
-    return any(c.proto.id.endswith(key) for c in at.get("plotly_chart"))
+def charts(at: AppTest) -> list[tuple[dict, dict]]:
+    """Every chart's spec and datasets (as rows), in page order: the proof, the filter case,
+    then one per question answered. (A Vega-Lite chart without selections has no element key
+    to find it by, and the questions' proof charts share the proof's title.)"""
+    return [
+        (
+            json.loads(c.proto.spec),
+            {
+                d.name: pa.ipc.open_stream(d.data.data).read_all().to_pylist()
+                for d in c.proto.datasets
+            },
+        )
+        for c in at.get("vega_lite_chart")
+    ]
+
+
+def column(datasets: dict, field: str) -> np.ndarray:
+    """One field of a chart's per-word dataset (as the page sent it), in the words' order."""
+    return np.array([row[field] for row in sorted(datasets["bars"], key=lambda r: r["i"])])
 
 
 def table(at: AppTest) -> str:
@@ -56,9 +76,13 @@ def test_defaults_fill_the_proof_with_the_learners_numbers(why) -> None:
     assert why.radio(key="w.case").value == "yours"
     assert table(why) == markdown_table(fx.proof_table(LABELS, step(P, Q), NOTE))
     assert why.latex[0].value.strip("$\n") == fx.derivation(NOTE)
-    proof = plotly_chart(why, "why.chart.proof")
-    np.testing.assert_allclose(values(trace(proof, "kept")["y"]), step(P, Q).kept)
-    np.testing.assert_allclose(values(trace(proof, "bucket")["y"]), step(P, Q).refill)
+    spec, proof = vega_chart(why, "Why it is exact")
+    assert spec["title"] == fx.why_figures(LABELS, step(P, Q), ChartStyle())["proof"][0]["title"]
+    np.testing.assert_allclose(column(proof, "kept"), step(P, Q).kept, atol=1e-12)
+    np.testing.assert_allclose(column(proof, "refill"), step(P, Q).refill, atol=1e-12)
+    np.testing.assert_allclose(column(proof, "p"), P, atol=1e-12)
+    _, shown = vega_chart(why, "A proposed word is kept")
+    np.testing.assert_array_equal(column(shown, "accept"), FILTER.step().accept)
     assert fx.rejection_equation(LABELS, step(P, Q), NOTE) in all_text(why)
     assert query(why)["case"] == "yours" and query(why)["leak"] == "1e12"
     assert not why.warning and not why.error
@@ -90,7 +114,13 @@ def test_a_deep_link_restores_every_setting() -> None:
 
 def test_changing_the_case_changes_the_proof_and_the_link() -> None:
     at = page()
+    before, _ = vega_chart(at, "Why it is exact")
     at.radio(key="w.case").set_value("filter").run()
+    # The same chart with the case's numbers: only its data changed, so it updates in place.
+    after, shown = vega_chart(at, "Why it is exact")
+    assert after == before
+    np.testing.assert_allclose(column(shown, "kept"), FILTER.step().kept, atol=1e-12)
+    np.testing.assert_allclose(column(shown, "p"), FILTER.step().p, atol=1e-12)
     expected = fx.proof_table(WORDS, FILTER.step(), NOTE)
     assert table(at) == markdown_table(expected)
     assert expected["sum = p?"][3] == "0% ✓" and expected["kept q·a"][3] == "0%"
@@ -133,7 +163,7 @@ def test_the_bug_zoo_button_opens_the_exhibit() -> None:
 def test_no_answer_before_a_guess(why) -> None:
     for question in QUESTIONS:
         assert why.radio(key=f"guess.{question.key}").value is None
-        assert not has_chart(why, f"why.q.{question.key}")
+    assert len(charts(why)) == 2  # the proof and the filter case: no question's chart
     waiting = [c.value for c in why.caption if c.value.startswith("The answer appears")]
     assert len(waiting) == len(QUESTIONS)
     assert not why.success and not why.info
@@ -149,11 +179,12 @@ def test_a_guess_reveals_the_answer_and_why(question) -> None:
     assert f"Not quite: {right_answer}." in box.value
     assert fx.reveal(question, NOTE) in box.value
     fig, caption = fx.question_figure(question.key, ChartStyle())
-    shown = plotly_chart(at, f"why.q.{question.key}")
-    assert shown["layout"]["title"]["text"] == fig.layout.title.text
+    # The question's chart comes after the page's two, and only it: the others stay closed.
+    (shown,) = charts(at)[2:]
+    spec, datasets = shown
+    assert spec["title"] == fig["title"] and spec["layer"] == fig["layer"]
+    assert datasets == fig["datasets"]
     assert caption in [c.value for c in at.caption]
-    # The other questions stay closed.
-    assert sum(has_chart(at, f"why.q.{q.key}") for q in QUESTIONS) == 1
     at.radio(key=f"guess.{question.key}").set_value(question.options[question.answer]).run()
     (box,) = at.success
     assert box.value.startswith("**Right.**") and not at.info
@@ -168,9 +199,10 @@ def test_the_reveal_of_alpha_is_the_maths() -> None:
     (box,) = at.info
     assert "Not quite: 40%." in box.value
     assert "α = Σ min(p, q) = 5% + 15% + 15% + 5% = **40%**" in box.value
-    proof = plotly_chart(at, "why.q.alpha")
+    (shown,) = charts(at)[2:]
     one = QUESTIONS_BY_KEY["alpha"].case.step()
-    np.testing.assert_allclose(values(trace(proof, "kept")["y"]), one.kept)
+    np.testing.assert_allclose(column(shown[1], "kept"), one.kept, atol=1e-12)
+    np.testing.assert_allclose(column(shown[1], "refill"), one.refill, atol=1e-12)
 
 
 def test_guesses_survive_a_trip_to_another_page() -> None:

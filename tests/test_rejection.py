@@ -9,11 +9,13 @@ standard deviation sqrt(M (M - 1)), and the words with a chi-square test (p-valu
 
 from __future__ import annotations
 
+import json
 import math
 
+import altair as alt
 import numpy as np
 import pytest
-from helpers import gof_pvalue, trace, z_score
+from helpers import gof_pvalue, z_score
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -188,45 +190,85 @@ def test_speculative_keeps_at_least_as_often_as_classic(pair) -> None:
 # ================================================================================ figures
 
 
+def valid(spec: dict) -> dict:
+    """The spec passes Vega-Lite's schema (Altair validates what it reads)."""
+    alt.LayerChart.from_dict(spec).to_dict(validate=True)
+    return spec
+
+
+def without_data(spec: dict) -> dict:
+    """The spec less its datasets: what must not change for the chart to update in place."""
+    return {key: value for key, value in spec.items() if key != "datasets"}
+
+
+def column(rows: list[dict], field: str) -> np.ndarray:
+    return np.array([row[field] for row in rows], dtype=float)
+
+
 @pytest.fixture(scope="module")
 def comparison():
     return rejection_comparison(P, Q, 10_000, 7)
 
 
 def test_proposals_figure_draws_the_run(comparison) -> None:
-    fig = proposals_figure(comparison, ChartStyle())
+    spec = valid(proposals_figure(comparison, ChartStyle()))
+    rows = spec["datasets"]["bars"]
     measured, exact = proposals_shares(comparison)
     assert measured.size == 8  # ceil(2M) bars, the last one for "8 or more"
-    np.testing.assert_allclose(trace(fig, "classic (measured)").y, measured)
-    np.testing.assert_array_equal(trace(fig, "speculative").y, [1] + [0] * 7)
+    assert [r["word"] for r in rows] == ["1", "2", "3", "4", "5", "6", "7", "8 or more"]
+    np.testing.assert_array_equal(column(rows, "measured"), measured)
+    np.testing.assert_array_equal(column(rows, "speculative"), [1] + [0] * 7)
+    np.testing.assert_array_equal(column(rows, "exact"), exact)
+    assert all(r["runs"] for r in rows)
     assert measured.sum() == pytest.approx(1) and exact.sum() == pytest.approx(1)
     counts = np.bincount(np.minimum(comparison.classic.proposals, 8) - 1, minlength=8)
-    np.testing.assert_allclose(measured, counts / 10_000)
-    assert "classic M = 4" in fig.layout.title.text
+    np.testing.assert_allclose(measured, counts / 10_000, rtol=0, atol=1e-15)
+    # The geometric law by hand: 1/M = 1/4 kept, P(K = k) = (1/4)(3/4)^(k - 1), 8 or more pooled.
+    np.testing.assert_allclose(exact[:-1], 0.25 * 0.75 ** np.arange(7), rtol=0, atol=1e-15)
+    assert exact[-1] == pytest.approx(0.75**7, abs=1e-15)
+    (law,) = spec["datasets"]["law"]
+    assert law == {"label": "classic, exact: M = 4 on average", "line": True}
     caption = proposals_caption(comparison, NOTE)
     assert f"mean {comparison.classic.mean_proposals:.3g}" in caption
 
 
 def test_figures_when_classic_cannot_run() -> None:
     c = rejection_comparison(P, MISSES, 1000, 1)
-    fig = proposals_figure(c, ChartStyle())
-    np.testing.assert_array_equal(trace(fig, "classic (measured)").y, [0, 0, 0])
-    assert not [t for t in fig.data if "geometric" in (t.name or "")]
-    assert "cannot run" in fig.layout.title.text
+    spec = valid(proposals_figure(c, ChartStyle()))
+    rows = spec["datasets"]["bars"]
+    np.testing.assert_array_equal(column(rows, "measured"), [0, 0, 0])
+    np.testing.assert_array_equal(column(rows, "exact"), [0, 0, 0])
+    assert not any(r["runs"] for r in rows)  # no strokes of an exact law
+    assert spec["datasets"]["law"] == [{"label": "classic cannot run here: M = ∞", "line": False}]
     assert "cannot run" in proposals_caption(c, NOTE)
-    env = envelope_figure(LABELS, c.step, c.classic.plan, ChartStyle())
-    assert not [t for t in env.data if "envelope" in (t.name or "")]
+    env = valid(envelope_figure(LABELS, c.step, c.classic.plan, ChartStyle()))
+    assert not any(r["runs"] for r in env["datasets"]["bars"])  # no envelope drawn
+    assert {r["label"] for r in env["datasets"]["bars"]} == {""}
+    (key,) = env["datasets"]["envelope"]
+    assert key == {"label": "no envelope M·q covers p: M = ∞", "line": False}
     assert "No envelope" in envelope_caption(LABELS, c.step, c.classic.plan, NOTE)
     text = verdict(c, LABELS, NOTE)
     assert "cannot run" in text and "'bed'" in text and "arrives from the bucket" in text
 
 
 def test_envelope_figure_is_the_step_and_m_q(comparison) -> None:
-    fig = envelope_figure(LABELS, comparison.step, comparison.classic.plan, ChartStyle())
-    np.testing.assert_array_equal(trace(fig, "kept guesses").y, comparison.step.kept)
-    np.testing.assert_array_equal(trace(fig, "from the bucket").y, comparison.step.refill)
-    heights = [v for v in trace(fig, "envelope").y if v is not None]
-    np.testing.assert_allclose(heights[::2], 4 * Q)
+    spec = valid(envelope_figure(LABELS, comparison.step, comparison.classic.plan, ChartStyle()))
+    rows = spec["datasets"]["bars"]
+    assert [r["word"] for r in rows] == list(LABELS)
+    np.testing.assert_array_equal(column(rows, "kept"), comparison.step.kept)
+    np.testing.assert_array_equal(column(rows, "refill"), comparison.step.refill)
+    np.testing.assert_array_equal(
+        column(rows, "stacked"), comparison.step.kept + comparison.step.refill
+    )
+    np.testing.assert_array_equal(column(rows, "envelope"), 4 * Q)
+    # The axis is cut at 3 p_max = 1.2 (the envelope would reach 1.6): bed's stroke is drawn
+    # at the cut, an arrow over it, every other height printed over its stroke.
+    np.testing.assert_allclose(column(rows, "drawn"), [0.4, 0.8, 1.2, 1.2], rtol=0, atol=1e-15)
+    assert [r["label"] for r in rows] == ["40%", "80%", "120%", "↑"]
+    assert column(rows, "top") == pytest.approx([1.32] * 4, abs=1e-12)
+    assert spec["datasets"]["envelope"] == [
+        {"label": "classic's envelope M·q, M = 4", "line": True}
+    ]
 
 
 def test_sentences_carry_the_numbers(comparison) -> None:
@@ -238,6 +280,42 @@ def test_sentences_carry_the_numbers(comparison) -> None:
     assert "α = 60%" in swapped
     figs = rejection_figures(LABELS, comparison.step, ChartStyle(projector=True), comparison)
     assert set(figs) == {"proposals", "envelope"}
+
+
+STYLES = [
+    ChartStyle(projector=projector, notation=Notation(swapped=swapped))
+    for projector in (False, True)
+    for swapped in (False, True)
+]
+
+
+@pytest.mark.parametrize("style", STYLES, ids=["screen", "screen-chen", "projector", "proj-chen"])
+def test_a_new_state_changes_the_data_only(style) -> None:
+    """Two pairs, numbers of words and seeds (one where classic cannot run): the specs differ in
+    their datasets alone, so that the chart on the page is updated in place."""
+    states = [rejection_comparison(P, Q, 10_000, 7), rejection_comparison(P, MISSES, 1000, 1)]
+    states.append(rejection_comparison(P, np.array([0.25, 0.25, 0.25, 0.25]), 100_000, 3))
+    figures = [rejection_figures(LABELS, c.step, style, c) for c in states]
+    for name in ("proposals", "envelope"):
+        specs = [valid(f[name][0]) for f in figures]
+        assert specs[0]["datasets"] != specs[1]["datasets"]
+        assert without_data(specs[0]) == without_data(specs[1]) == without_data(specs[2])
+    # The lettering and projector mode are in the spec: the words follow the notation.
+    assert style.notation.draft in json.dumps(figures[0]["envelope"][0]["title"])
+
+
+def test_titles_and_keys_in_projector_mode(comparison) -> None:
+    big = rejection_figures(LABELS, comparison.step, ChartStyle(projector=True), comparison)
+    small = rejection_figures(LABELS, comparison.step, ChartStyle(), comparison)
+    for name in ("proposals", "envelope"):
+        assert big[name][0]["config"]["axis"]["labelFontSize"] == 22
+        assert big[name][0]["height"] > small[name][0]["height"]
+        texts = [
+            layer["mark"]["fontSize"]
+            for layer in big[name][0]["layer"]
+            if layer["mark"]["type"] == "text" and "fontSize" in layer["mark"]
+        ]
+        assert texts and min(texts) >= 22
 
 
 def test_presets_table() -> None:

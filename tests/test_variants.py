@@ -9,10 +9,14 @@ q, TV .4. Monte Carlo: 100,000 runs of each rule's literal sampler, seed 7.
 
 from __future__ import annotations
 
+import json
+
+import altair as alt
 import numpy as np
 import pytest
-from helpers import gof_pvalue, trace
+from helpers import gof_pvalue
 
+from specviz import palette
 from specviz.figures.style import ChartStyle
 from specviz.figures.variants import (
     exactness,
@@ -128,13 +132,38 @@ def test_greedy_is_exact_for_a_one_hot_target() -> None:
     assert run_verdict(c) == "✓ inside the noise band"
 
 
+def valid(spec: dict) -> dict:
+    """The spec passes Vega-Lite's schema (Altair validates what it reads)."""
+    alt.LayerChart.from_dict(spec).to_dict(validate=True)
+    return spec
+
+
+def without_data(spec: dict) -> dict:
+    """The spec less its datasets: what must not change for the chart to update in place."""
+    return {key: value for key, value in spec.items() if key != "datasets"}
+
+
 def test_the_tradeoff_chart(checks) -> None:
     rows = list(checks.values())
-    fig = tradeoff_figure(rows, 0.6, ChartStyle())
-    for c in rows:
-        point = trace(fig, NOTE.fill(c.rule.title))
-        assert list(point.x) == [c.acceptance] and list(point.y) == [c.tv]
-    assert list(trace(fig, "α = 60%").x) == [0.6, 0.6]
+    spec = valid(tradeoff_figure(rows, 0.6, ChartStyle()))
+    points = spec["datasets"]["rules"]
+    assert [p["i"] for p in points] == list(range(len(rows)))
+    for c, point in zip(rows, points, strict=True):
+        assert NOTE.fill(c.rule.title) in point["name"]
+        assert point["acceptance"] == c.acceptance and point["tv"] == c.tv
+    # Each name carries the rule's ✓ or ✗ (exact on this pair or not), its settings on a line
+    # of their own; the colour legend says the same.
+    assert [p["name"][0] for p in points] == ["✓", "✗", "✓", "✓", "✗"]
+    assert points[3]["name"] == "✓ Several draft candidates (SpecInfer)\n(k = 2)"
+    assert points[4]["name"].endswith("\n(ε = 0.09, δ = 0.3)")
+    assert [p["verdict"] for p in points] == [
+        "✓ output = p on this pair" if c.tv == 0 else "✗ output ≠ p" for c in rows
+    ]
+    assert spec["datasets"]["alpha"] == [
+        {"acceptance": 0.6, "label": "α = 60%: best exact rule with one draft", "line": True}
+    ]
+    # The y axis runs from a little under 0 to a little over the largest TV (0.6).
+    assert [f["tv"] for f in spec["datasets"]["frame"]] == pytest.approx([-0.0138, 0.69])
     caption = tradeoff_caption(rows, 0.6, NOTE)
     assert "Token matching: keeps 20%, TV 0" in caption
 
@@ -142,12 +171,52 @@ def test_the_tradeoff_chart(checks) -> None:
 def test_the_variant_chart(checks) -> None:
     one = step(P, Q)
     c = checks["typical_acceptance"]
-    fig = variant_figure(LABELS, one, c, ChartStyle(projector=True))
-    np.testing.assert_array_equal(trace(fig, "target").y, P)
-    np.testing.assert_allclose(trace(fig, "emits").y, Q, atol=1e-12)
-    runs = [v for v in trace(fig, "runs of it").y if v is not None]
-    np.testing.assert_allclose(runs[::2], c.counts / c.n)
-    assert "TV = 0.4" in fig.layout.title.text
+    spec = valid(variant_figure(LABELS, one, c, ChartStyle(projector=True)))
+    rows = spec["datasets"]["bars"]
+    target = [r for r in rows if r["s"] == 0]
+    rule = [r for r in rows if r["s"] == 1]
+    assert [r["word"] for r in target] == [r["word"] for r in rule] == list(LABELS)
+    np.testing.assert_array_equal([r["share"] for r in target], P)
+    np.testing.assert_allclose([r["share"] for r in rule], Q, rtol=0, atol=1e-12)
+    np.testing.assert_array_equal([r["runs"] for r in rule], c.counts / c.n)
+    assert {r["series"] for r in target} == {"● target p"}
+    # Typical acceptance is not exact here: its bars are the rejected role's, ✗ in the legend.
+    assert {(r["series"], r["color"], r["patterned"]) for r in rule} == {
+        ("✗ what the rule emits (exact)", palette.REJECTED.color, True)
+    }
+    assert [r["label"] for r in rows] == ["40%", "10%", "30%", "20%", "20%", "30%", "10%", "40%"]
+    assert spec["datasets"]["rule"] == [{"label": "Typical acceptance (Medusa)"}]
+    assert spec["datasets"]["tv"] == [{"label": "its words at TV = 0.4 from p"}]
+    assert spec["datasets"]["runs"] == [{"label": "100,000 runs of it (seed 7)", "line": True}]
     assert "mat: 40% vs 10%" in variant_caption(LABELS, one, c, NOTE)
     figs = lab_figures(LABELS, one, ChartStyle(), tuple(checks.values()), 4)
     assert set(figs) == {"table", "tradeoff", "variant"}
+    exact = valid(variant_figure(LABELS, one, checks["correct"], ChartStyle()))
+    assert {r["series"] for r in exact["datasets"]["bars"] if r["s"] == 1} == {
+        "✓ what the rule emits (exact)"
+    }
+
+
+STYLES = [
+    ChartStyle(projector=projector, notation=Notation(swapped=swapped))
+    for projector in (False, True)
+    for swapped in (False, True)
+]
+
+
+@pytest.mark.parametrize("style", STYLES, ids=["screen", "screen-chen", "projector", "proj-chen"])
+def test_a_new_state_changes_the_data_only(checks, style) -> None:
+    """Other settings, another pair and seed, another rule up close: the specs differ in their
+    datasets alone, so that the charts on the page are updated in place."""
+    hot = np.array([0.0, 1.0, 0.0, 0.0])
+    other = [
+        rule_check(hot, Q, key, 9, 2000, (("k", 5),) if key == "multi_candidate" else params)
+        for key, (params, _, _) in HAND.items()
+    ]
+    first = lab_figures(LABELS, step(P, Q), style, tuple(checks.values()), 0)
+    second = lab_figures(LABELS, step(hot, Q), style, tuple(other), 4)
+    for name in ("tradeoff", "variant"):
+        a, b = valid(first[name][0]), valid(second[name][0])
+        assert a["datasets"] != b["datasets"]
+        assert without_data(a) == without_data(b)
+    assert style.notation.target in json.dumps(first["variant"][0]["title"])

@@ -1,6 +1,8 @@
 """The page "Why it's exact": the derivation, its table filled in word by word, the rejection
 equation, the float32 leak and the predict-then-reveal answers — text and charts built from a
-step (:class:`~specviz.one_token.OneTokenStep`), never from a second computation.
+step (:class:`~specviz.one_token.OneTokenStep`), never from a second computation. The charts of
+one step (acceptance per word, the leftover bucket, the picture proof) are Vega-Lite specs whose
+numbers are all in named datasets, so that a new state updates the chart on the page in place.
 
 Every number printed is read from the step (``kept``, ``refill``, ``output``, ``bounced``) or from
 the core's results (:class:`~specviz.exactness.Float32Leak`), so a test can compare them.
@@ -8,18 +10,20 @@ the core's results (:class:`~specviz.exactness.Float32Leak`), so a test can comp
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
+from dataclasses import replace
 
-import plotly.graph_objects as go
+import numpy as np
 
+from specviz import palette
 from specviz.exactness import CASES_BY_KEY, QUESTIONS_BY_KEY, WORDS, Float32Leak, Question
-from specviz.figures import captions
+from specviz.figures import captions, fit, vega
 from specviz.figures.numbers import percent
-from specviz.figures.playground import acceptance_figure, bucket_figure, proof_figure
 from specviz.figures.style import ChartStyle
 from specviz.limits import ROUNDING
 from specviz.one_token import OneTokenStep
-from specviz.palette import Notation
+from specviz.palette import Notation, Role
 from specviz.theory import expected_tokens_per_step
 
 #: The derivation, in LaTeX, lettered with {T} and {D}: one step per line, so that it fits a
@@ -136,6 +140,366 @@ def rejection_equation(labels: Sequence[str], step: OneTokenStep, notation: Nota
     )
 
 
+# ------------------------------------------------------------------------ charts of one step
+#
+# Vega-Lite specs (specviz.figures.vega) with every number of the state in a named dataset: a new
+# state (another case, the learner's weights) reaches the mounted chart as new data and the chart
+# updates in place. Which texts can be read at the chart's narrowest width is decided here, from
+# the words (specviz.figures.fit), and the texts are data too.
+
+#: Share of a word's slot a bar fills; the proof's target outline reaches wider than its bars.
+BAR_BAND = 0.65
+PROOF_BAND = 0.7
+OUTLINE_BAND = 0.94
+
+
+def _x(labels: Sequence[str], style: ChartStyle) -> dict:
+    """The words along x, in the vocabulary's order (:func:`vega.word_x`, sorted by the least
+    ``i`` of a word: the layers' data are unioned, and a union sorts by ``min`` only), at the
+    size that fits them side by side at the chart's narrowest width, long words broken over two
+    lines where even the smallest size would not (:func:`fit.tick_words`)."""
+    x = vega.word_x(style)
+    words, size = fit.tick_words(labels, style)
+    axis = x["axis"] | {"labelFontSize": size}
+    broken = {w: t.split("<br>") for w, t in zip(labels, words, strict=True) if "<br>" in t}
+    if broken:  # a label given as a list of lines is drawn on several lines
+        axis["labelExpr"] = f"{_literal(broken)}[datum.label] || datum.label"
+    return x | {"sort": {"field": "i", "op": "min"}, "axis": axis}
+
+
+def _y(field: str, **axis: object) -> dict:
+    """The y encoding of a chart's layers: one title and axis for all, so that they merge."""
+    y = vega.share_y(None, field)
+    y["axis"] = y["axis"] | axis
+    return y
+
+
+def _ceiling(**axis: object) -> dict:
+    """An invisible layer reaching dataset ``ceiling``'s ``y``: the y axis's range follows the
+    data (room for the text over the bars included) without a number in the spec."""
+    return {
+        "data": vega.data("ceiling"),
+        "mark": {"type": "rule", "opacity": 0},
+        "encoding": {"y": _y("y", **axis)},
+    }
+
+
+def _bars(
+    role: Role,
+    y: str | tuple[str, str],
+    legend: tuple[str, Sequence[str], Sequence[Role]],
+    style: ChartStyle,
+    x: dict,
+    band: float = BAR_BAND,
+    **encoding: object,
+) -> dict:
+    """A layer of bars in a role's colour and outline, named in the chart's one legend
+    (``legend`` = this layer's name, every name, every role: :func:`_legend`), from 0 to field
+    ``y`` or between the two fields of ``y`` = (top, bottom), over the words ``x`` (:func:`_x`).
+    Bars of no height are left out: their outline would draw a line where there is nothing."""
+    top, bottom = y if isinstance(y, tuple) else (y, None)
+    mark = vega.role_bar(role, style, width={"band": band})
+    place = {"x": x, "y": _y(top)} | ({"y2": {"field": bottom}} if bottom else {})
+    layer = _legend({"mark": mark, "encoding": place | encoding}, style, *legend)
+    above = f"datum.{bottom}" if bottom else "0"
+    layer["transform"].append({"filter": f"datum.{top} > {above}"})
+    return layer
+
+
+def _legend(
+    layer: dict,
+    style: ChartStyle,
+    name: str,
+    names: Sequence[str],
+    roles: Sequence[Role],
+    **legend: object,
+) -> dict:
+    """``layer`` (reading dataset ``bars``) as entry ``name`` of the chart's one legend, whose
+    entries ``names`` are drawn as ``roles``: a field ``part`` holds the name, coloured by the
+    legend's scale (a constant ``datum`` cannot carry a scale in Vega-Lite's schema); ``legend``
+    sets the legend's properties. On a projector the entries stand side by side: the chart is
+    wide, and every row of legend is a row less of plot."""
+    color = {
+        "field": "part",
+        "type": "nominal",
+        "scale": vega.legend_scale(names, roles),
+        "legend": {
+            "title": None,
+            **({"direction": "horizontal"} if style.projector else {}),
+            **_symbols(names, roles, style),
+            **legend,
+        },
+    }
+    return {
+        "data": vega.data("bars"),
+        "transform": [{"calculate": _literal(name), "as": "part"}],
+        **layer,
+        "encoding": {**layer["encoding"], "color": color},
+    }
+
+
+#: A role drawn as a dashed ink line (the proof's target outline), not as bars.
+LINE = "line"
+
+
+def _symbols(names: Sequence[str], roles: Sequence[Role], style: ChartStyle) -> dict:
+    """Legend symbols that repeat the marks' cues other than colour: a patterned role's square
+    has its bars' dashed ink outline, a :data:`LINE` role is a dashed stroke. Vega evaluates
+    these for each entry (``datum.value`` is its name)."""
+    shape, dash, ink, width = {}, {}, {}, {}
+    for name, role in zip(names, roles, strict=True):
+        if role.pattern == LINE:
+            shape[name], width[name] = "stroke", style.line_width
+            dash[name] = [2 * style.line_width, style.line_width]
+        elif role.pattern in vega.DASH:
+            dash[name] = vega.DASH[role.pattern]
+        if role.pattern:
+            ink[name] = palette.INK
+    return {
+        "symbolType": _by_entry(shape, "'square'"),
+        "symbolDash": _by_entry(dash, "[]"),
+        "symbolStrokeColor": _by_entry(ink, "scale('color', datum.value)"),
+        "symbolStrokeWidth": _by_entry(width, "1.5"),
+    }
+
+
+def _by_entry(values: dict[str, object], otherwise: str) -> dict:
+    """A Vega expression: ``values[datum.value]`` for the entries it names, else ``otherwise``."""
+    expr = otherwise
+    for name, value in values.items():
+        expr = f"datum.value === {_literal(name)} ? {_literal(value)} : {expr}"
+    return {"expr": expr}
+
+
+def _literal(value: object) -> str:
+    """``value`` written as a Vega expression's literal (JSON is)."""
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _text(field: str, y: str, style: ChartStyle, x: dict, **mark: object) -> dict:
+    """A row of texts over the words ``x`` (:func:`_x`), read from field ``field`` at the
+    height of field ``y``."""
+    return {
+        "data": vega.data("bars"),
+        "mark": {"type": "text", "fontSize": style.text_size, **mark},
+        "encoding": {"x": x, "y": _y(y), "text": {"field": field}},
+    }
+
+
+def _title(style: ChartStyle, text: str) -> list[str]:
+    """A title in the chart's lettering, in lines that fit its narrowest width (a Vega title
+    never wraps by itself)."""
+    width = style.width - 2 * fit.SIDE_MARGIN
+    return fit.wrap(style.fill(text), style.title_size, width).split("<br>")
+
+
+def _inside(texts: Sequence[str], shares: Sequence[float], top: float, style: ChartStyle) -> list:
+    """Numbers printed inside bars, each left out where its bar cannot hold it (the caption
+    has every number): the plot is a little lower than the chart, its bars narrower than a slot."""
+    wide = fit.slot_width(style, len(texts)) * BAR_BAND
+    px = 0.8 * style.height / top
+    size = style.text_size
+    return [
+        t if s * px >= 1.3 * size and fit.text_width(t, size) <= wide else ""
+        for t, s in zip(texts, shares, strict=True)
+    ]
+
+
+def _ratios(step: OneTokenStep, style: ChartStyle) -> tuple[list[str], list[str]]:
+    """The rule min(1, {T}/{D}) word by word: a tooltip's text, and the text over the bars —
+    ``p/q = 1.50 → 1`` where there is room, ``p/q`` over the number where words are many,
+    nothing where even that would collide."""
+    hover, full, compact = [], [], []
+    for pi, qi, ai in zip(step.p, step.q, step.accept, strict=True):
+        if qi == 0:
+            hover.append(style.fill("never proposed ({D} = 0)"))
+            full.append(style.fill("never proposed<br>({D} = 0)"))
+            compact.append(style.fill("{D} = 0"))
+        else:
+            ratio = f"{pi / qi:.2f}"
+            hover.append(style.fill(f"{{T}}/{{D}} = {ratio}" + (" → 1" if ai >= 1 else "")))
+            full.append(hover[-1])
+            compact.append(style.fill(f"{{T}}/{{D}}<br>{ratio}"))
+    shown = fit.fit_row([full, compact], np.ones(step.size), 1.3, style)
+    return hover, [t.replace("<br>", "\n") for t in shown]
+
+
+def _rows(labels: Sequence[str], **columns: Sequence[object]) -> list[dict]:
+    """A dataset's rows, one per word: its place ``i`` (the axis's order), the word, and its
+    value of each column (as plain Python numbers and texts)."""
+    for name, values in columns.items():
+        if len(values) != len(labels):
+            raise ValueError(f"column {name!r} has {len(values)} values for {len(labels)} words")
+    return [
+        {"i": i, "word": w, **{k: _plain(v[i]) for k, v in columns.items()}}
+        for i, w in enumerate(labels)
+    ]
+
+
+def _plain(value: object) -> object:
+    """A NumPy number as a Python one (a spec is JSON)."""
+    return value.item() if isinstance(value, np.generic) else value
+
+
+def _acceptance_rows(labels: Sequence[str], step: OneTokenStep, style: ChartStyle) -> dict:
+    """The acceptance chart's datasets: a row per word, and the y axis's top."""
+    proposed = step.q > 0
+    accept = [float(a) for a in step.accept]
+    reject = [float(1 - a) if ok else 0.0 for a, ok in zip(accept, proposed, strict=True)]
+    hover, ratio = _ratios(step, style)
+    top = 1.06 + 0.14 * max((t.count("\n") + 1 for t in ratio if t), default=0)
+    kept = [percent(a) if ok else "—" for a, ok in zip(accept, proposed, strict=True)]
+    bounced = [percent(r) if r > 0 else "" for r in reject]
+    bars = _rows(
+        labels,
+        accept=accept,
+        reject=reject,
+        top=[a + r for a, r in zip(accept, reject, strict=True)],
+        kept_mid=[a / 2 for a in accept],
+        bounced_mid=[a + r / 2 for a, r in zip(accept, reject, strict=True)],
+        kept_text=_inside(kept, accept, top, style),
+        bounced_text=_inside(bounced, reject, top, style),
+        # Vega stacks a text's further lines below its anchor: each line is a row of its own.
+        ratio_top=[t.split("\n")[0] if "\n" in t else "" for t in ratio],
+        ratio=[t.split("\n")[-1] for t in ratio],
+        hover=hover,
+    )
+    return {"bars": bars, "ceiling": [{"y": top}]}
+
+
+def acceptance_figure(labels: Sequence[str], step: OneTokenStep, style: ChartStyle) -> dict:
+    """Acceptance probability min(1, {T}/{D}) per word, the rejected remainder stacked on top,
+    the ratio printed over each bar (:func:`_ratios`) and in its tooltip."""
+    names = (
+        f"{palette.ACCEPTED.icon} accepted",
+        f"{palette.REJECTED.icon} rejected (bounced to the bucket)",
+    )
+    legend = (names, (palette.ACCEPTED, palette.REJECTED))
+    tooltip = [
+        {"field": "word", "title": "word"},
+        {"field": "accept", "title": "P(accept)", "format": ".1%"},
+        {"field": "reject", "title": "P(reject)", "format": ".1%"},
+        {"field": "hover", "title": "ratio"},
+    ]
+    ink, x = {"fontWeight": 600, "baseline": "middle"}, _x(labels, style)
+    layers = [
+        _bars(palette.ACCEPTED, "accept", (names[0], *legend), style, x, tooltip=tooltip),
+        _bars(palette.REJECTED, ("top", "accept"), (names[1], *legend), style, x, tooltip=tooltip),
+        _text("kept_text", "kept_mid", style, x, **ink),
+        _text("bounced_text", "bounced_mid", style, x, **ink),
+        # The ratio over each bar: the rule min(1, p/q) read off word by word.
+        _text("ratio", "top", style, x, baseline="bottom", dy=-4),
+        _text(
+            "ratio_top", "top", style, x, baseline="bottom", dy=-4 - round(1.2 * style.text_size)
+        ),
+        _ceiling(values=[0, 0.25, 0.5, 0.75, 1]),
+    ]
+    title = _title(style, "A proposed word is kept with probability min(1, {T}/{D})")
+    return vega.chart(style, title, _acceptance_rows(labels, step, style), layers)
+
+
+def bucket_figure(labels: Sequence[str], step: OneTokenStep, style: ChartStyle) -> dict:
+    """The leftover bucket: the residual r, and its size Z = P(rejection) on a line of its own
+    at the top of the plot (the point of the chart; a number in the title would remount it)."""
+    r = [float(v) for v in step.residual]
+    empty = step.z == 0  # the one rounding rule already made a bucket of rounding noise empty
+    top = 1.0 if empty else max(r) * 1.18  # room over the bars for their numbers
+    shown = fit.fit_row([[percent(v) if v > 0 else "" for v in r]], r, top, style)
+    rows = _rows(labels, r=r, label=shown)
+    note = {
+        "size": f"Its size Z = {percent(step.z)} = P(rejection)",
+        "empty": style.fill("The bucket is empty: {T} = {D},\nno proposal is ever rejected.")
+        if empty
+        else "",
+    }
+    name = f"{palette.BUCKET.icon} leftover bucket r"
+    tooltip = [{"field": "word", "title": "word"}, {"field": "r", "title": "r", "format": ".1%"}]
+    big = {"type": "text", "fontSize": style.font_size, "lineBreak": "\n"}
+    x = _x(labels, style)
+    bars = _bars(palette.BUCKET, "r", (name, [name], [palette.BUCKET]), style, x, tooltip=tooltip)
+    # The size's line sits between the legend and the plot: the legend keeps clear of it.
+    bars["encoding"]["color"]["legend"]["offset"] = round(1.2 * style.font_size) + 16
+    layers = [
+        bars,
+        _text("label", "r", style, x, baseline="bottom", dy=-3),
+        {
+            "data": vega.data("note"),
+            "mark": {**big, "align": "left", "baseline": "bottom", "fontWeight": "bold"},
+            "encoding": {"x": {"value": 0}, "y": {"value": -8}, "text": {"field": "size"}},
+        },
+        {
+            "data": vega.data("note"),
+            "mark": {**big, "align": "center", "baseline": "middle"},
+            "encoding": {
+                "x": {"value": {"expr": "width / 2"}},
+                "y": {"value": {"expr": "height / 2"}},
+                "text": {"field": "empty"},
+            },
+        },
+        _ceiling(),
+    ]
+    title = _title(style, "Leftover bucket r = max(0, {T} − {D}) / Z")
+    datasets = {"bars": rows, "note": [note], "ceiling": [{"y": top}]}
+    return vega.chart(style, title, datasets, layers)
+
+
+def _proof_rows(labels: Sequence[str], step: OneTokenStep, style: ChartStyle) -> dict:
+    """The picture proof's datasets: a row per word, and the y axis's top."""
+    p = [float(v) for v in step.p]
+    top = max(p) * 1.2
+    totals = fit.fit_row([[f"= {percent(v)}" for v in p], [percent(v) for v in p]], p, top, style)
+    kept, refill = step.kept, step.refill
+    rows = _rows(labels, kept=kept, refill=refill, top=kept + refill, p=p, total=totals)
+    return {"bars": rows, "ceiling": [{"y": top}]}
+
+
+def proof_figure(labels: Sequence[str], step: OneTokenStep, style: ChartStyle) -> dict:
+    """The picture proof: kept guesses min({T}, {D}) plus bucket refills Z·r(x) land exactly on
+    the target {T}(x), drawn as a dashed ink outline over each bar."""
+    names = (
+        style.fill(f"{palette.ACCEPTED.icon} kept guesses: min({{T}}, {{D}})"),
+        f"{palette.BUCKET.icon} bucket refills: Z·r",
+        f"{palette.TARGET.icon} target {style.notation.target} (dashed outline)",
+    )
+    # The outline's entry is drawn as the outline is: a dashed ink line.
+    ink = replace(palette.TARGET, color=palette.INK, pattern=LINE)
+    legend = (names, (palette.ACCEPTED, palette.BUCKET, ink))
+    tooltip = [
+        {"field": "word", "title": "word"},
+        {"field": "kept", "title": "kept guesses", "format": ".1%"},
+        {"field": "refill", "title": "bucket refills", "format": ".1%"},
+        {"field": "p", "title": style.fill("target {T}"), "format": ".1%"},
+    ]
+    width, x = style.line_width + 1, _x(labels, style)
+    # A flat stroke at height p(x), wider than the bar so that it shows on the bar's top edge.
+    edge = (1 - OUTLINE_BAND) / 2
+    outline = {
+        "mark": {"type": "rule", "strokeWidth": width, "strokeDash": [2 * width, width + 1]},
+        "encoding": {
+            "x": x | {"bandPosition": edge},
+            "x2": {"field": "word", "bandPosition": 1 - edge},
+            "y": _y("p"),
+        },
+    }
+    layers = [
+        _bars(palette.ACCEPTED, "kept", (names[0], *legend), style, x, PROOF_BAND, tooltip=tooltip),
+        _bars(
+            palette.BUCKET,
+            ("top", "kept"),
+            (names[1], *legend),
+            style,
+            x,
+            PROOF_BAND,
+            tooltip=tooltip,
+        ),
+        _legend(outline, style, names[2], *legend),
+        _text("total", "p", style, x, baseline="bottom", dy=-(style.line_width / 2 + 3)),
+        _ceiling(),
+    ]
+    title = _title(style, "Why it is exact:\nkept + refilled = {T}, word by word")
+    return vega.chart(style, title, _proof_rows(labels, step, style), layers)
+
+
 def why_figures(labels: Sequence[str], step: OneTokenStep, style: ChartStyle) -> dict[str, object]:
     """Everything the proof section draws for one state: ``{"proof": (figure, caption),
     "table": columns, "rejection": Markdown}``."""
@@ -177,7 +541,7 @@ def filter_sentence(labels: Sequence[str], step: OneTokenStep, notation: Notatio
     )
 
 
-def filter_figure(style: ChartStyle) -> tuple[go.Figure, str]:
+def filter_figure(style: ChartStyle) -> tuple[dict, str]:
     """The filter case's acceptance chart: the forbidden word is bounced every time."""
     one = CASES_BY_KEY["filter"].step()
     return (
@@ -243,7 +607,7 @@ def reveal(question: Question, notation: Notation) -> str:
     )
 
 
-def question_figure(key: str, style: ChartStyle) -> tuple[go.Figure, str]:
+def question_figure(key: str, style: ChartStyle) -> tuple[dict, str]:
     """The chart a question's answer is shown with, and its caption."""
     question = QUESTIONS_BY_KEY[key]
     one, note = question.case.step(), style.notation

@@ -1,6 +1,10 @@
 """The Variants lab: every rule that is not a mistake, side by side on the same pair and seed —
 a table, a speed-against-exactness chart and one rule's output law up close, all read from the
 rules' :class:`~specviz.zoo.RuleCheck` results.
+
+Both charts are Vega-Lite specs (:mod:`specviz.figures.vega`): the rules' names with their
+settings and ✓/✗, the numbers, the chosen rule and its colour are rows of named datasets, so a
+new state updates the chart on the page in place.
 """
 
 from __future__ import annotations
@@ -8,19 +12,43 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-import plotly.graph_objects as go
 
 from specviz import palette
+from specviz.figures import vega
+from specviz.figures.fit import fit_row
 from specviz.figures.numbers import percent, tv_text
-from specviz.figures.style import ChartStyle, figure, layout, pair_layout
-from specviz.figures.traces import BAR_WIDTH, RIGHT, law_beside_target, outline
+from specviz.figures.rejection import (
+    height,
+    key_row,
+    legend_over,
+    pair_offset,
+    pair_span,
+    share_y_to_100,
+    shown_if,
+    strokes,
+)
+from specviz.figures.style import ChartStyle
 from specviz.one_token import OneTokenStep
 from specviz.palette import Notation
 from specviz.rules import EXACT
 from specviz.zoo import RuleCheck
 
-#: One marker shape per rule in the speed-against-exactness chart (the legend names them).
-_SYMBOLS = ("circle", "square", "diamond", "triangle-up", "x", "star", "cross", "pentagon")
+#: One marker shape per rule in the speed-against-exactness chart, in the rules' order (the
+#: legend names them): Vega's shapes, and an X and a star as SVG paths in the unit square.
+_SHAPES = (
+    "circle",
+    "square",
+    "diamond",
+    "triangle-up",
+    "M-1,-.6L-.6,-1L0,-.4L.6,-1L1,-.6L.4,0L1,.6L.6,1L0,.4L-.6,1L-1,.6L-.4,0Z",
+    "M0,-1L.25,-.34L.95,-.31L.4,.13L.59,.81L0,.42L-.59,.81L-.4,.13L-.95,-.31L-.25,-.34Z",
+    "cross",
+    "triangle-down",
+)
+
+#: Dash of the line at α, and of the runs' strokes over a rule's bars (Plotly's "dot").
+_ALPHA_DASH = [8, 5]
+_RUNS_DASH = [2, 2]
 
 
 def role(check: RuleCheck) -> palette.Role:
@@ -76,69 +104,112 @@ def lab_table(checks: Sequence[RuleCheck], notation: Notation) -> dict[str, list
     return table
 
 
-def _params_text(check: RuleCheck) -> str:
+def _params_text(check: RuleCheck, before: str = " ") -> str:
     names = {"k": "k", "eps": "ε", "delta": "δ"}
     shown = [f"{names.get(k, k)} = {v:g}" for k, v in check.params.items()]
-    return f" ({', '.join(shown)})" if shown else ""
+    return f"{before}({', '.join(shown)})" if shown else ""
 
 
-def tradeoff_figure(checks: Sequence[RuleCheck], alpha: float, style: ChartStyle) -> go.Figure:
+def tradeoff_figure(checks: Sequence[RuleCheck], alpha: float, style: ChartStyle) -> dict:
     """Speed against exactness: each rule's acceptance (x) and the TV of its output to the
     target (y), with the standard rule's α marked — the most any exact rule with one draft
     can keep."""
-    traces: list[dict] = []
-    size = 18 if style.projector else 13
-    for i, check in enumerate(checks):
-        colour = role(check)
-        traces.append(
-            {
-                "type": "scatter",
-                "mode": "markers",
-                "name": f"{colour.icon} {style.fill(check.rule.title)}{_params_text(check)}",
-                "x": [check.acceptance],
-                "y": [check.tv],
-                "marker": {
-                    "symbol": _SYMBOLS[i % len(_SYMBOLS)],
-                    "size": size,
-                    "color": colour.color,
-                    "line": {"color": palette.INK, "width": 1.5},
-                },
-                "hovertemplate": "keeps %{x:.1%} of guesses, TV %{y:.3g}<extra></extra>",
-                "cliponaxis": False,
-            }
-        )
+    verdicts = _verdicts(style)
+    # A rule's settings on a line of their own in the legend: a phone has no room for both.
+    rules = [
+        {"i": i, "name": f"{role(c).icon} {style.fill(c.rule.title)}" + _params_text(c, "\n")}
+        | {"acceptance": float(c.acceptance), "tv": float(c.tv), "verdict": verdicts[c.tv != 0]}
+        for i, c in enumerate(checks)
+    ]
     top = max([c.tv for c in checks] + [0.1]) * 1.15
-    traces.append(
-        {
-            "type": "scatter",
-            "mode": "lines",
-            "name": f"α = {percent(alpha)}: best exact rule with one draft",
-            "x": [alpha, alpha],
-            "y": [0, top],
-            "line": {"color": palette.NEUTRAL.color, "width": style.line_width, "dash": "dash"},
-            "hoverinfo": "skip",
-        }
-    )
-    spec = layout(
-        style,
-        style.fill(
-            "Speed against exactness:\nhow often a guess is kept, how far the words are from {T}"
-        ),
-        traces,
-        xaxis={
-            "range": [-0.03, 1.03],
-            "tickformat": ".0%",
-            "title": {"text": "share of guesses kept (faster →)"},
-            "fixedrange": True,
-            "automargin": True,
+    line = f"α = {percent(alpha)}: best exact rule with one draft"
+    datasets = {
+        "rules": rules,
+        "alpha": [{"acceptance": float(alpha), "label": line, "line": True}],
+        # The y axis follows the rules' TVs: its ends are data, a little below 0 and above all.
+        "frame": [{"tv": -0.02 * top}, {"tv": top}],
+    }
+    title = ["Speed against exactness:", "how often a guess is kept,"]
+    title.append(style.fill("how far the words are from {T}"))
+    # Rows over the house height: two title lines, the rules' legend but one, the key, and the
+    # legend of colours under the chart. No control moves this chart on a projector's first
+    # screen: its plot keeps the two rows :func:`height` gives up there.
+    rows = 2 + sum(1 + bool(c.params) for c in checks) - 1 + 1 + 2 + 2 * style.projector
+    return vega.chart(style, title, datasets, _tradeoff_layers(style), height=height(style, rows))
+
+
+def _verdicts(style: ChartStyle) -> list[str]:
+    """The colour legend of the speed-against-exactness chart: exact on this pair, or not."""
+    return [
+        style.fill(f"{palette.ACCEPTED.icon} output = {{T}} on this pair"),
+        style.fill(f"{palette.REJECTED.icon} output ≠ {{T}}"),
+    ]
+
+
+def _tradeoff_layers(style: ChartStyle) -> list[dict]:
+    """The layers of :func:`tradeoff_figure`: nothing in them depends on the state."""
+    x = {
+        "field": "acceptance",
+        "type": "quantitative",
+        "title": "share of guesses kept (faster →)",
+        "scale": {"domain": [-0.03, 1.03], "nice": False},
+        "axis": {"format": ".0%", "values": [0, 0.2, 0.4, 0.6, 0.8, 1]},
+    }
+    y = {
+        "field": "tv",
+        "type": "quantitative",
+        "title": style.fill("TV of its words to {T} (0 = exact)"),
+        "scale": {"zero": False, "nice": False},
+        "axis": {"format": ".2~f", "tickCount": 5},
+    }
+    points = {"data": vega.data("rules")} | _rule_points(style, x, y)
+    dash = {"stroke": palette.NEUTRAL.color, "strokeDash": _ALPHA_DASH}
+    marker = {
+        "data": vega.data("alpha"),
+        "mark": {"type": "rule", "strokeWidth": style.line_width, **dash},
+        "encoding": {"x": x},
+    }
+    frame = {"data": vega.data("frame"), "mark": {"type": "point", "opacity": 0, "aria": False}}
+    frame["encoding"] = {"y": y}
+    return [frame, marker, points, *key_row("alpha", 0, style, dash)]
+
+
+def _rule_points(style: ChartStyle, x: dict, y: dict) -> dict:
+    """One point per rule: its shape names the rule (in a legend whose entries carry ✓ or ✗
+    too), its colour says whether the rule is exact — its own legend, under the chart (two
+    legends side by side would not fit a phone)."""
+    return {
+        "mark": {"type": "point", "filled": True, "opacity": 1, "stroke": palette.INK}
+        | {"strokeWidth": 1.5, "size": 400 if style.projector else 200},
+        "encoding": {
+            "x": x,
+            "y": y,
+            # Titled for screen readers (each point is described); the legends need no title.
+            "shape": {
+                "field": "name",
+                "type": "nominal",
+                "title": "rule",
+                "sort": {"field": "i", "op": "min"},
+                "scale": {"range": list(_SHAPES)},
+                "legend": legend_over(1, style)
+                | {"symbolFillColor": palette.GRID, "symbolStrokeColor": palette.INK}
+                | {"labelExpr": "split(datum.label, '\\n')", "title": None},
+            },
+            "fill": {
+                "field": "verdict",
+                "type": "nominal",
+                "title": "exact?",
+                "scale": vega.legend_scale(_verdicts(style), [palette.ACCEPTED, palette.REJECTED]),
+                "legend": {"orient": "bottom", "symbolStrokeColor": palette.INK}
+                | {"labelFont": vega.FONT, "title": None},
+            },
+            "tooltip": [
+                {"field": "name", "type": "nominal", "title": "rule"},
+                {"field": "acceptance", "type": "quantitative", "format": ".1%", "title": "keeps"},
+                {"field": "tv", "type": "quantitative", "format": ".3g", "title": "TV"},
+            ],
         },
-        yaxis={
-            "range": [-0.02 * top, top],
-            "tickformat": ".2~f",
-            "title": {"text": style.fill("TV of its words to {T} (0 = exact)")},
-        },
-    )
-    return figure(traces, spec)
+    }
 
 
 def tradeoff_caption(checks: Sequence[RuleCheck], alpha: float, notation: Notation) -> str:
@@ -156,37 +227,115 @@ def tradeoff_caption(checks: Sequence[RuleCheck], alpha: float, notation: Notati
 
 def variant_figure(
     labels: Sequence[str], step: OneTokenStep, check: RuleCheck, style: ChartStyle
-) -> go.Figure:
+) -> dict:
     """One rule up close: its exact output law next to the target, the words of its
     Monte Carlo runs as strokes over its bars."""
     p, law = step.p, check.law
     runs = check.counts / check.n
-    title = style.fill(check.rule.title)
     colour = role(check)
     top = float(max(p.max(), law.max(), runs.max()))
-    t = style.notation.target
-    traces = [
-        *law_beside_target(
-            labels,
-            p,
-            law,
-            colour,
-            style,
-            top=top,
-            target_name=f"target {t}",
-            law_name="what the rule emits (exact)",
-            who="the rule",
-        ),
-        outline(
-            f"{check.n:,} runs of it (seed {check.seed})",
-            np.arange(len(labels)) + RIGHT + BAR_WIDTH / 2,
-            runs,
-            style,
-            dash="dot",
-        ),
+    pairs = np.column_stack([p, law]).ravel()
+    # Each bar's share over it, read in pairs, left out where neighbouring pairs would collide.
+    shares = fit_row([[percent(v) for v in pairs]], pairs, top * 1.22, style)
+    names = (
+        f"{palette.TARGET.icon} target {style.notation.target}",
+        f"{colour.icon} what the rule emits (exact)",
+    )
+    bars = [
+        {"i": i, "word": w, "s": s, "share": float(v), "label": shares[2 * i + s]}
+        | {"series": names[s], "color": r.color, "patterned": bool(r.pattern)}
+        # The runs' strokes go over the rule's bars only (the target's rows carry a copy).
+        | {"runs": float(runs[i]), "top": top * 1.22}  # room over the bars for their numbers
+        for i, w in enumerate(labels)
+        for s, (v, r) in enumerate(((p[i], palette.TARGET), (law[i], colour)))
     ]
-    heading = f"{title}: its words vs {t}, TV = {tv_text(check.tv)}"
-    return figure(traces, pair_layout(style, heading, labels, top))
+    datasets = {
+        "runs": [{"label": f"{check.n:,} runs of it (seed {check.seed})", "line": True}],
+        # The rule and its distance to the target, over the plot (the title cannot change).
+        "rule": [{"label": style.fill(check.rule.title)}],
+        "tv": [{"label": style.fill(f"its words at TV = {tv_text(check.tv)} from {{T}}")}],
+        "bars": bars,
+    }
+    title = style.fill("One rule up close: its words vs {T}")
+    # Four rows over the house height: the legend's second, the runs' key, the rule, its TV.
+    return vega.chart(style, title, datasets, _variant_layers(style), height=height(style, 4))
+
+
+def _variant_layers(style: ChartStyle) -> list[dict]:
+    """The layers of :func:`variant_figure`: nothing in them depends on the state."""
+    x = vega.word_x(style)
+    y = share_y_to_100(None, "share")
+    beside = {"field": "s", "type": "nominal", "scale": pair_offset([0, 1])}
+    runs = strokes(
+        x,
+        share_y_to_100(None, "runs"),
+        style,
+        _RUNS_DASH,
+        pair_span(1),
+        opacity=shown_if("datum.s == 1"),
+        tooltip=[
+            {"field": "word", "type": "nominal"},
+            {"field": "runs", "type": "quantitative", "format": ".2%", "title": "its runs"},
+        ],
+    )
+    numbers = {
+        "mark": {"type": "text", "baseline": "bottom", "dy": -(style.line_width + 3)},
+        "encoding": {
+            "x": x,
+            "xOffset": beside,
+            "y": y,
+            "text": {"field": "label", "type": "nominal"},
+        },
+    }
+    frame = {
+        "mark": {"type": "point", "opacity": 0, "aria": False},
+        "encoding": {"y": share_y_to_100(None, "top")},
+    }
+    bars = _bars_in_their_roles(style, x=x, xOffset=beside, y=y)
+    layers = [{"data": vega.data("bars")} | layer for layer in (bars, runs, numbers, frame)]
+    key = key_row("runs", 2, style, {"stroke": palette.INK, "strokeDash": _RUNS_DASH})
+    heading = key_row("rule", 1, style, fontWeight="bold") + key_row("tv", 0, style)
+    return layers + key + heading
+
+
+def _bars_in_their_roles(style: ChartStyle, **encoding: object) -> dict:
+    """Bars whose role is data: each row's fields "series" (its legend entry), "color" and
+    "patterned" — what :func:`vega.role_bar` spells out for a role known in advance."""
+    patterned = "datum.patterned"  # only the rejected role's cross-hatching can occur here
+    return {
+        "mark": {"type": "bar"},
+        "encoding": {
+            **encoding,
+            # A scale whose range is the rows' field "color", in the order of its domain, the
+            # series' names (one colour to a name: the range keeps each colour once).
+            "fill": {
+                "field": "series",
+                "type": "nominal",
+                "title": "bar",  # for screen readers: each bar is described
+                "scale": {"range": {"field": "color"}},
+                "legend": legend_over(3, style) | {"title": None},
+            },
+            "stroke": {
+                "condition": {"test": patterned, "value": palette.INK},
+                "field": "color",
+                "type": "nominal",
+                "scale": None,
+            },
+            "strokeDash": {
+                "condition": {"test": patterned, "value": vega.DASH[palette.REJECTED.pattern]},
+                "value": [1, 0],
+            },
+            "strokeWidth": {
+                "condition": {"test": patterned, "value": style.line_width / 2 + 0.5},
+                "value": 1,
+            },
+            "tooltip": [
+                {"field": "word", "type": "nominal"},
+                {"field": "series", "type": "nominal", "title": "bar"},
+                {"field": "share", "type": "quantitative", "format": ".2%"},
+            ],
+        },
+    }
 
 
 def variant_caption(

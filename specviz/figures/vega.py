@@ -29,10 +29,14 @@ DASH: dict[str, list[int]] = {"/": [6, 3], ".": [2, 2], "x": [8, 3, 2, 3]}
 def config(style: ChartStyle) -> dict:
     """Fonts and sizes for a screen or a projector, the house look of every chart."""
     size = style.font_size
+    # Fonts named everywhere: Streamlit sets its own body font on axes and legends otherwise,
+    # and the text fitting (:mod:`specviz.figures.fit`) measures Arial.
+    fonts = {"labelFont": FONT, "titleFont": FONT}
     return {
         "font": FONT,
         "view": {"stroke": None, "continuousHeight": style.height},
         "axis": {
+            **fonts,
             "labelFontSize": size,
             "titleFontSize": size,
             "labelColor": palette.INK,
@@ -42,6 +46,7 @@ def config(style: ChartStyle) -> dict:
             "tickColor": palette.INK,
         },
         "legend": {
+            **fonts,
             "labelFontSize": size,
             "titleFontSize": size,
             "labelLimit": 0,
@@ -49,22 +54,28 @@ def config(style: ChartStyle) -> dict:
             "direction": "vertical",
             "symbolSize": 400 if style.projector else 200,
         },
-        "title": {"fontSize": style.title_size, "anchor": "start", "color": palette.INK},
-        "text": {"fontSize": style.text_size, "color": palette.INK},
+        "title": {
+            "font": FONT,
+            "fontSize": style.title_size,
+            "anchor": "start",
+            "color": palette.INK,
+        },
+        "text": {"font": FONT, "fontSize": style.text_size, "color": palette.INK},
     }
 
 
 def chart(
     style: ChartStyle,
-    title: str,
+    title: str | list[str],
     datasets: dict[str, list[dict]],
     layers: Sequence[dict],
     **top: object,
 ) -> dict:
     """A layered chart: ``layers`` read ``{"data": {"name": ...}}`` from ``datasets``.
 
-    ``title`` must not carry numbers that change with the state (that would remount the
-    chart); ``top`` adds or overrides top-level properties (``height``, ``resolve``, ...).
+    ``title`` (a list: one line each; Vega does not wrap titles) must not carry numbers that
+    change with the state (that would remount the chart); ``top`` adds or overrides top-level
+    properties (``height``, ``resolve``, ...).
     """
     return {
         "$schema": SCHEMA,
@@ -89,7 +100,8 @@ def word_x(style: ChartStyle, title: str | None = None) -> dict:
     return {
         "field": "word",
         "type": "nominal",
-        "sort": {"field": "i"},
+        # "op": layers' data are combined for the axis, and a sort by field needs an aggregate.
+        "sort": {"field": "i", "op": "min"},
         "title": title,
         "axis": {"labelAngle": 0, "labelOverlap": False, "labelLimit": style.width // 4},
     }

@@ -401,20 +401,28 @@ CHART_CONFIG = {"displayModeBar": False, "responsive": True}
 def chart(figure: go.Figure | dict, caption: str, key: str) -> None:
     """Show a chart with its caption as alt text and, below it, as visible text.
 
-    ``figure`` is a Plotly figure or a Vega-Lite spec (an Altair chart converted once and
-    cached: converting on every rerun costs tens of milliseconds). ``theme=None`` keeps the
-    builders' font sizes, which Streamlit's theme would override (projector mode).
+    ``figure`` is a Vega-Lite spec (a dict, :mod:`specviz.figures.vega`) or a Plotly figure.
+    ``theme=None`` keeps the builders' font sizes, which Streamlit's theme would override
+    (projector mode).
     """
-    if isinstance(figure, dict):
-        # The alt text names the chart and points to its description below: a caption in
-        # ``alt`` would change with the data and remount the chart instead of updating it.
-        title = figure.get("title", "")
-        title = title.get("text", "") if isinstance(title, dict) else title
-        title = " ".join(title) if isinstance(title, list) else title
-        alt = f"Chart: {title}. Described in the text below it."
-        st.vega_lite_chart(spec=figure, width="stretch", key=key, theme=None, alt=alt)
-    else:
+    if not isinstance(figure, dict):
         st.plotly_chart(
             figure, width="stretch", key=key, config=CHART_CONFIG, theme=None, alt=caption
+        )
+        st.caption(caption)
+        return
+    # The alt text names the chart and points to its description below: a caption in ``alt``
+    # would change with the data and remount the chart instead of updating it in place.
+    title = figure.get("title", "")
+    title = title.get("text", "") if isinstance(title, dict) else title
+    title = " ".join(title) if isinstance(title, list) else title
+    # A keyed container: a chart without selections has no element id; tests and the fold check
+    # find it by the container's ``st-key-`` class.
+    with st.container(key=key):
+        st.vega_lite_chart(
+            spec=figure,
+            width="stretch",
+            theme=None,
+            alt=f"Chart: {title}. Described in the text below it.",
         )
     st.caption(caption)
