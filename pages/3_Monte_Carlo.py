@@ -71,8 +71,11 @@ m[3].metric(
     ),
 )
 st.markdown(gof_sentence(run.gof))
+# A slot whether or not the warning shows: the charts below keep their places in the page, so
+# a new N updates them in place instead of drawing them anew.
+rough = st.empty()
 if run.min_expected < 5:
-    st.caption(
+    rough.caption(
         "With so few runs some expected counts are below 5: the chi-square p-value is only rough."
     )
 

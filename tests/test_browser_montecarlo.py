@@ -34,8 +34,26 @@ def shoot(page, path) -> None:
     page.set_viewport_size({"width": 1280, "height": max(1600, int(height) + 40)})
     wait_for_render(page)
     wait_for_charts(page)
-    page.wait_for_timeout(600)  # Plotly's and Vega's transitions
+    page.wait_for_timeout(600)  # Vega draws a moment after the rerun
     page.screenshot(path=path)
+
+
+def mark_charts(page) -> None:
+    """Tag every chart's element, to tell later whether it was drawn anew."""
+    page.evaluate(
+        "() => document.querySelectorAll('[data-testid=stVegaLiteChart]')"
+        ".forEach(e => { e.dataset.kept = '1'; })"
+    )
+
+
+def charts_kept(page) -> list[bool]:
+    """For every chart on the page, whether it is the element tagged by :func:`mark_charts`
+    (updated in place) rather than a new one (remounted)."""
+    page.wait_for_timeout(300)  # Vega redraws a moment after the rerun
+    return page.evaluate(
+        "() => [...document.querySelectorAll('[data-testid=stVegaLiteChart]')]"
+        ".map(e => e.dataset.kept === '1')"
+    )
 
 
 def metric_values(page) -> list[str]:
@@ -49,16 +67,18 @@ def test_monte_carlo_deep_link_and_keyboard(page, streamlit_server, screenshot_d
     assert urlparse(page.url).path.rstrip("/").endswith("/Monte_Carlo")
     main = page.get_by_test_id("stMain")
     assert "Every run simulated" in main.inner_text()
-    assert page.get_by_test_id("stPlotlyChart").count() == 2
-    assert page.get_by_test_id("stVegaLiteChart").count() == 1
+    assert page.get_by_test_id("stPlotlyChart").count() == 0
+    assert page.get_by_test_id("stVegaLiteChart").count() == 3
     shoot(page, screenshot_dir / "monte_carlo_1M.png")
 
     slider = main.get_by_role("slider", name="Number of runs N (1 to 1 billion)")
     assert slider.get_attribute("aria-valuetext") == "1M"
+    mark_charts(page)
     slider.focus()
     with rerun_waiter(page):
         page.keyboard.press("ArrowRight")
     assert slider.get_attribute("aria-valuetext") == "10M"
+    assert charts_kept(page) == [True] * 3  # new data, drawn in place
     assert "Counts drawn directly" in main.inner_text()
     page.wait_for_function("() => location.search.includes('n=10M')")
     assert link_params(page.url)["n"] == "10M" and link_params(page.url)["p"] == "40,30,20,10"
@@ -94,10 +114,12 @@ def test_bug_zoo_deep_link_and_keyboard(page, streamlit_server, screenshot_dir) 
 
     checked = page.get_by_role("radio", name="Reuse the acceptance uniform")
     assert checked.is_checked()
+    mark_charts(page)
     checked.focus()
     with rerun_waiter(page):
         page.keyboard.press("ArrowLeft")  # the previous exhibit: Redraw from q until accepted
     assert page.get_by_role("radio", name="Redraw from q until accepted").is_checked()
+    assert charts_kept(page) == [True] * 2  # new data, drawn in place
     page.wait_for_function("() => location.search.includes('bug=redraw_from_q')")
     assert metric_values(page)[0] == "0.233"
     assert_clean(page, watcher)

@@ -1,15 +1,19 @@
 """Convergence charts (specviz.figures.convergence): the TV paths, the noise band and their
-captions, read back from the Vega-Lite dicts and compared with the core's numbers."""
+captions, read back from the Vega-Lite specs' named datasets and compared with the core's
+numbers; every spec passes Vega-Lite's schema, and only its datasets change with the state."""
 
 from __future__ import annotations
 
+import altair as alt
 import numpy as np
 import pytest
 
 from specviz import palette
 from specviz.figures.convergence import (
+    MEAN_NAME,
     monte_carlo_chart_caption,
     monte_carlo_spec,
+    ticks,
     zoo_chart_caption,
     zoo_spec,
 )
@@ -25,42 +29,134 @@ SEED = 7
 TOL = 1e-12
 
 
-def layers(spec: dict) -> tuple[list[dict], list[dict], dict]:
-    """(line rows, band rows, the lines' encoding) of a convergence chart's Vega-Lite dict,
-    found by their marks."""
-    by_mark = {layer["mark"]["type"]: layer for layer in spec["layer"]}
-    assert set(by_mark) == {"area", "line"}
-    lines, area = by_mark["line"], by_mark["area"]
-    return lines["data"]["values"], area["data"]["values"], lines["encoding"]
+def valid(spec: dict) -> dict:
+    """The spec, after Vega-Lite's schema accepted it (Altair validates what it reads)."""
+    alt.LayerChart.from_dict(spec).to_dict(validate=True)
+    return spec
+
+
+def lines_layer(spec: dict) -> dict:
+    """The layer drawing the TV paths (the line mark reading dataset ``lines``)."""
+    (layer,) = [
+        layer
+        for layer in spec["layer"]
+        if layer["mark"]["type"] == "line" and layer["data"]["name"] == "lines"
+    ]
+    return layer
+
+
+def looks(spec: dict) -> dict[str, dict]:
+    """Legend entry -> its colour, dash, width and opacity, as Vega draws them: the entries
+    (dataset ``legend``) sorted by slot take the scales' ranges in order."""
+    enc = lines_layer(spec)["encoding"]
+    names = [r["series"] for r in sorted(spec["datasets"]["legend"], key=lambda r: r["slot"])]
+    return {
+        name: {
+            channel: enc[channel]["scale"]["range"][k]
+            for channel in ("stroke", "strokeDash", "strokeWidth", "opacity")
+        }
+        for k, name in enumerate(names)
+    }
+
+
+def without_data(spec: dict) -> dict:
+    return {key: value for key, value in spec.items() if key != "datasets"}
 
 
 def test_monte_carlo_chart_draws_every_seeds_path_and_the_band() -> None:
     runs = monte_carlo_paths(P, Q, 10**6, SEED)
     band = noise_band(P, 10**6)
-    spec = monte_carlo_spec(runs, band)
-    rows, band_rows, enc = layers(spec)
+    spec = valid(monte_carlo_spec(runs, band))
+    data = spec["datasets"]
     main = f"{palette.TARGET.icon} seed {SEED}: the run above"
     others = f"seeds {SEED + 1}–{SEED + 4}"
     line_ids = [f"{main} #0"] + [f"{others} #{i}" for i in range(4)]
     for run_, line_id in zip(runs, line_ids, strict=True):
-        got = [r for r in rows if r["line"] == line_id]
+        got = [r for r in data["lines"] if r["line"] == line_id]
         keep = run_.path.tv > 0  # a TV of 0 has no place on a log axis
         np.testing.assert_array_equal([r["n"] for r in got], run_.path.checkpoints[keep])
         np.testing.assert_allclose([r["tv"] for r in got], run_.path.tv[keep], rtol=TOL)
-    np.testing.assert_array_equal([r["n"] for r in band_rows], band.n)
-    np.testing.assert_allclose([r["upper"] for r in band_rows], band.upper, rtol=TOL)
-    # A lower edge of 0 (an exact run can land on the target) reaches down to the axis's floor.
-    floor = enc["y"]["scale"]["domain"][0]
-    np.testing.assert_allclose(
-        [r["lower"] for r in band_rows], np.maximum(band.lower, floor), rtol=TOL
+    mean = [r for r in data["lines"] if r["series"] == MEAN_NAME]
+    np.testing.assert_allclose([r["tv"] for r in mean], band.mean[band.mean > 0], rtol=TOL)
+    np.testing.assert_array_equal([r["n"] for r in data["band"]], band.n)
+    np.testing.assert_allclose([r["upper"] for r in data["band"]], band.upper, rtol=TOL)
+    # A lower edge of 0 (an exact run can land on the target) reaches down to the axis's floor,
+    # the bottom of the invisible extent.
+    floor = data["extent"][0]["tv"]
+    lower = [r["lower"] for r in data["band"]]
+    np.testing.assert_allclose(lower, np.maximum(band.lower, floor), rtol=TOL)
+    assert {r["band"] for r in data["band"]} == {"95% of exact runs land here"}
+    enc = lines_layer(spec)["encoding"]
+    assert enc["x"]["scale"]["type"] == "log" and enc["y"]["scale"]["type"] == "log"
+    look = looks(spec)
+    assert list(look) == [main, MEAN_NAME, others]
+    assert look[main]["stroke"] == look[others]["stroke"] == palette.TARGET.color
+    assert look[main]["strokeDash"] != look[others]["strokeDash"]  # not told apart by width only
+    assert look[MEAN_NAME]["stroke"] == palette.NEUTRAL.color
+
+
+def test_the_axes_follow_the_data() -> None:
+    """The extent pads the data (x from 1 to N, y a factor 1.5 around every TV drawn); the ticks
+    are the powers of ten inside it, read by the axes from the datasets."""
+    runs = monte_carlo_paths(P, Q, 10**4, SEED)
+    band = noise_band(P, 10**4)
+    spec = monte_carlo_spec(runs, band)
+    data = spec["datasets"]
+    values = [r["tv"] for r in data["lines"]] + [*band.lower, *band.upper]
+    lo, hi = min(v for v in values if v > 0), max(values)
+    (low, high) = data["extent"]
+    assert (low["n"], high["n"]) == (1.0, 10**4)
+    assert low["tv"] == pytest.approx(lo / 1.5, rel=TOL)
+    assert high["tv"] == pytest.approx(min(1.0, hi * 1.5), rel=TOL)
+    assert [r["n"] for r in data["xticks"]] == [1, 10, 100, 1000, 10**4]
+    assert [r["tv"] for r in data["yticks"]] == [
+        v for v in (1e-3, 1e-2, 1e-1, 1.0) if low["tv"] <= v <= high["tv"]
+    ]
+    x_axis = lines_layer(spec)["encoding"]["x"]["axis"]
+    assert "xticks" in x_axis["values"]["expr"]
+    # Fewer than two powers of ten: 2 and 5 times them too.
+    assert ticks(0.03, 0.5) == [0.05, 0.1, 0.2, 0.5]
+
+
+def test_one_run_draws_points_and_a_box() -> None:
+    """N = 1: a line of one point is invisible, so each is marked as a dot (rows flagged
+    ``alone``); the band is a narrow box around N = 1, the x axis starting left of it."""
+    runs = monte_carlo_paths(P, Q, 1, SEED)
+    band = noise_band(P, 1)
+    spec = valid(monte_carlo_spec(runs, band))
+    data = spec["datasets"]
+    assert data["lines"] and all(r["alone"] for r in data["lines"])
+    assert [r["n"] for r in data["band"]] == pytest.approx([1 / 1.18, 1.18])
+    assert {r["upper"] for r in data["band"]} == {float(band.upper[0])}
+    assert data["extent"][0]["n"] == 0.7
+    dots = [layer for layer in spec["layer"] if layer.get("transform")]
+    assert dots[0]["transform"] == [{"filter": "datum.alone"}]
+    many = monte_carlo_spec(monte_carlo_paths(P, Q, 1000, SEED), noise_band(P, 1000))
+    assert not any(r["alone"] for r in many["datasets"]["lines"])
+
+
+def test_the_spec_changes_with_the_data_only() -> None:
+    """N, seed and weights reach the chart as datasets: the rest of the spec (what a mounted
+    chart is keyed by) stays the same, so Streamlit updates it in place."""
+    specs = [
+        monte_carlo_spec(monte_carlo_paths(p, Q, n, seed), noise_band(p, n))
+        for p, n, seed in ((P, 1, SEED), (P, 10**4, SEED), (P[::-1], 10**9, 42))
+    ]
+    assert all(without_data(s) == without_data(specs[0]) for s in specs)
+    assert specs[0]["datasets"] != specs[1]["datasets"]
+    zoos = [
+        zoo_spec(zoo_comparison(P, q, key, seed, n_max=10**4), title)
+        for q, key, seed, title in (
+            (Q, "reuse_uniform", SEED, "Reuse"),
+            (Q, "inverted_ratio", 3, "Inverted"),
+            (P, "resample_from_p", SEED, "Resample"),  # harmless here: no floor line
+        )
+    ]
+    assert all(without_data(s) == without_data(zoos[0]) for s in zoos)
+    swapped = monte_carlo_spec(
+        monte_carlo_paths(P, Q, 10, SEED), noise_band(P, 10), ChartStyle(notation=Notation(True))
     )
-    assert enc["x"]["scale"]["type"] == "log"
-    assert enc["y"]["scale"]["type"] == "log"
-    stroke = enc["stroke"]["scale"]
-    assert stroke["domain"][:2] == [main, others]
-    assert stroke["range"][:2] == [palette.TARGET.color, palette.TARGET.color]
-    dashes = enc["strokeDash"]["scale"]["range"]
-    assert dashes[0] != dashes[1]  # the other seeds differ by dash, not only by width
+    assert without_data(swapped) != without_data(specs[0])  # the lettering is in the spec
 
 
 def test_monte_carlo_caption_quotes_every_seed_and_the_band_at_n() -> None:
@@ -72,7 +168,7 @@ def test_monte_carlo_caption_quotes_every_seed_and_the_band_at_n() -> None:
         assert f"seed {run.seed} {tv_text(run.tv)}" in caption
     lo, hi = tv_text(float(band.lower[-1])), tv_text(float(band.upper[-1]))
     assert f"the band there reaches from {lo} to {hi}" in caption
-    assert "shaded 95% band" in caption
+    assert "shaded 95% band" in caption and "for 5 seeds" in caption
 
 
 @pytest.mark.parametrize("n", [1, 10])
@@ -93,26 +189,28 @@ def test_the_caption_never_puts_the_band_above_the_largest_possible_tv(n: int) -
 
 def test_zoo_chart_shows_the_floor_and_tells_lines_apart_without_colour() -> None:
     z = zoo_comparison(P, Q, "reuse_uniform", SEED)
-    spec = zoo_spec(z, "Reuse")
-    rows, _, enc = layers(spec)
+    spec = valid(zoo_spec(z, "Reuse"))
+    rows = spec["datasets"]["lines"]
     wrong = [r for r in rows if r["series"] == f"{palette.REJECTED.icon} Reuse"]
     keep = z.wrong.tv > 0
     np.testing.assert_allclose([r["tv"] for r in wrong], z.wrong.tv[keep], rtol=TOL)
+    correct = [r for r in rows if r["series"] == f"{palette.TARGET.icon} correct rule"]
+    np.testing.assert_allclose([r["tv"] for r in correct], z.correct.tv[z.correct.tv > 0])
     floor = [r for r in rows if r["series"].startswith("its floor")]
     assert [r["tv"] for r in floor] == [z.tv, z.tv] and floor[0]["series"].endswith("0.075")
-    names, colours = enc["stroke"]["scale"]["domain"], enc["stroke"]["scale"]["range"]
-    assert colours[names.index(f"{palette.REJECTED.icon} Reuse")] == palette.REJECTED.color
-    assert colours[names.index(f"{palette.TARGET.icon} correct rule")] == palette.TARGET.color
-    assert len({str(d) for d in enc["strokeDash"]["scale"]["range"]}) == len(names)
+    look = looks(spec)
+    assert look[f"{palette.REJECTED.icon} Reuse"]["stroke"] == palette.REJECTED.color
+    assert look[f"{palette.TARGET.icon} correct rule"]["stroke"] == palette.TARGET.color
+    assert len({str(v["strokeDash"]) for v in look.values()}) == len(look) == 4
     caption = zoo_chart_caption(z, "Reuse", Notation())
     assert f"N = {z.detectable_from:,}" in caption and "0.075" in caption
 
 
 def test_a_harmless_mistake_has_no_floor_line() -> None:
     z = zoo_comparison(P, P, "resample_from_p", SEED, n_max=1000)
-    rows, _, enc = layers(zoo_spec(z, "Resample"))
-    assert not [r for r in rows if r["series"].startswith("its floor")]
-    assert not [n for n in enc["stroke"]["scale"]["domain"] if n.startswith("its floor")]
+    spec = valid(zoo_spec(z, "Resample"))
+    assert not [r for r in spec["datasets"]["lines"] if r["series"].startswith("its floor")]
+    assert not [n for n in looks(spec) if n.startswith("its floor")]
     assert "happens to be exact" in zoo_chart_caption(z, "Resample", Notation())
 
 
@@ -125,6 +223,11 @@ def test_swapped_letters_and_projector_sizes_reach_the_charts() -> None:
     big = monte_carlo_spec(runs, band, ChartStyle(projector=True))
     assert big["config"]["axis"]["labelFontSize"] > small["config"]["axis"]["labelFontSize"]
     assert big["height"] > small["height"]
+    legend = lines_layer(big)["encoding"]["stroke"]["legend"]
+    assert (
+        legend["labelFontSize"]
+        > lines_layer(small)["encoding"]["stroke"]["legend"]["labelFontSize"]
+    )
 
 
 def test_the_caption_puts_the_mistake_on_its_floor_only_when_the_noise_is_below_it() -> None:

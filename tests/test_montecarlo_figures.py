@@ -1,6 +1,7 @@
 """The Monte Carlo page's bar charts (specviz.figures.montecarlo) and its sentences
 (specviz.figures.prose, figures.numbers.tv_text): the numbers drawn and written are read back from
-the figures and compared with the run's and the step's.
+the Vega-Lite specs' named datasets and compared with the run's and the step's. Every spec passes
+Vega-Lite's schema, and only its datasets change with the state.
 
 The core of the page is tested in test_runs.py, the bug zoo in test_zoo.py, the convergence
 charts in test_convergence_figures.py.
@@ -13,10 +14,10 @@ import math
 import altair as alt
 import numpy as np
 import pytest
-from helpers import trace
 
 from specviz import palette
 from specviz.figures import montecarlo as charts
+from specviz.figures import vega
 from specviz.figures.convergence import monte_carlo_spec
 from specviz.figures.fit import row_fits
 from specviz.figures.numbers import percent, tv_text
@@ -37,19 +38,30 @@ SEED = 7
 TOL = 1e-12
 
 
-def strokes(tr) -> tuple[np.ndarray, np.ndarray]:
-    """(centre, height) of each short stroke of an outline trace."""
-    x = np.array([np.nan if v is None else v for v in tr.x], dtype=float).reshape(-1, 3)
-    y = np.array([np.nan if v is None else v for v in tr.y], dtype=float).reshape(-1, 3)
-    assert np.isnan(x[:, 2]).all()
-    np.testing.assert_array_equal(y[:, 0], y[:, 1])  # flat
-    return x[:, :2].mean(axis=1), y[:, 0]
+def valid(spec: dict) -> dict:
+    """The spec, after Vega-Lite's schema accepted it (Altair validates what it reads)."""
+    alt.LayerChart.from_dict(spec).to_dict(validate=True)
+    return spec
 
 
-def text_row(fig):
-    """The row of numbers printed over the bars (the one unnamed text-only scatter)."""
-    (row,) = [t for t in fig.data if t.type == "scatter" and t.mode == "text"]
-    return row
+def column(rows: list[dict], field: str, **where: object) -> np.ndarray:
+    """``field`` of the rows matching ``where``, in order."""
+    return np.array([r[field] for r in rows if all(r[k] == v for k, v in where.items())])
+
+
+def bar_layers(spec: dict) -> list[dict]:
+    """The bar layers, one per role, in the order of their rows' ``j``."""
+    bars = [layer for layer in spec["layer"] if layer["mark"]["type"] == "bar"]
+    return sorted(bars, key=lambda layer: layer["transform"][0]["filter"])
+
+
+def rules(spec: dict) -> list[dict]:
+    """The exact values' stroke layers."""
+    return [layer for layer in spec["layer"] if layer["mark"]["type"] == "rule"]
+
+
+def without_data(spec: dict) -> dict:
+    return {key: value for key, value in spec.items() if key != "datasets"}
 
 
 @pytest.fixture(scope="module")
@@ -58,34 +70,74 @@ def run():
 
 
 def test_histogram_draws_the_runs_counts_and_the_exact_laws(run) -> None:
-    fig = charts.histogram_figure(LABELS, S, run)
-    emitted, proposed = trace(fig, "emitted"), trace(fig, "proposals")
-    np.testing.assert_allclose(emitted.y, run.counts.output_counts / run.n, atol=TOL)
-    np.testing.assert_allclose(proposed.y, run.counts.draft_counts / run.n, atol=TOL)
-    assert proposed.marker.pattern.shape == palette.DRAFT.pattern  # hatched: not colour alone
-    assert emitted.marker.color == palette.TARGET.color
-    # The exact laws are strokes centred over their bars.
-    for name, law, bar_trace in (("exact target", P, emitted), ("exact draft", Q, proposed)):
-        centres, heights = strokes(trace(fig, name))
-        np.testing.assert_allclose(heights, law, atol=TOL)
-        np.testing.assert_allclose(centres, np.arange(4) + bar_trace.offset + bar_trace.width / 2)
-    assert "target p" in fig.layout.title.text and "draft q" in fig.layout.title.text
+    spec = valid(charts.histogram_figure(LABELS, S, run))
+    rows = spec["datasets"]["bars"]
+    emitted, proposed = "● emitted words", "◆ draft's proposals"
+    np.testing.assert_allclose(
+        column(rows, "share", kind=emitted), run.counts.output_counts / run.n, atol=TOL
+    )
+    np.testing.assert_allclose(
+        column(rows, "share", kind=proposed), run.counts.draft_counts / run.n, atol=TOL
+    )
+    np.testing.assert_allclose(column(rows, "exact", kind=emitted), P, atol=TOL)
+    np.testing.assert_allclose(column(rows, "exact", kind=proposed), Q, atol=TOL)
+    assert list(column(rows, "word", kind=emitted)) == list(LABELS)
+    assert list(column(rows, "exact_name", kind=proposed)) == ["exact draft q"] * 4
+    # Each role in its colour; the draft's bars also dashed in ink (not colour alone).
+    target_bars, draft_bars = bar_layers(spec)
+    assert target_bars["mark"]["fill"] == palette.TARGET.color
+    assert draft_bars["mark"]["fill"] == palette.DRAFT.color
+    assert draft_bars["mark"]["strokeDash"] == vega.DASH[palette.DRAFT.pattern]
+    fill = target_bars["encoding"]["fill"]["scale"]
+    assert fill == {
+        "domain": [emitted, proposed],
+        "range": [palette.TARGET.color, palette.DRAFT.color],
+    }
+    # The exact strokes span their bars: the left and right part of each word's band.
+    left, right = rules(spec)
+    for j, layer in enumerate((left, right)):
+        assert layer["transform"] == [{"filter": f"datum.j == {j}"}]
+        x, x2 = layer["encoding"]["x"], layer["encoding"]["x2"]
+        assert (x["bandPosition"], x2["bandPosition"]) == charts.pair_band(j)
+    # The bars' offset scale places them where the strokes assume.
+    offset = target_bars["encoding"]["xOffset"]["scale"]
+    assert (offset["paddingInner"], offset["paddingOuter"]) == (charts.PAIR_GAP, 0)
+    assert charts.pair_band(0)[0] == 0 and charts.pair_band(1)[1] == 1
+    assert charts.pair_band(0)[1] < charts.pair_band(1)[0]
+    dashes = left["encoding"]["strokeDash"]["scale"]
+    assert dashes["domain"] == ["exact target p", "exact draft q"]
+    assert dashes["range"][0] != dashes["range"][1]
+    assert "target p" in spec["title"][0] and "draft q" in "".join(spec["title"])
 
 
 def test_breakdown_stacks_accepted_and_bucket_to_the_emitted_share(run) -> None:
-    fig = charts.breakdown_figure(LABELS, S, run)
-    accepted, bucket = trace(fig, "accepted"), trace(fig, "bucket")
-    np.testing.assert_allclose(accepted.y, run.counts.accepted_counts / run.n, atol=TOL)
-    np.testing.assert_allclose(bucket.y, run.counts.residual_counts / run.n, atol=TOL)
-    assert fig.layout.barmode == "stack"
-    assert accepted.marker.color == palette.ACCEPTED.color
-    assert bucket.marker.pattern.shape == palette.BUCKET.pattern
-    _, heights = strokes(trace(fig, "exact target"))
-    np.testing.assert_allclose(heights, P, atol=TOL)
+    spec = valid(charts.breakdown_figure(LABELS, S, run))
+    parts, words = spec["datasets"]["parts"], spec["datasets"]["words"]
+    accepted, bucket = "✓ accepted drafts", "◌ from the bucket"
+    np.testing.assert_allclose(
+        column(parts, "share", part=accepted), run.counts.accepted_counts / run.n, atol=TOL
+    )
+    np.testing.assert_allclose(
+        column(parts, "share", part=bucket), run.counts.residual_counts / run.n, atol=TOL
+    )
+    assert list(column(parts, "count", part=bucket)) == list(run.counts.residual_counts)
+    # Stacked: the bucket sits on the accepted drafts, the stack's top is the emitted share.
+    np.testing.assert_allclose(
+        column(parts, "base", part=bucket), column(parts, "top", part=accepted), atol=TOL
+    )
+    np.testing.assert_allclose(
+        column(parts, "top", part=bucket), run.counts.output_counts / run.n, atol=TOL
+    )
+    accepted_bars, bucket_bars = bar_layers(spec)
+    assert accepted_bars["mark"]["fill"] == palette.ACCEPTED.color
+    assert bucket_bars["mark"]["strokeDash"] == vega.DASH[palette.BUCKET.pattern]
+    np.testing.assert_allclose(column(words, "exact"), P, atol=TOL)
+    (exact,) = rules(spec)
+    assert exact["encoding"]["y"]["field"] == "exact"
     # Over each stack its total share, not a part of it that would read as the total.
-    labels = text_row(fig).text
     stack = (run.counts.accepted_counts + run.counts.residual_counts) / run.n
-    assert list(labels) == [percent(v) for v in stack]
+    assert list(column(words, "label")) == [percent(v) for v in stack]
+    np.testing.assert_allclose(column(words, "label_y"), np.maximum(stack, P), atol=TOL)
     caption = charts.breakdown_caption(LABELS, run)
     assert f"{run.counts.accepted_counts[0]:,} accepted drafts" in caption
 
@@ -98,21 +150,48 @@ def test_histogram_caption_lists_every_word(run) -> None:
 
 
 def test_the_exact_laws_drawn_and_written_are_the_steps(run) -> None:
-    """Outlines and captions take p and q from the step (a step of other vectors shows them)."""
+    """Strokes and captions take p and q from the step (a step of other vectors shows them)."""
     other = step([0.25, 0.25, 0.25, 0.25], Q)
-    fig = charts.histogram_figure(LABELS, other, run)
-    np.testing.assert_array_equal(strokes(trace(fig, "exact target"))[1], other.p)
-    np.testing.assert_array_equal(strokes(trace(fig, "exact draft"))[1], other.q)
+    rows = charts.histogram_figure(LABELS, other, run)["datasets"]["bars"]
+    np.testing.assert_array_equal(column(rows, "exact", j=0), other.p)
+    np.testing.assert_array_equal(column(rows, "exact", j=1), other.q)
     assert "(target 25%)" in charts.histogram_caption(LABELS, other, run, Notation())
-    breakdown = charts.breakdown_figure(LABELS, other, run)
-    np.testing.assert_array_equal(strokes(trace(breakdown, "exact target"))[1], other.p)
+    words = charts.breakdown_figure(LABELS, other, run)["datasets"]["words"]
+    np.testing.assert_array_equal(column(words, "exact"), other.p)
 
 
 def test_swapped_letters_reach_the_charts(run) -> None:
     style = ChartStyle(notation=Notation(swapped=True))
-    fig = charts.histogram_figure(LABELS, S, run, style)
-    assert "target q" in fig.layout.title.text
+    spec = charts.histogram_figure(LABELS, S, run, style)
+    assert "target q" in " ".join(spec["title"])
     assert "TV distance to q" in str(monte_carlo_spec([run], noise_band(P, run.n), style))
+    words = charts.breakdown_figure(LABELS, S, run, style)["datasets"]["words"]
+    assert {r["exact_name"] for r in words} == {"exact target q"}
+
+
+def test_the_bar_charts_change_with_the_data_only() -> None:
+    """A new N, seed or pair of weights reaches the charts as datasets: the rest of each spec
+    stays the same (so Streamlit updates the mounted chart in place); the axis reaches up to the
+    room the numbers need, its ticks never past 100 %."""
+    states = [(P, Q, 1, SEED), (P, Q, 10**4, SEED), (Q, P, 10**9, 42)]
+    built = []
+    for p, q, n, seed in states:
+        one, run_ = step(p, q), monte_carlo(p, q, n, seed)
+        z = zoo_comparison(p, q, "reuse_uniform", seed, n_max=1000)
+        built.append(
+            [
+                charts.histogram_figure(LABELS, one, run_),
+                charts.breakdown_figure(LABELS, one, run_),
+                zoo_law_figure(LABELS, one, z, "Reuse the acceptance uniform"),
+            ]
+        )
+    for first, *others in zip(*built, strict=True):
+        assert all(without_data(s) == without_data(first) for s in others)
+        assert first["datasets"] != others[-1]["datasets"]
+    one_run = built[0][0]["datasets"]
+    room = one_run["bars"][0]["room"]
+    assert room == pytest.approx(charts.HEADROOM)  # a word emitted in 100% of the runs
+    assert [t["v"] for t in one_run["yticks"]] == [0.0, 0.2, 0.4, 0.6, 0.8, 1.0]
 
 
 # --------------------------------------------------------------------------- sentences
@@ -174,17 +253,20 @@ def test_projector_style_enlarges_chart_text(run) -> None:
     small = charts.monte_carlo_figures(LABELS, S, ChartStyle(), [run], band)
     big = charts.monte_carlo_figures(LABELS, S, ChartStyle(projector=True), [run], band)
     assert set(small) == {"hist", "source", "tv"}
-    # The page's dict is the convergence spec, and Vega-Lite's schema accepts it.
     assert small["tv"][0] == monte_carlo_spec([run], band, ChartStyle())
-    alt.LayerChart.from_dict(small["tv"][0])
-    assert big["hist"][0].layout.font.size > small["hist"][0].layout.font.size
-    assert (
-        big["tv"][0]["config"]["axis"]["labelFontSize"]
-        > (small["tv"][0]["config"]["axis"]["labelFontSize"])
-    )
+    for key in small:
+        valid(small[key][0])
+        valid(big[key][0])
+        size = {
+            s: f[key][0]["config"]["axis"]["labelFontSize"] for s, f in (("s", small), ("b", big))
+        }
+        assert size["b"] > size["s"], key
+        assert (
+            big[key][0]["config"]["text"]["fontSize"] > small[key][0]["config"]["text"]["fontSize"]
+        )
     z = zoo_comparison(P, Q, "inverted_ratio", SEED, n_max=1000)
     figs = zoo_figures(LABELS, S, ChartStyle(projector=True), z)
-    assert set(figs) == {"law", "tv"} and isinstance(figs["tv"][0], dict)
+    assert set(figs) == {"law", "tv"} and all(isinstance(f[0], dict) for f in figs.values())
 
 
 def _ten_words():
@@ -194,34 +276,34 @@ def _ten_words():
 
 
 def test_no_numbers_over_the_bars_of_a_large_vocabulary() -> None:
-    """Ten words: printed shares would collide, so only hover text and the caption carry them."""
+    """Ten words: printed shares would collide, so only the tooltips and the caption carry them."""
     words, ten = _ten_words()
     big = monte_carlo(ten.p, ten.q, 1000, SEED)
     z = zoo_comparison(ten.p, ten.q, "inverted_ratio", SEED, 100)
-    for fig in (
-        charts.histogram_figure(words, ten, big),
-        zoo_law_figure(words, ten, z, "x"),
-    ):
-        assert all(not t for tr in fig.data if tr.text is not None for t in tr.text)
-    breakdown = charts.breakdown_figure(words, ten, big)
-    assert not any(text_row(breakdown).text)  # the bucket's shares over the stacks
-    small = charts.histogram_figure(LABELS, S, monte_carlo(P, Q, 1000, SEED))
-    assert any(tr.text for tr in small.data if tr.type == "scatter" and tr.mode == "text")
+    for spec in (charts.histogram_figure(words, ten, big), zoo_law_figure(words, ten, z, "x")):
+        assert not any(column(spec["datasets"]["bars"], "label"))
+    breakdown = charts.breakdown_figure(words, ten, big)["datasets"]["words"]
+    assert not any(column(breakdown, "label"))  # the shares over the stacks
+    # Four words on a projector's width: every share is printed.
+    four = monte_carlo(P, Q, 1000, SEED)
+    wide = charts.histogram_figure(LABELS, S, four, ChartStyle(projector=True))
+    assert all(column(wide["datasets"]["bars"], "label"))
 
 
 def test_numbers_inside_the_accepted_bars_follow_the_fitting_rule() -> None:
-    """No word count decides (MAX_LABELLED_WORDS is gone): the shares inside the accepted bars
-    are printed where fit_row says the row can be read, and all left out otherwise."""
+    """No word count decides: the shares inside the accepted bars are printed where fit_row says
+    the row can be read, and all left out otherwise."""
     for words, one in (_ten_words(), (LABELS, S)):
         run_ = monte_carlo(one.p, one.q, 1000, SEED)
-        fig = charts.breakdown_figure(words, one, run_)
-        accepted = trace(fig, "accepted")
-        shares = [percent(v) if v > 0 else "" for v in accepted.y]
-        centres = [v / 2 for v in accepted.y]
-        fits = row_fits(shares, centres, fig.layout.yaxis.range[1] / 1.22, ChartStyle())
-        assert list(accepted.text) == (shares if fits else [""] * len(shares))
+        spec = charts.breakdown_figure(words, one, run_)
+        parts, rows = spec["datasets"]["parts"], spec["datasets"]["words"]
+        accepted = column(parts, "share", j=0)
+        shares = [percent(v) if v > 0 else "" for v in accepted]
+        np.testing.assert_allclose(column(rows, "inside_y"), accepted / 2, atol=TOL)
+        fits = row_fits(shares, list(accepted / 2), rows[0]["room"] / charts.HEADROOM, ChartStyle())
+        assert list(column(rows, "inside")) == (shares if fits else [""] * len(shares))
     four = charts.breakdown_figure(LABELS, S, monte_carlo(P, Q, 1000, SEED))
-    assert all(trace(four, "accepted").text)  # four words: every share is printed
+    assert all(column(four["datasets"]["words"], "inside"))  # four words: every share printed
 
 
 @pytest.mark.parametrize("projector", [False, True])
@@ -236,14 +318,16 @@ def test_numbers_over_the_histogram_are_printed_exactly_where_they_fit(
     one = step(weights / weights.sum(), weights[::-1] / weights.sum())
     words = tuple(f"word{i}" for i in range(size))
     run_ = monte_carlo(one.p, one.q, 1000, SEED)
-    fig = charts.histogram_figure(words, one, run_, style)
-    row = text_row(fig)
-    top = fig.layout.yaxis.range[1]
+    rows = charts.histogram_figure(words, one, run_, style)["datasets"]["bars"]
     shares = [
         percent(v)
         for v in np.column_stack(
             [run_.counts.output_counts / run_.n, run_.counts.draft_counts / run_.n]
         ).ravel()
     ]
-    fits = row_fits(shares, list(row.y), top, style)
-    assert list(row.text) == (shares if fits else [""] * len(shares))
+    assert [percent(v) for v in column(rows, "share")] == shares
+    # Over the bar or its exact stroke, whichever is higher.
+    heights = np.maximum(column(rows, "share"), column(rows, "exact"))
+    np.testing.assert_allclose(column(rows, "label_y"), heights, atol=TOL)
+    fits = row_fits(shares, list(heights), rows[0]["room"], style)
+    assert list(column(rows, "label")) == (shares if fits else [""] * len(shares))

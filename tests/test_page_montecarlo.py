@@ -6,11 +6,9 @@ then switch_page). What the pages show is compared with the core's numbers and t
 
 from __future__ import annotations
 
-import json
-
 import numpy as np
 import pytest
-from helpers import all_text, metrics, open_page, query, trace, values
+from helpers import all_text, metrics, open_page, query, vega_chart
 from streamlit.testing.v1 import AppTest
 
 import specviz.runs as runs_module
@@ -41,28 +39,37 @@ def page(script: str, scenario_query: dict | None = None, page_query: dict | Non
     return open_page(script, scenario_query, via_home=True, page_query=page_query)
 
 
-def chart(at: AppTest, key: str) -> dict:
-    """The figure JSON of the Plotly chart shown under ``key``."""
-    (element,) = [c for c in at.get("plotly_chart") if c.proto.id.endswith(key)]
-    return json.loads(element.proto.spec)
+#: The title of each chart (a Vega-Lite chart has no element id to find it by).
+TITLES = {
+    "mc.hist": "Emitted words",
+    "mc.source": "Where each emitted word came from",
+    "mc.tv": "The correct sampler from several",
+    "zoo.law": "The mistake's output",
+    "zoo.tv": "The mistake stalls at its floor",
+}
 
 
-#: The title of each page's convergence chart (a Vega-Lite chart has no id to find it by).
-CONVERGENCE_TITLES = {"mc": "Correct sampler, 5 seeds", "zoo": "The mistake stalls at its floor"}
+def chart(at: AppTest, name: str) -> tuple[dict, dict[str, list[dict]]]:
+    """The spec and datasets (rows) of one of the pages' charts (:data:`TITLES`)."""
+    return vega_chart(at, TITLES[name])
 
 
-def convergence(at: AppTest) -> tuple[dict, str]:
-    """The spec and alt text of the page's one convergence chart, checked by its title."""
-    (element,) = at.get("vega_lite_chart")
-    spec = json.loads(element.proto.spec)
-    assert spec["title"]["text"] in CONVERGENCE_TITLES.values()
-    return spec, element.proto.alt
+def rows(at: AppTest, name: str, dataset: str, field: str, **where: object) -> np.ndarray:
+    """``field`` of a chart's dataset rows matching ``where``, in order."""
+    data = chart(at, name)[1][dataset]
+    return np.array([r[field] for r in data if all(r[k] == v for k, v in where.items())])
 
 
-def alt_text(at: AppTest, key: str) -> str:
-    """The alt text of the Plotly chart shown under ``key`` (the caption under it says the same)."""
-    (element,) = [c for c in at.get("plotly_chart") if c.proto.id.endswith(key)]
-    return element.proto.alt
+def chart_caption(at: AppTest, words: str) -> str:
+    """The one caption (a chart's description) holding ``words``."""
+    (caption,) = [c.value for c in at.caption if words in c.value]
+    return caption
+
+
+def alt_texts(at: AppTest) -> list[str]:
+    """The alt text of every chart: the chart's title and where its description is, the same
+    for every state (a changing alt text would remount the chart)."""
+    return [element.proto.alt for element in at.get("vega_lite_chart")]
 
 
 # ================================================================================ Monte Carlo
@@ -78,14 +85,26 @@ def test_monte_carlo_defaults(mc) -> None:
     assert mc.select_slider(key="w.n").value == DEFAULT_N
     assert mc.query_params["n"] == "10k"  # written the short way, as the slider shows it
     assert mc.query_params["p"] == "40,30,20,10"  # the shared scenario stays in the link
-    assert len(mc.get("plotly_chart")) == 2 and len(mc.get("vega_lite_chart")) == 1
+    assert not mc.get("plotly_chart") and len(mc.get("vega_lite_chart")) == 3
     assert not mc.error and not mc.warning
-    # A caption (alt text) under every chart.
-    captions = [c.value for c in mc.caption]
-    for key in ("mc.chart.hist", "mc.chart.source"):
-        assert alt_text(mc, key) in captions, key
-    spec, alt = convergence(mc)
-    assert spec["title"]["text"] == CONVERGENCE_TITLES["mc"] and alt in captions
+    # Every chart named in its alt text, which points to the description under it.
+    alts = alt_texts(mc)
+    for name in ("mc.hist", "mc.source", "mc.tv"):
+        assert chart(mc, name)[0]["title"]
+    assert all(alt.startswith("Chart: ") and "Described in the text below" in alt for alt in alts)
+    assert "Chart: The correct sampler from several seeds. Described in the text below it." in alts
+
+
+def test_a_new_n_or_seed_changes_only_the_charts_data() -> None:
+    """What keys a mounted chart (its spec without the datasets, its alt text) stays the same
+    when N or the seed changes: Streamlit sends the new data to the chart on the page."""
+    at = page(MC, page_query={"n": "10"})
+    before = [(c.proto.spec, c.proto.alt) for c in at.get("vega_lite_chart")]
+    data_before = chart(at, "mc.hist")[1]
+    at.select_slider(key="w.n").set_value(10**9).run()
+    at.number_input(key="ui.seed").set_value(8).run()
+    assert [(c.proto.spec, c.proto.alt) for c in at.get("vega_lite_chart")] == before
+    assert chart(at, "mc.hist")[1] != data_before
 
 
 @pytest.mark.parametrize("n", N_CHOICES)
@@ -103,8 +122,8 @@ def test_every_n_runs_and_the_sampler_switches_above_a_million(mc, n: int) -> No
 
     # The chi-square readout is the core's test of the counts the page drew (read back from the
     # histogram: emitted share × N).
-    hist = chart(mc, "mc.chart.hist")
-    counts = np.rint(values(trace(hist, "emitted")["y"]) * n).astype(np.int64)
+    shares = rows(mc, "mc.hist", "bars", "share", j=0)
+    counts = np.rint(shares * n).astype(np.int64)
     assert counts.sum() == n
     gof = chi_square_gof(counts, P)
     shown = metrics(mc)
@@ -124,20 +143,19 @@ def test_the_breakdown_and_convergence_charts_draw_the_pages_run(mc) -> None:
     n = 10**6
     mc.select_slider(key="w.n").set_value(n).run()
     run = monte_carlo(P, Q, n, SEED)
-    source = chart(mc, "mc.chart.source")
     np.testing.assert_allclose(
-        values(trace(source, "accepted")["y"]), run.counts.accepted_counts / n, atol=1e-12
+        rows(mc, "mc.source", "parts", "share", j=0), run.counts.accepted_counts / n, atol=1e-12
     )
     np.testing.assert_allclose(
-        values(trace(source, "bucket")["y"]), run.counts.residual_counts / n, atol=1e-12
+        rows(mc, "mc.source", "parts", "share", j=1), run.counts.residual_counts / n, atol=1e-12
     )
-    spec, _ = convergence(mc)
-    (lines,) = [layer for layer in spec["layer"] if layer["mark"]["type"] == "line"]
-    rows = lines["data"]["values"]
-    main = [r for r in rows if r["line"].endswith("the run above #0")]
+    assert list(rows(mc, "mc.source", "parts", "count", j=1)) == list(run.counts.residual_counts)
+    lines = chart(mc, "mc.tv")[1]["lines"]
+    main = [r for r in lines if r["line"].endswith("the run above #0")]
     keep = run.path.tv > 0
     np.testing.assert_allclose([r["tv"] for r in main], run.path.tv[keep], rtol=1e-12)
-    seeds = {r["line"] for r in rows if r["series"].startswith("seeds")}
+    np.testing.assert_array_equal([r["n"] for r in main], run.path.checkpoints[keep])
+    seeds = {r["line"] for r in lines if r["series"].startswith("seeds")}
     assert len(seeds) == PATHS - 1 == 4  # 5 seeds in all
 
 
@@ -149,16 +167,18 @@ def test_captions_are_the_runs_and_the_steps_numbers(mc) -> None:
     captions = [c.value for c in mc.caption]
     assert histogram_caption(labels, s, run, NOTE) in captions
     assert breakdown_caption(labels, run) in captions
-    assert alt_text(mc, "mc.chart.hist") == histogram_caption(labels, s, run, NOTE)
-    hist = chart(mc, "mc.chart.hist")
-    centres = [v for v in values(trace(hist, "exact target")["y"]) if not np.isnan(v)]
-    np.testing.assert_array_equal(centres, np.repeat(s.p, 2))
+    # Each caption sits right under its chart.
+    texts = [c.value for c in mc.caption]
+    hist_caption = histogram_caption(labels, s, run, NOTE)
+    assert texts.index(breakdown_caption(labels, run)) > texts.index(hist_caption)
+    np.testing.assert_array_equal(rows(mc, "mc.hist", "bars", "exact", j=0), s.p)
+    np.testing.assert_array_equal(rows(mc, "mc.hist", "bars", "exact", j=1), s.q)
 
 
 def test_at_one_run_the_band_never_exceeds_the_largest_possible_tv() -> None:
     """One run emits one word: TV to p is then 1 − p(word), at most 1 − min p = 0.9."""
     at = page(MC, page_query={"n": "1"})
-    spec, caption = convergence(at)
+    caption = chart_caption(at, "the band there reaches")
     hi = (
         caption.split("the band there reaches from ")[1]
         .split(" to ")[1]
@@ -167,8 +187,8 @@ def test_at_one_run_the_band_never_exceeds_the_largest_possible_tv() -> None:
     )
     assert float(hi) <= 0.9, caption
     assert float(hi) == pytest.approx(float(tv_text(float(noise_band(P, 1).upper[-1]))))
-    (area,) = [layer for layer in spec["layer"] if layer["mark"]["type"] in ("area", "bar")]
-    assert all(row["upper"] <= 0.9 + 1e-12 for row in area["data"]["values"])
+    band = chart(at, "mc.tv")[1]["band"]
+    assert band and all(row["upper"] <= 0.9 + 1e-12 for row in band)
 
 
 def test_n_comes_from_the_link() -> None:
@@ -202,20 +222,17 @@ def test_n_survives_a_trip_to_another_page() -> None:
 def test_projector_mode_enlarges_the_charts() -> None:
     small = page(MC)
     big = page(MC, scenario_query={"projector": "1"})
-    assert (
-        chart(big, "mc.chart.hist")["layout"]["font"]["size"]
-        > chart(small, "mc.chart.hist")["layout"]["font"]["size"]
-    )
-    assert (
-        convergence(big)[0]["config"]["axis"]["labelFontSize"]
-        > convergence(small)[0]["config"]["axis"]["labelFontSize"]
-    )
+    for name in ("mc.hist", "mc.source", "mc.tv"):
+        assert (
+            chart(big, name)[0]["config"]["axis"]["labelFontSize"]
+            > chart(small, name)[0]["config"]["axis"]["labelFontSize"]
+        ), name
 
 
 def test_disjoint_supports_are_fine_for_monte_carlo() -> None:
     at = page(MC, scenario_query=DISJOINT)
     assert not at.error and not at.warning
-    emitted = values(trace(chart(at, "mc.chart.hist"), "emitted")["y"])
+    emitted = rows(at, "mc.hist", "bars", "share", j=0)
     assert emitted[2] == emitted[3] == 0  # the target never says floor or bed
 
 
@@ -236,8 +253,12 @@ def counted_band(p, n):
     return noise_band(p, n)
 
 
-def _specs(at: AppTest) -> list[str]:
-    return [c.proto.spec for kind in ("plotly_chart", "vega_lite_chart") for c in at.get(kind)]
+def _specs(at: AppTest) -> list[tuple]:
+    """Every chart's spec with its data (which Streamlit sends apart from the spec)."""
+    return [
+        (c.proto.spec, [(d.name, d.data.data) for d in c.proto.datasets])
+        for c in at.get("vega_lite_chart")
+    ]
 
 
 def test_runs_and_band_are_computed_once_per_state(monkeypatch) -> None:
@@ -253,6 +274,8 @@ def test_runs_and_band_are_computed_once_per_state(monkeypatch) -> None:
     assert [c.value for c in a.caption] == [c.value for c in b.caption]
     # A new draft: new runs, but the band depends on the target and N only.
     a.switch_page("pages/1_Playground.py").run()
+    a.session_state["pg.edit"] = True  # the weight editor is drawn only while open
+    a.run()
     a.slider(key="pg.q0").set_value(30).run()
     a.switch_page(MC).run()
     assert len(PATH_CALLS) == 2 and len(BAND_CALLS) == 1
@@ -301,12 +324,10 @@ def test_each_exhibit_shows_its_mistake_and_exact_tv(zoo, key: str) -> None:
     assert shown["Distance of the mistake to p"] == ZOO_TV[key]
     assert shown["Of the correct rule"] == "0"
     assert shown["Bias shows from about"].startswith("N = ")
-    law_fig = chart(zoo, "zoo.chart.law")
-    np.testing.assert_allclose(values(trace(law_fig, "target")["y"]), P, atol=1e-12)
-    spec, _ = convergence(zoo)
-    assert spec["title"]["text"] == CONVERGENCE_TITLES["zoo"]
-    (lines,) = [layer for layer in spec["layer"] if layer["mark"]["type"] == "line"]
-    names = lines["encoding"]["stroke"]["scale"]["domain"]
+    np.testing.assert_allclose(rows(zoo, "zoo.law", "bars", "share", j=0), P, atol=1e-12)
+    (heading,) = chart(zoo, "zoo.law")[1]["heading"]
+    assert heading["text"] == f"{NOTE.fill(rule.title)}: TV = {ZOO_TV[key]}"
+    names = [r["series"] for r in chart(zoo, "zoo.tv")[1]["legend"]]
     assert any(NOTE.fill(rule.title) in name for name in names)
     assert zoo.query_params["bug"] == key
 
@@ -314,25 +335,35 @@ def test_each_exhibit_shows_its_mistake_and_exact_tv(zoo, key: str) -> None:
 def test_the_zoo_reads_the_step_and_its_caption_tells_the_truth(zoo) -> None:
     zoo.radio(key="w.bug").set_value("reuse_uniform").run()
     z = zoo_comparison(P, Q, "reuse_uniform", SEED, ZOO_N_MAX)
-    law_fig = chart(zoo, "zoo.chart.law")
-    np.testing.assert_array_equal(values(trace(law_fig, "target")["y"]), step(P, Q).p)
-    np.testing.assert_array_equal(values(trace(law_fig, "mistake")["y"]), z.law)
-    _, caption = convergence(zoo)
-    assert caption in [c.value for c in zoo.caption]
+    np.testing.assert_array_equal(rows(zoo, "zoo.law", "bars", "share", j=0), step(P, Q).p)
+    np.testing.assert_array_equal(rows(zoo, "zoo.law", "bars", "share", j=1), z.law)
+    wrong = [r for r in chart(zoo, "zoo.tv")[1]["lines"] if r["series"].startswith("✗")]
+    np.testing.assert_allclose([r["tv"] for r in wrong], z.wrong.tv[z.wrong.tv > 0], rtol=1e-12)
+    caption = chart_caption(zoo, "The correct rule ends at")
     assert f"The correct rule ends at {tv_text(float(z.correct.tv[-1]))}, " in caption
     assert ("inside the shaded" in caption) == z.correct_inside_band
     assert ("just outside" in caption) == (not z.correct_inside_band)
     assert f"N = {z.detectable_from:,}" in metrics(zoo)["Bias shows from about"]
 
 
+def test_another_mistake_changes_only_the_charts_data() -> None:
+    """Picking another exhibit keeps both charts' spec and alt text: their data changes."""
+    at = page(ZOO)
+    before = [(c.proto.spec, c.proto.alt) for c in at.get("vega_lite_chart")]
+    data_before = chart(at, "zoo.law")[1]
+    at.radio(key="w.bug").set_value("inverted_ratio").run()
+    assert [(c.proto.spec, c.proto.alt) for c in at.get("vega_lite_chart")] == before
+    assert chart(at, "zoo.law")[1] != data_before
+
+
 def test_redraw_from_q_with_disjoint_supports_says_why_it_cannot_run() -> None:
     at = page(ZOO, scenario_query=DISJOINT, page_query={"bug": "redraw_from_q"})
     (warning,) = at.warning
     assert "share no word" in warning.value and "Redraw from q until accepted" in warning.value
-    assert not at.error and not at.get("plotly_chart")
+    assert not at.error and not at.get("vega_lite_chart")
     # Another exhibit on the same pair runs.
     at.radio(key="w.bug").set_value("resample_from_p").run()
-    assert not at.exception and not at.warning and at.get("plotly_chart")
+    assert not at.exception and not at.warning and len(at.get("vega_lite_chart")) == 2
 
 
 def test_a_bad_bug_in_the_link_gives_a_notice_and_the_default() -> None:

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import re
 
+import altair as alt
 import numpy as np
 import pytest
-from helpers import trace
 
 from specviz import palette
+from specviz.figures import vega
 from specviz.figures.convergence import zoo_chart_caption
 from specviz.figures.numbers import tv_text
 from specviz.figures.style import ChartStyle
@@ -188,15 +189,28 @@ def test_bug_link() -> None:
 # ============================================================================= the charts
 
 
+def law_rows(spec: dict, j: int, field: str) -> np.ndarray:
+    """``field`` of the law chart's bars of one side: 0 the target, 1 the mistake."""
+    return np.array([r[field] for r in spec["datasets"]["bars"] if r["j"] == j])
+
+
 def test_zoo_law_figure_draws_the_rules_law_against_p() -> None:
     z = zoo_comparison(P, Q, "resample_from_p", SEED, n_max=1000)
-    fig = zoo_law_figure(LABELS, S, z, Notation().fill(RULES["resample_from_p"].title))
-    np.testing.assert_allclose(trace(fig, "target").y, P, atol=TOL)
-    wrong = trace(fig, "mistake")
-    np.testing.assert_allclose(wrong.y, ZOO_TABLE["resample_from_p"][0], atol=TOL)
-    assert wrong.marker.color == palette.REJECTED.color
-    assert wrong.marker.pattern.shape == palette.REJECTED.pattern
-    assert "TV = 0.14" in fig.layout.title.text
+    spec = zoo_law_figure(LABELS, S, z, Notation().fill(RULES["resample_from_p"].title))
+    alt.LayerChart.from_dict(spec).to_dict(validate=True)
+    np.testing.assert_allclose(law_rows(spec, 0, "share"), P, atol=TOL)
+    np.testing.assert_allclose(
+        law_rows(spec, 1, "share"), ZOO_TABLE["resample_from_p"][0], atol=TOL
+    )
+    assert set(law_rows(spec, 1, "kind")) == {f"{palette.REJECTED.icon} output of the mistake"}
+    bars = [layer for layer in spec["layer"] if layer["mark"]["type"] == "bar"]
+    wrong = next(b for b in bars if b["transform"] == [{"filter": "datum.j == 1"}])["mark"]
+    assert wrong["fill"] == palette.REJECTED.color
+    assert wrong["strokeDash"] == vega.DASH[palette.REJECTED.pattern]  # not colour alone
+    # The rule's name and distance: a line over the bars (data), not the chart's title.
+    (heading,) = spec["datasets"]["heading"]
+    assert heading["text"] == "Rejection resamples from p: TV = 0.14"
+    assert "0.14" not in str(spec["title"])
     caption = zoo_law_caption(LABELS, S, z, "x", Notation())
     assert "mat 26% vs 40%" in caption and "0.14" in caption
 
@@ -204,15 +218,26 @@ def test_zoo_law_figure_draws_the_rules_law_against_p() -> None:
 def test_zoo_figures_read_the_step_and_letter_the_rule() -> None:
     z = zoo_comparison(P, Q, "resample_from_p", SEED, n_max=1000)
     figs = zoo_figures(LABELS, S, ChartStyle(notation=Notation(swapped=True)), z)
-    assert set(figs) == {"law", "tv"} and isinstance(figs["tv"][0], dict)
-    law_fig, law_caption = figs["law"]
-    np.testing.assert_array_equal(trace(law_fig, "target").y, S.p)
-    np.testing.assert_array_equal(trace(law_fig, "mistake").y, z.law)
-    assert law_fig.layout.title.text.startswith("Rejection resamples from q")
+    assert set(figs) == {"law", "tv"} and all(isinstance(f[0], dict) for f in figs.values())
+    law_spec, law_caption = figs["law"]
+    np.testing.assert_array_equal(law_rows(law_spec, 0, "share"), S.p)
+    np.testing.assert_array_equal(law_rows(law_spec, 1, "share"), z.law)
+    assert law_spec["datasets"]["heading"][0]["text"].startswith("Rejection resamples from q")
+    assert "target q" in " ".join(law_spec["title"])
     assert "'Rejection resamples from q'" in law_caption and "target q" in law_caption
     for word, target in zip(LABELS, S.p, strict=True):
         assert re.search(rf"{word} \d+(\.\d+)?% vs {round(100 * target)}%", law_caption)
     assert "'Rejection resamples from q'" in figs["tv"][1]
+
+
+def test_picking_another_mistake_changes_the_charts_data_only() -> None:
+    """The radio's pick reaches both charts as datasets (the charts update in place)."""
+    keys = ("resample_from_p", "inverted_ratio", "reuse_uniform", "float32_leq")
+    picks = [zoo_comparison(P, Q, key, SEED, n_max=1000) for key in keys]
+    figs = [zoo_figures(LABELS, S, ChartStyle(), z) for z in picks]
+    for key in ("law", "tv"):
+        specs = [{k: v for k, v in f[key][0].items() if k != "datasets"} for f in figs]
+        assert all(spec == specs[0] for spec in specs), key
 
 
 # ===================================================================== the caption tells the truth

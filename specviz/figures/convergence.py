@@ -1,7 +1,13 @@
 """Convergence charts: the TV distance to the target against N on log–log axes, over the noise
-band of an exact sampler, as Vega-Lite specs written as dicts. The Monte Carlo page shows the
-correct sampler from several seeds; the Bug zoo a rule that stalls at its floor next to the
-correct one.
+band of an exact sampler, as Vega-Lite specs (:mod:`specviz.figures.vega`). The Monte Carlo
+page shows the correct sampler from several seeds; the Bug zoo a rule that stalls at its floor
+next to the correct one.
+
+Everything that follows the state is data: the lines, the band, the axes' extent (an invisible
+layer), even the legend's names (a seed, a rule, a floor's TV) — the colour, dash and width of
+each legend entry come by its place (``slot``) in a list fixed per page. So a new N, seed, rule
+or pair of weights reaches the chart on the page as new ``datasets`` and Vega redraws it in
+place.
 """
 
 from __future__ import annotations
@@ -12,6 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from specviz import palette
+from specviz.figures import fit, vega
 from specviz.figures.numbers import tv_text
 from specviz.figures.style import DEFAULT_STYLE, ChartStyle
 from specviz.palette import Notation
@@ -21,15 +28,11 @@ from specviz.zoo import ZooComparison
 
 
 @dataclass(frozen=True)
-class Series:
-    """Lines of a convergence chart that share one legend entry (e.g. several seeds).
+class Look:
+    """How the lines of one legend entry are drawn.
 
     Attributes
     ----------
-    name : str
-        The legend entry.
-    paths : tuple of TVPath
-        One line per path.
     color : str
         Line colour.
     width : float
@@ -40,13 +43,34 @@ class Series:
         Line opacity.
     """
 
-    name: str
-    paths: tuple[TVPath, ...]
     color: str
     width: float = 2.0
     dash: tuple[int, ...] = ()
     opacity: float = 1.0
 
+
+@dataclass(frozen=True)
+class Series:
+    """Lines of a convergence chart that share one legend entry (e.g. several seeds).
+
+    Attributes
+    ----------
+    name : str
+        The legend entry (data: it may name a seed or a number).
+    paths : tuple of TVPath
+        One line per path.
+    slot : int
+        Its place in the chart's list of :class:`Look` (and in the legend).
+    """
+
+    name: str
+    paths: tuple[TVPath, ...]
+    slot: int
+
+
+#: The average TV of an exact sampler: grey, dashed.
+MEAN_NAME = "average of an exact sampler: 1/√N"
+MEAN_LOOK = Look(palette.NEUTRAL.color, width=2.0, dash=(8, 5))
 
 #: Tick labels of the N axis: 1, 10, 100, 1k, ..., 1B.
 _N_LABELS = (
@@ -56,235 +80,280 @@ _N_LABELS = (
 )
 
 
-def _decades(lo: float, hi: float) -> list[float]:
+def chart_title(text: str, style: ChartStyle) -> list[str]:
+    """A title in lines that fit the chart's narrowest width (a Vega title never wraps; it is
+    cut with an ellipsis). Bold type is about a tenth wider than the metrics say."""
+    width = (style.width - 2 * fit.SIDE_MARGIN) / 1.1
+    return fit.wrap(text, style.title_size, width).split("<br>")
+
+
+def ticks(lo: float, hi: float) -> list[float]:
+    """Tick values of a log axis from ``lo`` to ``hi``: every power of ten between them, and
+    where fewer than two fit, 2 and 5 times them too, or failing that every multiple (an axis
+    needs two numbers to be read)."""
     a, b = int(np.floor(np.log10(lo))), int(np.ceil(np.log10(hi)))
-    return [10.0**k for k in range(a, b + 1)]
+    decades = [10.0**k for k in range(a, b + 1) if lo <= 10.0**k <= hi]
+    if len(decades) >= 2:
+        return decades
+    for multiples in ((1, 2, 5), range(1, 10)):
+        steps = [
+            v for k in range(a, b + 1) for m in multiples if lo <= (v := float(f"{m}e{k}")) <= hi
+        ]
+        if len(steps) >= 2:
+            break
+    return steps
 
 
-def convergence_rows(series: Sequence[Series], band: TVBand) -> tuple[list[dict], list[dict]]:
-    """The chart's data: one row per (line, checkpoint) with TV > 0, and the band's rows.
+def _tick_values(dataset: str, field: str) -> dict:
+    """An axis's tick values, read from a dataset (they follow the data's extent)."""
+    return {"expr": f"pluck(data('{dataset}'), '{field}')"}
+
+
+def _unseen(dataset: str, x: dict, y: dict) -> dict:
+    """An invisible layer: its rows stretch the axes' domains, or carry the ticks."""
+    return {
+        "data": vega.data(dataset),
+        "mark": {"type": "point", "opacity": 0},
+        "encoding": {"x": x, "y": y},
+    }
+
+
+def mean_series(band: TVBand, slot: int) -> Series:
+    """The exact sampler's average TV as a series (slope −1/2 on log–log axes)."""
+    path = TVPath(band.n, np.zeros((band.n.size, 0), dtype=np.int64), band.mean)
+    return Series(MEAN_NAME, (path,), slot)
+
+
+def convergence_rows(series: Sequence[Series]) -> list[dict]:
+    """One row per (line, checkpoint) with TV > 0, flagged ``alone`` where it is its line's only
+    point (drawn as a dot: a line of one point is invisible).
 
     Points with TV = 0 (possible at small N, when the counts hit the target exactly) cannot sit
-    on a log axis and are left out. The band keeps every checkpoint where it is above 0; a lower
-    edge of 0 (an exact run can hit the target exactly) is drawn down to the axis's floor by
-    :func:`convergence_spec`.
+    on a log axis and are left out.
     """
-    lines = [
-        {"series": s.name, "line": f"{s.name} #{i}", "n": int(n), "tv": float(tv)}
-        for s in series
-        for i, path in enumerate(s.paths)
-        for n, tv in zip(path.checkpoints, path.tv, strict=True)
-        if tv > 0
-    ]
-    band_rows = [
-        {"n": int(n), "lower": float(lo), "upper": float(hi), "mean": float(m)}
-        for n, lo, hi, m in zip(band.n, band.lower, band.upper, band.mean, strict=True)
+    rows = []
+    for s in series:
+        for i, path in enumerate(s.paths):
+            keep = [(int(n), float(tv)) for n, tv in zip(path.checkpoints, path.tv, strict=True)]
+            keep = [(n, tv) for n, tv in keep if tv > 0]
+            line = f"{s.name} #{i}"
+            rows += [
+                {"series": s.name, "slot": s.slot, "line": line, "n": n, "tv": tv}
+                | {"alone": len(keep) == 1}
+                for n, tv in keep
+            ]
+    return rows
+
+
+def band_rows(band: TVBand, floor: float) -> list[dict]:
+    """The band's rows where it is above 0, a lower edge of 0 drawn down to ``floor`` (the axis's
+    bottom: an exact run can hit the target exactly). A band of one checkpoint (N = 1) is drawn
+    as a narrow box around it: an area needs two points."""
+    name = f"{100 * band.level:.0f}% of exact runs land here"
+    rows = [
+        {"n": float(n), "lower": max(float(lo), floor), "upper": float(hi), "band": name}
+        for n, lo, hi in zip(band.n, band.lower, band.upper, strict=True)
         if hi > 0
     ]
-    return lines, band_rows
-
-
-_SCHEMA = "https://vega.github.io/schema/vega-lite/v6.4.1.json"
-
-
-def _sorted(**entries: object) -> dict:
-    """Altair writes a schema object's properties in alphabetical order."""
-    return {key: entries[key] for key in sorted(entries)}
+    if len(band.n) == 1:
+        rows = [{**r, "n": float(r["n"]) * k} for r in rows for k in (1 / 1.18, 1.18)]
+    return rows
 
 
 def convergence_spec(
     series: Sequence[Series],
+    looks: Sequence[Look],
     band: TVBand,
     title: str,
     style: ChartStyle = DEFAULT_STYLE,
 ) -> dict:
     """TV to the target versus N on log–log axes, over the noise band of an exact sampler, as
-    a Vega-Lite spec.
-
-    Written as a dict, key for key what Altair would write: building it through Altair cost
-    25–90 ms per new state, this 0.24 ms. The tests validate every spec against Vega-Lite's
-    schema with Altair (``alt.LayerChart.from_dict``).
+    a Vega-Lite spec whose only state is its ``datasets``.
 
     Parameters
     ----------
     series : sequence of Series
-        The TV paths, one legend entry per series. A flat "floor" line is a series too (a path
-        with two checkpoints).
+        The TV paths, one legend entry per series, the exact sampler's average
+        (:func:`mean_series`) among them. A flat "floor" line is a series too (a path with two
+        checkpoints).
+    looks : sequence of Look
+        How each slot's lines are drawn; the same list for every state of a page (a slot no
+        series fills is simply not shown), so that the spec does not change with the state.
     band : TVBand
-        Where an exact sampler's TV lies (shaded, its own legend) and its mean (dashed grey,
-        slope −1/2 on log–log axes).
+        Where an exact sampler's TV lies (shaded, its own legend).
     title : str
-        Chart title (keep it short: it does not wrap).
+        Chart title, the same for every state (wrapped to the narrowest width).
     style : ChartStyle
         Sizes (projector mode) and lettering.
     """
-    mean_name = "average of an exact sampler: 1/√N"
-    band_name = f"{100 * band.level:.0f}% of exact runs land here"
-    mean = Series(
-        mean_name,
-        (TVPath(band.n, np.zeros((band.n.size, 0), dtype=np.int64), band.mean),),
-        palette.NEUTRAL.color,
-        width=2.0,
-        dash=(8, 5),
+    return vega.chart(
+        style,
+        chart_title(title, style),
+        convergence_datasets(series, band),
+        _layers(looks, style),
+        height=style.height + 60,
+        resolve={"legend": {"fill": "independent", "stroke": "shared"}},
     )
-    everything = [*series, mean]
-    rows, band_rows = convergence_rows(everything, band)
-    names = [s.name for s in everything]
-    values = [r["tv"] for r in rows] + [r[k] for r in band_rows for k in ("lower", "upper")]
+
+
+def convergence_datasets(series: Sequence[Series], band: TVBand) -> dict[str, list[dict]]:
+    """All a convergence chart shows of the state: its lines (:func:`convergence_rows`), the
+    band (:func:`band_rows`), the axes' extent and ticks, and the legend's entries.
+
+    The y axis pads every TV drawn by a factor 1.5 (never above 1); the x axis runs from 1 (0.7
+    for a single checkpoint, so that its box does not sit on the edge) to N, at least 10.
+    """
+    rows = convergence_rows(series)
+    values = [r["tv"] for r in rows] + [float(v) for v in (*band.lower, *band.upper)]
     values = [v for v in values if v > 0]
-    n_max = max(10, int(band.n[-1]))
     y_lo, y_hi = (min(values), max(values)) if values else (1e-3, 1.0)
-    floor = y_lo / 1.5  # the axis's bottom: where a band reaching down to 0 is cut
-    band_rows = [{**r, "lower": max(r["lower"], floor)} for r in band_rows]
-    # A single checkpoint (N = 1) draws no line and no area: mark the point, draw the band as a
-    # bar, and start the axis just left of N = 1 so neither sits on its edge.
-    single = len(band.n) < 2
-    size = style.font_size
-    legend = {
+    floor, top = y_lo / 1.5, min(1.0, y_hi * 1.5)
+    x_lo, x_hi = (0.7 if len(band.n) < 2 else 1.0), float(max(10, int(band.n[-1])))
+    return {
+        "band": band_rows(band, floor),
+        # The axes' extent, drawn invisibly: Vega's automatic domains then follow the data.
+        "extent": [{"n": x_lo, "tv": floor}, {"n": x_hi, "tv": top}],
+        # The ticks (powers of ten), placed inside the plot where they cannot stretch it.
+        "xticks": [{"n": v, "tv": floor} for v in ticks(x_lo, x_hi)],
+        "yticks": [{"n": x_lo, "tv": v} for v in ticks(floor, top)],
+        "lines": rows,
+        # One row per legend entry (a line of one point, which draws nothing): every entry
+        # keeps its slot's look even when none of its points can sit on a log axis.
+        "legend": [{"series": s.name, "slot": s.slot, "n": x_lo, "tv": top} for s in series],
+    }
+
+
+def _layers(looks: Sequence[Look], style: ChartStyle) -> list[dict]:
+    """The band, the invisible extent and ticks, the lines, lone points as dots, the legend."""
+    x, y = _axes(style)
+    by_series = _series_encoding(looks, style)
+    band_legend = {
+        **_legend(style),
+        "orient": "bottom-left",
+        "columns": 1,
+        "symbolType": "square",
+        "fillColor": "white",
+        "padding": 6,
+    }
+    band_fill = {"field": "band", "type": "nominal", "scale": {"range": [palette.GRID]}}
+    tooltip = [
+        {"field": "series", "type": "nominal", "title": "line"},
+        {"field": "n", "type": "quantitative", "title": "N", "format": ","},
+        {"field": "tv", "type": "quantitative", "title": "TV", "format": ".3g"},
+    ]
+    line = {"x": x, "y": y("tv"), **by_series}
+    return [
+        {
+            "data": vega.data("band"),
+            "mark": {"type": "area", "opacity": 0.6},
+            "encoding": {
+                "x": x,
+                "y": y("lower"),
+                "y2": {"field": "upper"},
+                "fill": {**band_fill, "legend": band_legend},
+            },
+        },
+        *(_unseen(name, x, y("tv")) for name in ("extent", "xticks", "yticks")),
+        {
+            "data": vega.data("lines"),
+            "mark": {"type": "line", "clip": True},
+            "encoding": {
+                **line,
+                "detail": {"field": "line", "type": "nominal"},
+                "tooltip": tooltip,
+            },
+        },
+        # A line's only point (N = 1, or all but one of its TVs 0) as a dot in its colour.
+        {
+            "data": vega.data("lines"),
+            "transform": [{"filter": "datum.alone"}],
+            "mark": {"type": "point", "filled": False, "size": 50, "strokeWidth": 7},
+            "encoding": {"x": x, "y": y("tv"), "stroke": by_series["stroke"]},
+        },
+        {"data": vega.data("legend"), "mark": {"type": "line"}, "encoding": line},
+    ]
+
+
+def _legend(style: ChartStyle) -> dict:
+    return {
         "title": None,
         "orient": "bottom",
         "direction": "vertical",
-        "columns": 2,
+        # Two columns where a projector has room; one on a phone's width.
+        "columns": 2 if style.projector else 1,
         "labelLimit": 0,
-        "labelFontSize": size,
+        "labelFontSize": style.font_size,
         "symbolSize": 500 if style.projector else 300,
     }
 
-    def by_series(values_: list) -> dict:
-        return {"domain": list(names), "range": values_}
 
-    x = _sorted(
-        axis=_sorted(values=_decades(1, n_max), labelExpr=_N_LABELS, grid=True),
-        field="n",
-        scale=_sorted(type="log", domain=[0.7 if single else 1, n_max]),
-        title="N runs (log scale)",
-        type="quantitative",
-    )
+def _axes(style: ChartStyle) -> tuple[dict, object]:
+    """The x encoding (N) and a maker of y encodings (TV) on log scales, their ticks from data."""
+    x = {
+        "field": "n",
+        "type": "quantitative",
+        "title": "N runs (log scale)",
+        "scale": {"type": "log", "nice": False},
+        "axis": {"labelExpr": _N_LABELS, "grid": True, "values": _tick_values("xticks", "n")},
+    }
     y_title = style.fill("TV distance to {T} (log scale)")
 
-    def y(field_: str) -> dict:
-        return _sorted(
-            axis=_sorted(values=_decades(y_lo, y_hi), format="~g", grid=True),
-            field=field_,
-            scale=_sorted(type="log", domain=[y_lo / 1.5, min(1.0, y_hi * 1.5)]),
-            title=y_title,
-            type="quantitative",
-        )
+    def y(field: str) -> dict:
+        return {
+            "field": field,
+            "type": "quantitative",
+            "title": y_title,
+            "scale": {"type": "log", "nice": False},
+            "axis": {"format": "~g", "grid": True, "values": _tick_values("yticks", "tv")},
+        }
 
-    line_legend = _sorted(**legend, symbolType="stroke", symbolStrokeWidth=style.line_width + 1)
-    area = {
-        "data": {"values": band_rows},
-        "mark": {"type": "bar", "opacity": 0.6, "width": 18}
-        if single
-        else {"type": "area", "opacity": 0.6},
-        "encoding": _sorted(
-            fill=_sorted(
-                field="band",
-                legend=_sorted(
-                    **{**legend, "orient": "bottom-left", "columns": 1},
-                    symbolType="square",
-                    fillColor="white",
-                    padding=6,
-                ),
-                scale={"domain": [band_name], "range": [palette.GRID]},
-                type="nominal",
-            ),
-            x=x,
-            y=y("lower"),
-            y2={"field": "upper"},
-        ),
-        "transform": [{"calculate": f"'{band_name}'", "as": "band"}],
-    }
-    lines = {
-        "data": {"values": rows},
-        "mark": {"type": "line", "clip": True, "point": {"filled": True, "size": 90}}
-        if single
-        else {"type": "line", "clip": True},
-        "encoding": _sorted(
-            x=x,
-            y=y("tv"),
-            stroke=_sorted(
-                field="series",
-                scale=by_series([s.color for s in everything]),
-                legend=line_legend,
-                type="nominal",
-            ),
-            strokeDash=_sorted(
-                field="series",
-                scale=by_series([list(s.dash) or [1, 0] for s in everything]),
-                legend=dict(line_legend),
-                type="nominal",
-            ),
-            strokeWidth=_sorted(
-                field="series",
-                scale=by_series([s.width for s in everything]),
-                legend=None,
-                type="nominal",
-            ),
-            opacity=_sorted(
-                field="series",
-                scale=by_series([s.opacity for s in everything]),
-                legend=None,
-                type="nominal",
-            ),
-            detail={"field": "line", "type": "nominal"},
-            tooltip=[
-                _sorted(field="series", title="line", type="nominal"),
-                _sorted(field="n", title="N", format=",", type="quantitative"),
-                _sorted(field="tv", title="TV", format=".3g", type="quantitative"),
-            ],
-        ),
-    }
+    return x, y
+
+
+def _series_encoding(looks: Sequence[Look], style: ChartStyle) -> dict:
+    """Colour, dash, width and opacity by legend entry: the entries (data) sorted by slot, so
+    that the n-th one takes the n-th look."""
+    line_legend = {**_legend(style), "symbolType": "stroke"}
+    line_legend["symbolStrokeWidth"] = style.line_width + 1
+
+    def channel(values: list, legend: dict | None) -> dict:
+        return {
+            "field": "series",
+            "type": "nominal",
+            "sort": {"field": "slot", "op": "min"},
+            "scale": {"range": values},
+            "legend": legend,
+        }
+
     return {
-        "config": {
-            "view": {"continuousWidth": 300, "continuousHeight": 300, "stroke": None},
-            "axis": _sorted(labelFontSize=size, titleFontSize=size, gridColor=palette.GRID),
-            "legend": {"labelFontSize": size},
-        },
-        "layer": [area, lines],
-        "height": style.height + 60,
-        "resolve": {"legend": {"fill": "independent", "stroke": "shared"}},
-        "title": {"text": title, "anchor": "start", "fontSize": size + 4},
-        "$schema": _SCHEMA,
+        "stroke": channel([look.color for look in looks], line_legend),
+        "strokeDash": channel([list(look.dash) or [1, 0] for look in looks], dict(line_legend)),
+        "strokeWidth": channel([look.width for look in looks], None),
+        "opacity": channel([look.opacity for look in looks], None),
     }
 
 
-def _flat(tv: float, n_max: int) -> TVPath:
-    """A horizontal line at ``tv`` from N = 1 to ``n_max``, as a two-point path."""
-    cps = np.array([1, n_max], dtype=np.int64)
-    return TVPath(cps, np.zeros((2, 1), dtype=np.int64), np.array([tv, tv]))
+# --------------------------------------------------------------------------------- Monte Carlo
 
 
 def monte_carlo_spec(
     runs: Sequence[MonteCarloRun], band: TVBand, style: ChartStyle = DEFAULT_STYLE
 ) -> dict:
     """Convergence of the correct sampler: the page's run (thick) and the other seeds (thin)."""
-    series = _monte_carlo_series(runs, style)
-    return convergence_spec(series, band, f"Correct sampler, {len(runs)} seeds", style)
-
-
-def _monte_carlo_series(runs: Sequence[MonteCarloRun], style: ChartStyle) -> list[Series]:
     main, others = runs[0], runs[1:]
     series = [
-        Series(
-            f"{palette.TARGET.icon} seed {main.seed}: the run above",
-            (main.path,),
-            palette.TARGET.color,
-            width=style.line_width + 2,
-        )
+        Series(f"{palette.TARGET.icon} seed {main.seed}: the run above", (main.path,), 0),
+        mean_series(band, 1),
     ]
     if others:
-        series.append(
-            Series(
-                f"seeds {others[0].seed}–{others[-1].seed}",
-                tuple(r.path for r in others),
-                palette.TARGET.color,
-                width=style.line_width / 2 + 0.5,
-                dash=(4, 2),
-                opacity=0.7,
-            )
-        )
-    return series
+        name = f"seeds {others[0].seed}–{others[-1].seed}"
+        series.append(Series(name, tuple(r.path for r in others), 2))
+    looks = [
+        Look(palette.TARGET.color, width=style.line_width + 2),
+        MEAN_LOOK,
+        Look(palette.TARGET.color, width=style.line_width / 2 + 0.5, dash=(4, 2), opacity=0.7),
+    ]
+    return convergence_spec(series, looks, band, "The correct sampler from several seeds", style)
 
 
 def monte_carlo_chart_caption(
@@ -319,40 +388,34 @@ def _count(k: int, noun: str) -> str:
 
 
 def zoo_spec(comparison: ZooComparison, title: str, style: ChartStyle = DEFAULT_STYLE) -> dict:
-    """The mistake's TV path flattening at its floor while the correct one keeps falling."""
-    series = _zoo_series(comparison, title, style)
-    return convergence_spec(series, comparison.band, "The mistake stalls at its floor", style)
+    """The mistake's TV path flattening at its floor while the correct one keeps falling.
 
-
-def _zoo_series(comparison: ZooComparison, title: str, style: ChartStyle) -> list[Series]:
-    width = style.line_width + 1
+    ``title`` (the rule's name) is a legend entry, so data: the chart's own title is the same
+    for every rule.
+    """
+    band = comparison.band
     series = [
-        Series(
-            f"{palette.TARGET.icon} correct rule",
-            (comparison.correct,),
-            palette.TARGET.color,
-            width=width,
-        ),
-        Series(
-            f"{palette.REJECTED.icon} {title}",
-            (comparison.wrong,),
-            palette.REJECTED.color,
-            width=width,
-            dash=(10, 4),
-        ),
+        Series(f"{palette.TARGET.icon} correct rule", (comparison.correct,), 0),
+        Series(f"{palette.REJECTED.icon} {title}", (comparison.wrong,), 1),
+        mean_series(band, 2),
     ]
     if comparison.tv > 0:  # total_variation already counts rounding as 0
-        n_max = int(comparison.band.n[-1])
-        series.append(
-            Series(
-                f"its floor: TV = {tv_text(comparison.tv)}",
-                (_flat(comparison.tv, n_max),),
-                palette.INK,
-                width=style.line_width / 2 + 0.5,
-                dash=(2, 3),
-            )
-        )
-    return series
+        floor = _flat(comparison.tv, int(band.n[-1]))
+        series.append(Series(f"its floor: TV = {tv_text(comparison.tv)}", (floor,), 3))
+    width = style.line_width + 1
+    looks = [
+        Look(palette.TARGET.color, width=width),
+        Look(palette.REJECTED.color, width=width, dash=(10, 4)),
+        MEAN_LOOK,
+        Look(palette.INK, width=style.line_width / 2 + 0.5, dash=(2, 3)),
+    ]
+    return convergence_spec(series, looks, band, "The mistake stalls at its floor", style)
+
+
+def _flat(tv: float, n_max: int) -> TVPath:
+    """A horizontal line at ``tv`` from N = 1 to ``n_max``, as a two-point path."""
+    cps = np.array([1, n_max], dtype=np.int64)
+    return TVPath(cps, np.zeros((2, 1), dtype=np.int64), np.array([tv, tv]))
 
 
 def zoo_chart_caption(comparison: ZooComparison, title: str, notation: Notation) -> str:

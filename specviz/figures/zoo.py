@@ -1,20 +1,28 @@
 """The Bug zoo's charts and their alt text: a rule's exact output law next to the target, and its
-TV path stalling at its floor while the correct rule's keeps falling."""
+TV path stalling at its floor while the correct rule's keeps falling.
+
+Both are Vega-Lite specs whose state is all data (:mod:`specviz.figures.vega`): picking another
+mistake updates the charts on the page in place. The rule's name and its TV, which change with
+the pick, are a line of text over the bars and legend entries, not the charts' titles.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-import plotly.graph_objects as go
-
 from specviz import palette
-from specviz.figures.convergence import zoo_chart_caption, zoo_spec
+from specviz.figures import vega
+from specviz.figures.convergence import chart_title, zoo_chart_caption, zoo_spec
+from specviz.figures.montecarlo import pair_layers, pair_rows, share_ticks
 from specviz.figures.numbers import percent, tv_text
-from specviz.figures.style import DEFAULT_STYLE, ChartStyle, figure, pair_layout
-from specviz.figures.traces import law_beside_target
+from specviz.figures.style import DEFAULT_STYLE, ChartStyle
 from specviz.one_token import OneTokenStep
 from specviz.palette import Notation
 from specviz.zoo import ZooComparison
+
+#: Room over the tallest bar, as a share of its height: the numbers over the bars and, above
+#: them, the line naming the rule and its distance.
+ZOO_HEADROOM = 1.35
 
 
 def zoo_law_figure(
@@ -23,24 +31,34 @@ def zoo_law_figure(
     comparison: ZooComparison,
     title: str,
     style: ChartStyle = DEFAULT_STYLE,
-) -> go.Figure:
-    """The mistaken rule's exact output law next to the target (= the correct rule's output)."""
-    p, law = step.p, comparison.law
+) -> dict:
+    """The mistaken rule's exact output law next to the target (= the correct rule's output),
+    under a line naming the rule (``title``) and its TV distance to the target."""
     t = style.notation.target
-    top = float(max(p.max(), law.max()))
-    traces = law_beside_target(
-        labels,
-        p,
-        law,
-        palette.REJECTED,
-        style,
-        top=top,
-        target_name=f"target {t} = output of the correct rule",
-        law_name="output of the mistake",
-        who="the mistake",
+    kinds = (
+        f"{palette.TARGET.icon} target {t} = output of the correct rule",
+        f"{palette.REJECTED.icon} output of the mistake",
     )
-    heading = f"{title}: its output vs {t}, TV = {tv_text(comparison.tv)}"
-    return figure(traces, pair_layout(style, heading, labels, top))
+    rows = pair_rows(labels, kinds, step.p, comparison.law, style, headroom=ZOO_HEADROOM)
+    heading = {
+        "data": vega.data("heading"),
+        "mark": {
+            "type": "text",
+            "align": "left",
+            "baseline": "top",
+            "fontSize": style.font_size,
+            "fontWeight": 600,
+        },
+        "encoding": {"x": {"value": 4}, "y": {"value": 4}, "text": {"field": "text"}},
+    }
+    layers = [*pair_layers(kinds, (palette.TARGET, palette.REJECTED), style), heading]
+    datasets = {
+        "bars": rows,
+        "yticks": share_ticks(rows[0]["room"] if rows else 1.0),
+        "heading": [{"text": f"{title}: TV = {tv_text(comparison.tv)}"}],
+    }
+    name = chart_title(f"The mistake's output vs target {t}", style)
+    return vega.chart(style, name, datasets, layers)
 
 
 def zoo_law_caption(
@@ -68,13 +86,9 @@ def zoo_figures(
     step: OneTokenStep,
     style: ChartStyle,
     comparison: ZooComparison,
-) -> dict[str, tuple[go.Figure | dict, str]]:
-    """Both charts of the Bug zoo page with their alt text: ``{"law", "tv"}``.
-
-    The convergence chart comes as an unvalidated Vega-Lite dict written directly
-    (:func:`specviz.figures.convergence.zoo_spec`; see
-    :func:`specviz.figures.montecarlo.monte_carlo_figures`).
-    """
+) -> dict[str, tuple[dict, str]]:
+    """Both charts of the Bug zoo page (Vega-Lite specs) with their alt text:
+    ``{"law", "tv"}``."""
     notation = style.notation
     title = style.fill(comparison.rule.title)
     return {
