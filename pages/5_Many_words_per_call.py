@@ -2,146 +2,92 @@
 
 import streamlit as st
 
-from specviz.figures.decoding import (
-    HOW_PREDICTED,
-    INTRO,
-    PAIR_BLURBS,
-    alpha_figure,
-    check_note,
-    check_table,
-    cost_note,
-    gamma_figure,
-    in_a_row_figure,
-    shares_figure,
-    summary,
-    summary_sentence,
-    timeline_caption,
-    timeline_html,
-)
-from specviz.language import PAIR_TITLES, toy_pair, toy_run, warm_up
-from specviz.links import (
-    DECODE_COST,
-    DECODE_LENGTH,
-    DECODE_PAIR,
-    DECODE_PARAMS,
-    DECODE_TEMPERATURE,
-    GAMMA,
-)
+from specviz.figures import decoding as fig
+from specviz.language import toy_check, toy_curve, toy_run, toy_words
+from specviz.limits import PAIR_TITLES
+from specviz.links import DECODE_PARAMS
 from specviz.ui import page, state
 
+PAIR, GAMMA, COST, TEMPERATURE, LENGTH = DECODE_PARAMS  # the page's settings, in link order
 page.setup("pages/5_Many_words_per_call.py")
-scenario = state.current()
-note = state.notation()
-style = page.style()
+scenario, note, style = state.current(), state.notation(), page.style()
 
 st.title("Many words per call")
-intro = note.fill(INTRO)
+intro = note.fill(fig.INTRO)
 if not scenario.projector:  # on a projector the controls and their chart come first
     st.markdown(intro)
 page.show_notices(*DECODE_PARAMS)  # read every setting first: some widgets come later
+temperature, length = state.param(TEMPERATURE), state.param(LENGTH)
 
-temperature = state.param(DECODE_TEMPERATURE)
-length = state.param(DECODE_LENGTH)
-# The first visit starts computing, while the server is idle, what a class will ask for.
-warm_up(
-    DECODE_PAIR.choices,
-    DECODE_TEMPERATURE.choices,
-    GAMMA.choices,
-    (state.param(DECODE_PAIR), temperature, state.param(GAMMA)),
-    idle=page.server_idle,
-)
 controls, right = st.columns([1.15, 2], gap="large")
 with controls:
-    key = state.param_widget(
-        DECODE_PAIR,
-        st.selectbox,
-        label="Draft and target",
-        options=DECODE_PAIR.choices,
-        format_func=lambda k: PAIR_TITLES[k],
-    )
-    gamma = state.param_widget(
-        GAMMA, st.select_slider, label="Guesses per target call γ", options=GAMMA.choices
-    )
+    key = state.param_widget(PAIR, st.selectbox, label="Draft and target", options=PAIR.choices,
+                             format_func=PAIR_TITLES.get)  # fmt: skip
+    gamma = state.param_widget(GAMMA, st.select_slider, label="Guesses per target call γ",
+                               options=GAMMA.choices)  # fmt: skip
     cost = state.param_widget(
-        DECODE_COST,
-        st.select_slider,
-        label="Draft step cost c",
-        options=DECODE_COST.choices,
-        format_func=lambda c: f"{c:g}",
-        help="How long one step of the draft takes, counted in target calls: at c = 0.1, ten "
-        "draft steps cost as much as one target call.",
-    )
-    numbers = page.cached(summary, key, temperature, gamma, length, scenario.seed, cost)
+        COST, st.select_slider, label="Draft step cost c", options=COST.choices,
+        format_func=lambda c: f"{c:g}", help="How long one step of the draft takes, counted in "
+        "target calls: at c = 0.1, ten draft steps cost as much as one target call.",
+    )  # fmt: skip
+    # The results, computed once per setting and shared by every session; figures read them.
+    curve = page.cached(toy_curve, key, temperature)
+    run = page.cached(toy_run, key, temperature, gamma, length, scenario.seed)
     m = st.columns(2)
-    m[0].metric(
-        "Words/call",
-        f"{numbers['words_per_call']:.2f}",
-        help=f"This text: {length} words from {numbers['calls']} target calls. Predicted for "
-        f"a long text: {numbers['predicted']:.2f}.",
-    )
-    m[1].metric(
-        "Speed-up",
-        f"{numbers['speedup']:.2f}×",
-        help="Plain decoding's cost (one target call per word) divided by this text's: target "
-        f"calls plus c × {numbers['drafts']} draft steps. A cost model, not a stopwatch.",
-    )
+    m[0].metric("Words/call", f"{run.words_per_call:.2f}",
+                help=f"This text: {length} words from {run.target_calls} target calls. "
+                f"Predicted for a long text: {curve[gamma].long_run:.2f}.")  # fmt: skip
+    m[1].metric("Speed-up", f"{run.speedup(cost):.2f}×",
+                help="Plain decoding's cost (one target call per word) divided by this text's: "
+                f"target calls plus c × {run.draft_calls} draft steps. A cost model, not a "
+                "stopwatch.")  # fmt: skip
 with right:
-    page.chart(
-        *page.cached(gamma_figure, key, temperature, gamma, length, scenario.seed, cost, style),
-        key="dec.chart.gamma",
-    )
+    page.chart(*fig.arrow(fig.words_figure(curve, run, style)), key="dec.chart.gamma")
+    page.chart(*fig.arrow(fig.speed_figure(curve, run, cost, style)), key="dec.chart.speed")
 
 left, middle, last = st.columns([2, 2, 1], vertical_alignment="bottom")
 with left:
     state.param_widget(
-        DECODE_TEMPERATURE,
-        st.select_slider,
-        label="Temperature of both models",
-        options=DECODE_TEMPERATURE.choices,
-        format_func=lambda t: f"{t:g}",
-        help="Below 1 each model favours its likeliest words more, above 1 less; 0 always "
-        "picks the likeliest. Applied to both models, the text stays exact.",
-    )
+        TEMPERATURE, st.select_slider, label="Temperature of both models",
+        options=TEMPERATURE.choices, format_func=lambda t: f"{t:g}",
+        help="Below 1 each model favours its likeliest words more, above 1 less; 0 is greedy "
+        "decoding, always the likeliest word. Applied to both models, the text stays exact. "
+        "Temperature, top-k and top-p follow Hugging Face's rules.",
+    )  # fmt: skip
 with middle:
-    state.param_widget(
-        DECODE_LENGTH, st.select_slider, label="Words to write", options=DECODE_LENGTH.choices
-    )
-last.button(
-    "New text",
-    icon=":material/refresh:",
-    on_click=lambda: state.update(seed=state.current().next_seed()),
-    width="stretch",
-    help="Write another text with the next seed (the seed is in the sidebar and in the link).",
-)
-st.caption(note.fill(PAIR_BLURBS[key]))
-st.markdown(summary_sentence(numbers, gamma, cost, note))
+    state.param_widget(LENGTH, st.select_slider, label="Words to write",
+                       options=LENGTH.choices)  # fmt: skip
+last.button("New text", icon=":material/refresh:", width="stretch",
+            on_click=lambda: state.update(seed=state.current().next_seed()),
+            help="Write another text with the next seed (the sidebar shows it).")  # fmt: skip
+st.caption(note.fill(fig.PAIR_BLURBS[key]))
+st.markdown(fig.summary_sentence(curve, run, cost, note))
 if scenario.projector:
     st.markdown(intro)
 
 st.header("Call by call")
-run = page.cached(toy_run, key, temperature, gamma, length, scenario.seed)
-st.iframe(
-    page.cached(timeline_html, key, temperature, gamma, length, scenario.seed, style),
-    height="content",
-    alt=timeline_caption(toy_pair(key), run, note),
-)
+words = toy_words(key)
+st.iframe(fig.timeline_html(words, run, style), height="content",
+          alt=fig.timeline_caption(run, note))  # fmt: skip
 
 st.header("When does it pay?")
-page.chart(*page.cached(alpha_figure, temperature, gamma, cost, style), key="dec.chart.alpha")
-st.markdown(cost_note())
+check = page.cached(toy_check, temperature, gamma)  # every pair: predicted and measured
+page.chart(*fig.arrow(fig.alpha_figure(check, gamma, cost, style)), key="dec.chart.alpha")
+st.markdown(fig.PUBLISHED)
+st.markdown(fig.COST_NOTE)
 
 st.header("Theory against measurement")
 if scenario.projector:  # the house's large type does not reach table cells
     st.html("<style>.st-key-dec-check :is(td, th) { font-size: 1.35rem !important; }</style>")
-st.container(key="dec-check").markdown(page.cached(check_table, temperature, gamma, cost, key))
-st.markdown(page.cached(check_note, temperature, gamma, cost))
+st.container(key="dec-check").markdown(fig.check_table(check, cost, key))
+st.markdown(fig.check_note(check))
 # Side by side on a screen; one under the other on a projector (large type needs the width).
 left, right = (st.container(), st.container()) if scenario.projector else st.columns(2, gap="large")
 with left:
-    page.chart(*page.cached(in_a_row_figure, key, temperature, gamma, style), key="dec.chart.row")
+    page.chart(*fig.arrow(fig.in_a_row_figure(curve[gamma], style)), key="dec.chart.row")
 with right:
-    page.chart(*page.cached(shares_figure, key, temperature, gamma, style), key="dec.chart.words")
+    page.chart(*fig.arrow(fig.shares_figure(curve[gamma], words, style)), key="dec.chart.shares")
 with st.expander("How the prediction is computed"):
-    st.markdown(note.fill(HOW_PREDICTED))
+    st.markdown(note.fill(fig.HOW_PREDICTED))
 
 page.finish()

@@ -16,7 +16,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from specviz.limits import MAX_VOCAB, ROUNDING, SUM_TOLERANCE
+from specviz.limits import MAX_ENTRIES, MAX_VOCAB, ROUNDING, SUM_TOLERANCE
 
 #: How far (a few dozen ulps) an α computed by summing may stray outside [0, 1] and be clipped.
 _ALPHA_SLACK = 1e-14
@@ -59,7 +59,7 @@ def real_array(x: object, name: str, what: str = "a number or an array of number
     elif raw.dtype.kind not in "iuf":
         kind = "bools" if raw.dtype.kind == "b" else f"values of type {raw.dtype}"
         raise ValueError(f"{name} must be {what}; got {kind}")
-    if raw.size > MAX_VOCAB * 64:
+    if raw.size > MAX_ENTRIES:
         raise ValueError(f"{name} has {raw.size:,} entries; that is more than the core handles")
     return raw.astype(np.float64)
 
@@ -240,6 +240,46 @@ def prob_pair(p: object, q: object) -> tuple[np.ndarray, np.ndarray]:
     if p_arr.shape != q_arr.shape:
         raise ValueError(f"p and q must have the same length; got {p_arr.size} and {q_arr.size}")
     return p_arr, q_arr
+
+
+def prob_rows(p: object, q: object, *, ndim: int | None = None) -> None:
+    """Check, without copying, that ``p`` and ``q`` are what :func:`prob_pair` returns, or
+    stacks of such rows: float64 numpy arrays of one shape (``ndim`` dimensions if given), each
+    row non-negative and summing to 1 within :data:`~specviz.limits.SUM_TOLERANCE`.
+
+    For the hot paths that take validated vectors (``one_token.checked_step`` and ``step_rows``):
+    two passes over the entries (a minimum and the row sums), where :func:`prob_pair` parses,
+    copies and renormalises.
+    """
+    arrays: list[np.ndarray] = []
+    for name, x in (("p", p), ("q", q)):
+        if not isinstance(x, np.ndarray) or x.dtype != np.float64:
+            raise ValueError(
+                f"{name} must be a float64 numpy array of probabilities, as prob_pair returns "
+                f"(step() takes any vector); got {short(x)}"
+            )
+        if x.ndim == 0 or x.shape[-1] == 0 or (ndim is not None and x.ndim != ndim):
+            dims = "rows of probabilities" if ndim is None else f"a {ndim}-D array"
+            raise ValueError(f"{name} must be {dims}, not empty; got an array of shape {x.shape}")
+        arrays.append(x)
+    if arrays[0].shape != arrays[1].shape:
+        raise ValueError(
+            f"p and q must have the same shape; got {arrays[0].shape} and {arrays[1].shape}"
+        )
+    for name, x in zip(("p", "q"), arrays, strict=True):
+        sums = np.atleast_1d(x.sum(axis=-1))
+        # NaN compares False both ways: "not within tolerance" catches it, "beyond" would not.
+        within = np.abs(sums - 1.0) <= SUM_TOLERANCE
+        if not within.all():
+            if not np.isfinite(x).all():
+                raise ValueError(f"{name} contains NaN or infinity")
+            total = float(sums[np.argmin(within)])
+            raise ValueError(
+                f"{name} must sum to 1 (each row, within {SUM_TOLERANCE:g}); "
+                f"one sums to {total:.9g}"
+            )
+        if x.min() < 0:
+            raise ValueError(f"{name} has a negative entry: {float(x.min()):g}")
 
 
 def alpha_values(alpha: object) -> np.ndarray:

@@ -16,13 +16,13 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from specviz._checks import choice, prob_pair, seed_value, whole
-from specviz.limits import MAX_COUNT_DRAWS
+from specviz.limits import CASE_TITLES, MAX_COUNT_DRAWS
 from specviz.one_token import OneTokenStep, normalize, step
 from specviz.rules import FLOAT32_STEP, RULES
+from specviz.scenario import DEFAULT_WORDS
 
-#: The words of every case and question: the Playground's first four (scenario.DEFAULT_WORDS;
-#: not imported from there, so that the share-link schema can read the case keys from here).
-WORDS: tuple[str, ...] = ("mat", "sofa", "floor", "bed")
+#: The words of every case and question: the Playground's first four.
+WORDS: tuple[str, ...] = DEFAULT_WORDS[:4]
 
 
 @dataclass(frozen=True)
@@ -59,7 +59,7 @@ def _case_step(p_weights: tuple[int, ...], q_weights: tuple[int, ...]) -> OneTok
 CASES: tuple[Case, ...] = (
     Case(
         "filter",
-        "Forbidden word",
+        CASE_TITLES["filter"],
         "The target forbids 'bed' ({T} = 0) and the draft proposes it 90% of the time: every "
         "proposal of 'bed' is bounced and the bucket holds none of it, so 'bed' never comes out.",
         (50, 30, 20, 0),
@@ -67,7 +67,7 @@ CASES: tuple[Case, ...] = (
     ),
     Case(
         "misses",
-        "Draft misses a word",
+        CASE_TITLES["misses"],
         "The draft never proposes 'bed' ({D} = 0), yet 'bed' comes out exactly as often as the "
         "target wants: all of it arrives from the bucket.",
         (40, 30, 20, 10),
@@ -75,14 +75,14 @@ CASES: tuple[Case, ...] = (
     ),
     Case(
         "identical",
-        "Identical",
+        CASE_TITLES["identical"],
         "Draft = target: every guess is kept, the bucket is empty, nothing arrives from it.",
         (40, 30, 20, 10),
         (40, 30, 20, 10),
     ),
     Case(
         "disjoint",
-        "Nothing in common",
+        CASE_TITLES["disjoint"],
         "The two models share no word: every guess is bounced (α = 0) and every word comes "
         "from the bucket — still exactly the target.",
         (50, 50, 0, 0),
@@ -90,7 +90,7 @@ CASES: tuple[Case, ...] = (
     ),
     Case(
         "one_hot",
-        "One-word target",
+        CASE_TITLES["one_hot"],
         "The target always says 'mat': only proposals of 'mat' are kept, and the bucket holds "
         "the rest of 'mat'.",
         (100, 0, 0, 0),

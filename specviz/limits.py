@@ -27,17 +27,25 @@ MAX_COUNT_DRAWS = 10**15
 MAX_RULE_DRAWS = 10_000_000
 #: Largest draft length the theory functions accept.
 MAX_GAMMA = 10_000
-#: Largest vocabulary the core accepts (a Zipf law over 50,000 words is a fair test; more is
-#: memory, not a lesson).
-MAX_VOCAB = 1_000_000
+#: Largest vocabulary the core accepts; the lessons use 3 to 80 words. Work per word is what
+#: sets it: the noise band's exact mean is a pass over the words per sample size, and the bug
+#: zoo's comparison draws three sets of counts per checkpoint, about 0.5 s at this size (a real
+#: model's 50,000 words and more would take seconds, and teach nothing more).
+MAX_VOCAB = 20_000
+#: Most entries of any array the core takes (the samplers hand arrays of millions of uniforms
+#: to one another; 512 MB of floats).
+MAX_ENTRIES = 64_000_000
 #: Longest story of the one-draw player: learners click through tens; hundreds fill the tally.
 MAX_STORY = 2_000
 #: Most proposals the literal "redraw until accepted" sampler may need (about n / alpha).
 MAX_REDRAW_PROPOSALS = 100_000_000
 #: Most powers ``alpha**k`` one call of the theory functions sums (alphas x (gamma + 1)).
-MAX_POWERS = 4 * MAX_VOCAB
-#: Most sample sizes one call of the noise band takes (the pages ask for ~60).
-MAX_BAND_SIZES = 100_000
+MAX_POWERS = 4_000_000
+#: Most sample sizes one call of the noise band takes (the pages ask for ~60). For a law of at
+#: most 12 words the band's edges are put on the lattice of possible TVs, ``2**V`` offsets a size.
+MAX_BAND_SIZES = 1_000
+#: Most (sample size, word) pairs one noise band computes: 60 sizes at the largest vocabulary.
+MAX_BAND_WORK = 60 * MAX_VOCAB
 #: Most checkpoints a TV path is observed at.
 MAX_CHECKPOINTS = 100_000
 #: Largest seed: numpy accepts more, a share link and a number box need a bound.
@@ -72,46 +80,44 @@ MAX_PARAM_CHARS = 300
 
 # ---------------------------------------------------------------- many words per target call
 
-#: Largest vocabulary of a chain given as a (V, V) matrix: 8 MB of floats at 1,000 words.
-MAX_CHAIN_WORDS = 1_000
-#: Most contexts the decoding engine tracks for a target and a draft (the contexts the two
-#: models tell apart, reachable from the start); the corpus models reach ~2,000.
-MAX_CONTEXTS = 50_000
-#: Most (context, word) pairs either model can say: the engine stores a few floats for each.
-MAX_EDGES = 2_000_000
-#: Entries (contexts × words) of the one-token steps a compile computes in one numpy pass.
-STEP_BLOCK = 1_000_000
-#: Longest prompt (in words) a decoding run may start from.
-MAX_PROMPT = 64
+#: Most (context, word) entries of a decoding pair's tables: a few floats each, 20 MB at most.
+MAX_DECODE_ENTRIES = 500_000
+#: Most contexts the target reaches from the start for an exact prediction: it squares a dense
+#: matrix of that size up to 64 times (a fraction of a second at this size).
+MAX_DECODE_CONTEXTS = 150
 #: Most drafts per target call the engine runs (real systems use 3 to 8).
 MAX_DECODE_GAMMA = 64
 #: Most words one decoding run emits.
 MAX_DECODE_TOKENS = 100_000
-#: Most model steps one run takes, ``n_tokens x (gamma + 1)``: a few seconds of Python at most.
-MAX_DECODE_WORK = 1_000_000
-#: Most model steps a batch of runs takes, ``runs x n_tokens x (gamma + 1)`` (numpy, ~10 s).
-MAX_BATCH_WORK = 50_000_000
-#: Up to this many contexts a long-run law is computed exactly (a dense matrix squared 64
-#: times, whatever the mixing); above, it is iterated until it settles.
-DENSE_CONTEXTS = 100
-#: A long-run law has settled when one more step moves less than this (L1) ...
-SETTLE_TOLERANCE = 1e-13
-#: ... or after this many steps (reported as not settled) ...
-MAX_SETTLE_STEPS = 20_000
-#: ... or when the steps would push mass along more than this many (context, word) pairs in all
-#: (about ten seconds of numpy).
-MAX_SETTLE_WORK = 2_000_000_000
+#: Most model steps one run takes, ``n_tokens x (gamma + 1)``: under a second of Python.
+MAX_DECODE_WORK = 500_000
+#: Most model steps a batch of runs takes, ``runs x n_tokens x (gamma + 1)``: under a second of
+#: numpy, 40 MB of words at most.
+MAX_BATCH_WORK = 5_000_000
+#: Most multiply-adds of an exact expected number of calls, ``n_tokens x (gamma + 1) x contexts²``.
+MAX_CALLS_WORK = 200_000_000
+#: Most ``(values of gamma) x contexts³`` one prediction curve takes (each value squares a
+#: matrix up to 64 times: about a second at this size).
+MAX_CURVE_WORK = 50_000_000
 
 # -------------------------------------------------------- the page "Many words per call"
 
+#: The pairs of models the page offers, by their key in links, and their names in menus.
+PAIR_KEYS: tuple[str, ...] = ("ngram", "strong", "weak", "hotter", "perfect", "textbook")
+PAIR_TITLES: dict[str, str] = {
+    "ngram": "The n-gram pair",
+    "strong": "A strong draft",
+    "weak": "A weak draft",
+    "hotter": "The target, hotter",
+    "perfect": "A perfect draft",
+    "textbook": "The worked example",
+}
 #: The page's chart against gamma runs from 0 (plain decoding) to this.
 CURVE_GAMMA = 12
 #: Texts, and words per text, behind the page's check of predicted against measured.
-CHECK_RUNS = 200
-CHECK_WORDS = 200
-#: Length of the text whose words are sorted into easy (kept guesses) and hard ones.
-SHARES_WORDS = 5_000
-#: How many of its commonest words the page shows.
+CHECK_RUNS = 100
+CHECK_WORDS = 50
+#: How many of a long text's commonest words the page shows.
 COMMON_WORDS = 12
 #: The page's settings: draft step cost c (in target steps), temperature, words to write.
 DECODE_COSTS: tuple[float, ...] = (0.0, 0.01, 0.02, 0.05, 0.1, 0.2, 0.3, 0.5, 1.0)
@@ -140,33 +146,58 @@ REJECTION_RUN_CHOICES: tuple[int, ...] = (100, 1_000, 10_000, 100_000)
 #: Runs of the float32 exhibit on the page "Why it's exact": a million to a trillion.
 LEAK_RUN_CHOICES: tuple[int, ...] = tuple(10**k for k in range(6, 13))
 
+# ------------------------------------------------------------ the names a share link carries
+# The keys and titles of the lesson's rules and cases, written once: specviz/rules.py and
+# specviz/exactness.py build their objects on them, and specviz/links.py reads them without
+# importing either (loading a page's link settings loads no lesson).
+
+#: Every verification rule, by key (``rules.RULES``, in display order) and title ({T} and {D}
+#: stand for the target's and the draft's letters).
+RULE_TITLES: dict[str, str] = {
+    "correct": "Correct rule",
+    "greedy": "Greedy verification",
+    "token_matching": "Token matching",
+    "multi_candidate": "Several draft candidates (SpecInfer)",
+    "resample_from_p": "Rejection resamples from {T}",
+    "inverted_ratio": "Inverted ratio min(1, {D}/{T})",
+    "redraw_from_q": "Redraw from {D} until accepted",
+    "reuse_uniform": "Reuse the acceptance uniform",
+    "topk_mismatch": "Top-k draft scored with raw {D}",
+    "float32_leq": "Float32 uniform tested with ≤",
+    "typical_acceptance": "Typical acceptance (Medusa)",
+}
+#: The rules that are mistakes (the bug zoo's exhibits), in display order; the others are the
+#: Variants lab's.
+MISTAKE_KEYS: tuple[str, ...] = (
+    "resample_from_p",
+    "inverted_ratio",
+    "redraw_from_q",
+    "reuse_uniform",
+    "topk_mismatch",
+    "float32_leq",
+)
+#: Default draft candidates of the multi-candidate rule, and typical acceptance's ε and δ
+#: (Medusa's defaults).
+DEFAULT_CANDIDATES = 2
+DEFAULT_TYPICAL_EPS = 0.09
+DEFAULT_TYPICAL_DELTA = 0.3
+#: The states the page "Why it's exact" shows the proof on, by key (``exactness.CASES``, in
+#: display order) and title.
+CASE_TITLES: dict[str, str] = {
+    "filter": "Forbidden word",
+    "misses": "Draft misses a word",
+    "identical": "Identical",
+    "disjoint": "Nothing in common",
+    "one_hot": "One-word target",
+}
+
 # --------------------------------------------------------------- what a server process keeps
 
 #: Results and figures the pages keep per process, shared by every session (least recently used
-#: dropped first). The decoding page alone asks for ~8 per setting and offers hundreds of
-#: settings; a figure is tens of kB, so 2,048 of them stay within ~100 MB.
+#: dropped first). The decoding page asks for 3 per setting (a run, a curve, a check) and offers
+#: hundreds of settings; a result is a few kB, so 2,048 of them stay well within ~100 MB.
 PAGE_KEPT_RESULTS = 2048
-#: Seconds with no page run in progress, and none started or ended, after which a server counts
-#: as idle and background work (the decoding page's warm-up) goes on. A class of 100 starts a run
-#: every ~30 ms.
-IDLE_AFTER = 0.3
-#: A run that has not ended after this many seconds no longer counts as in progress (it failed
-#: before the end of its page).
-IDLE_STALE = 10.0
-#: How often waiting background work looks again whether the server is idle, in seconds.
-IDLE_POLL = 0.05
 #: The server's garbage collector: allocations before a young collection, then young
 #: collections per middle one, middle ones per full one (Python's default: 700, 10, 10). See
 #: specviz/ui/page.py.
 GC_THRESHOLDS: tuple[int, int, int] = (10_000, 10, 10)
-
-# ----------------------------------------- the page "Many words per call": what a process keeps
-
-#: Results of one kind (compiled pairs, predictions, measurements, word shares) the decoding page
-#: keeps per process, shared by every session: room for every setting the page offers (6 pairs ×
-#: 6 temperatures × 13 values of γ = 468 predictions, the most of any kind; 36 compiled pairs
-#: take ~40 MB), so that a class never computes one twice.
-DECODE_KEPT_RESULTS = 1024
-#: Texts (one per pair, temperature, γ, length and seed, a few kB each) kept per process: every
-#: setting of one seed (6 × 6 × 8 × 4 = 1,152) and then some.
-DECODE_KEPT_RUNS = 4096

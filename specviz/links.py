@@ -30,13 +30,15 @@ from specviz._checks import (
     whole_array,
 )
 from specviz._checks import text as _text
-from specviz.exactness import CASES_BY_KEY
-from specviz.language import PAIR_KEYS, PAIR_TITLES
 from specviz.limits import (
     CANDIDATE_CHOICES,
+    CASE_TITLES,
     DECODE_COSTS,
     DECODE_LENGTHS,
     DECODE_TEMPERATURES,
+    DEFAULT_CANDIDATES,
+    DEFAULT_TYPICAL_DELTA,
+    DEFAULT_TYPICAL_EPS,
     LEAK_RUN_CHOICES,
     MAX_LABEL,
     MAX_PARAM_CHARS,
@@ -44,12 +46,15 @@ from specviz.limits import (
     MAX_TOKENS,
     MAX_WEIGHT,
     MIN_TOKENS,
+    MISTAKE_KEYS,
     N_CHOICES,
+    PAIR_KEYS,
+    PAIR_TITLES,
     REJECTION_RUN_CHOICES,
+    RULE_TITLES,
     TYPICAL_DELTA_CHOICES,
     TYPICAL_EPS_CHOICES,
 )
-from specviz.rules import MISTAKE, RULES, rules_of
 
 T = TypeVar("T")
 
@@ -176,19 +181,7 @@ def choice_param(
     aliases = function(aliases, "aliases", optional=True)
     problem = None if problem is None else _text(problem, "problem", empty=False)
     describe = function(describe, "describe", optional=True)
-    by_text = {}
-    for option in options:
-        written = format(option)
-        if not isinstance(written, str) or not written or written != written.strip():
-            raise ValueError(
-                f"format must write each of the choices as non-empty text without surrounding "
-                f"spaces; it writes {option!r} as {written!r}"
-            )
-        if len(written) > MAX_PARAM_CHARS:
-            raise ValueError(f"format writes choices[{options.index(option)}] too long")
-        by_text.setdefault(written, option)
-    if len(by_text) < len(options):
-        raise ValueError("choices must be distinct, and written (by format) as distinct texts")
+    by_text = _written_choices(options, format)
     shown = list(by_text)
     listed = ", ".join(shown) if len(shown) <= 6 else f"{shown[0]}, {shown[1]}, …, {shown[-1]}"
 
@@ -210,6 +203,25 @@ def choice_param(
         choices=options,
         check=lambda value: choice(value, name, options),
     )
+
+
+def _written_choices(options: tuple[T, ...], format: Callable[[T], str]) -> dict[str, T]:
+    """Each choice by the text ``format`` writes it as (distinct, non-empty, no surrounding
+    spaces, short enough for a link), or ValueError."""
+    by_text: dict[str, T] = {}
+    for option in options:
+        written = format(option)
+        if not isinstance(written, str) or not written or written != written.strip():
+            raise ValueError(
+                f"format must write each of the choices as non-empty text without surrounding "
+                f"spaces; it writes {option!r} as {written!r}"
+            )
+        if len(written) > MAX_PARAM_CHARS:
+            raise ValueError(f"format writes choices[{options.index(option)}] too long")
+        by_text.setdefault(written, option)
+    if len(by_text) < len(options):
+        raise ValueError("choices must be distinct, and written (by format) as distinct texts")
+    return by_text
 
 
 def whole_param(
@@ -328,18 +340,10 @@ def _weights(name: str, label: str) -> Param[tuple[int, ...] | None]:
             raise LinkError(
                 f"has {len(parts)} entries; between {MIN_TOKENS} and {MAX_TOKENS} are allowed"
             )
-        weights = []
-        for part in parts:
-            try:
-                number = float(part)
-            except ValueError:
-                number = float("nan")
-            if not 0 <= number <= MAX_WEIGHT:  # NaN fails too
-                raise LinkError(f"has an entry that is not a number from 0 to {MAX_WEIGHT}")
-            weights.append(round(number))
+        weights = tuple(_link_weight(part) for part in parts)
         if not any(weights):
             raise LinkError(f"gives every word weight 0 (no {label} to draw from)")
-        return tuple(weights)
+        return weights
 
     def format(value: tuple[int, ...] | None) -> str:
         return "the default weights" if value is None else ",".join(map(str, value))
@@ -356,6 +360,17 @@ def _weights(name: str, label: str) -> Param[tuple[int, ...] | None]:
         return tuple(int(w) for w in weights)
 
     return Param(name, None, parse, format, omit_default=True, check=check)
+
+
+def _link_weight(text: str) -> int:
+    """One weight of a link, rounded to a whole number (LinkError unless from 0 to MAX_WEIGHT)."""
+    try:
+        number = float(text)
+    except ValueError:
+        number = float("nan")
+    if not 0 <= number <= MAX_WEIGHT:  # NaN fails too
+        raise LinkError(f"has an entry that is not a number from 0 to {MAX_WEIGHT}")
+    return round(number)
 
 
 def _words() -> Param[tuple[str, ...] | None]:
@@ -420,10 +435,10 @@ DRAWS = choice_param("draws", (20, 50, 200, 500), 50, describe=lambda n: f"{n} d
 #: Bug zoo: the exhibit on show.
 BUG = choice_param(
     "bug",
-    rules_of(MISTAKE),
+    MISTAKE_KEYS,
     "resample_from_p",
     problem="names a mistake the zoo does not have",
-    describe=lambda key: f"'{RULES[key].title}'",
+    describe=lambda key: f"'{RULE_TITLES[key]}'",
 )
 
 # ------------------------------------------------------------- Many words per call (decoding)
@@ -485,12 +500,10 @@ DECODE_PARAMS: tuple[Param[Any], ...] = (
 #: Why it's exact: the state the proof is filled in with ("yours": the learner's own).
 CASE = choice_param(
     "case",
-    ("yours", *CASES_BY_KEY),
+    ("yours", *CASE_TITLES),
     "yours",
     problem="names a case the page does not have",
-    describe=lambda key: (
-        "your own target and draft" if key == "yours" else f"'{CASES_BY_KEY[key].title}'"
-    ),
+    describe=lambda key: "your own target and draft" if key == "yours" else f"'{CASE_TITLES[key]}'",
 )
 #: Why it's exact: runs of the float32 exhibit, a million to a trillion (written 1e6 ... 1e12).
 LEAK_RUNS = choice_param(
@@ -513,27 +526,27 @@ REJECTION_RUNS = choice_param(
     describe=lambda n: f"{n:,} words",
 )
 #: Variants lab: the rules it shows — every rule that is not a mistake, in registry order.
-VARIANTS: tuple[str, ...] = tuple(key for key in RULES if RULES[key].kind != MISTAKE)
+VARIANTS: tuple[str, ...] = tuple(key for key in RULE_TITLES if key not in MISTAKE_KEYS)
 #: Variants lab: the rule looked at closely.
 VARIANT = choice_param(
     "variant",
     VARIANTS,
     VARIANTS[0],
     problem="names a rule the lab does not have",
-    describe=lambda key: f"'{RULES[key].title}'",
+    describe=lambda key: f"'{RULE_TITLES[key]}'",
 )
 #: Variants lab: draft candidates of the multi-candidate rule.
 CANDIDATES = choice_param(
     "k",
     CANDIDATE_CHOICES,
-    RULES["multi_candidate"].defaults["k"],
+    DEFAULT_CANDIDATES,
     describe=lambda k: f"k = {k}",
 )
 #: Variants lab: typical acceptance's ε and δ.
 TYPICAL_EPS = choice_param(
     "eps",
     TYPICAL_EPS_CHOICES,
-    RULES["typical_acceptance"].defaults["eps"],
+    DEFAULT_TYPICAL_EPS,
     format=lambda v: f"{v:g}",
     aliases=_decimal,
     problem="is not one of the offered values of ε (0 to 0.5 in steps of 0.01)",
@@ -542,7 +555,7 @@ TYPICAL_EPS = choice_param(
 TYPICAL_DELTA = choice_param(
     "delta",
     TYPICAL_DELTA_CHOICES,
-    RULES["typical_acceptance"].defaults["delta"],
+    DEFAULT_TYPICAL_DELTA,
     format=lambda v: f"{v:g}",
     aliases=_decimal,
     problem="is not one of the offered values of δ (0 to 1 in steps of 0.05)",

@@ -25,7 +25,7 @@ from typing import NamedTuple
 import numpy as np
 from numpy.typing import ArrayLike
 
-from specviz._checks import float_vector, prob_pair, prob_vector, real
+from specviz._checks import float_vector, prob_pair, prob_rows, prob_vector
 from specviz.limits import ROUNDING
 
 
@@ -139,10 +139,18 @@ def step(p: ArrayLike, q: ArrayLike) -> OneTokenStep:
 
 
 def checked_step(p: np.ndarray, q: np.ndarray) -> OneTokenStep:
-    """:func:`step` of vectors already validated (as :func:`~specviz._checks.prob_pair` returns
-    them): the samplers, rules and engines call it after checking their own arguments, so a
-    vector is validated once per call, not once per layer."""
-    rows = step_rows(p, q)
+    """:func:`step` of vectors already validated and renormalised (float64 numpy arrays, as
+    :func:`~specviz._checks.prob_pair` returns them): the samplers, rules and engines call it
+    after checking their own arguments, so a vector is parsed once per call, not once per layer.
+
+    Raises
+    ------
+    ValueError
+        If ``p`` or ``q`` is not such a vector (a list, NaN, a negative entry, a sum off 1), or
+        their shapes differ. The check is two passes over the entries, without a copy.
+    """
+    prob_rows(p, q, ndim=1)
+    rows = _rows(p, q)
     return OneTokenStep(
         p=_frozen(p.copy()),
         q=_frozen(q.copy()),
@@ -180,7 +188,19 @@ def step_rows(p: np.ndarray, q: np.ndarray) -> StepRows:
     Row ``i`` of the result is, bit for bit, ``checked_step(p[i], q[i])``: every operation is
     per entry or a sum along the last axis, which numpy adds up row by row as it adds up one
     vector (tests/test_one_token.py holds this).
+
+    Raises
+    ------
+    ValueError
+        If ``p`` or ``q`` is not a float64 numpy array of probability rows, or their shapes
+        differ (see :func:`~specviz._checks.prob_rows`).
     """
+    prob_rows(p, q)
+    return _rows(p, q)
+
+
+def _rows(p: np.ndarray, q: np.ndarray) -> StepRows:
+    """:func:`step_rows` once its arguments are checked."""
     diff = p - q
     # p(x) = 0 is never rounding: it is a filter, and a proposal of x must always be rejected.
     same = (np.abs(diff) <= ROUNDING) & ((p > 0) | (q == 0))
@@ -385,31 +405,3 @@ def total_variation(a: ArrayLike, b: ArrayLike) -> float:
         raise ValueError(f"a and b must have the same length; got {a_arr.size} and {b_arr.size}")
     gap = np.abs(a_arr - b_arr)
     return min(1.0, float(0.5 * gap[gap > ROUNDING].sum()))
-
-
-def mixture(a: ArrayLike, b: ArrayLike, weight: float) -> np.ndarray:
-    """The blend ``weight * a + (1 - weight) * b`` of two distributions (a distribution again).
-
-    Parameters
-    ----------
-    a, b : array_like
-        Probability vectors of equal length.
-    weight : float
-        Share of ``a``, in [0, 1].
-
-    Returns
-    -------
-    numpy.ndarray
-        The blended probability vector.
-
-    Examples
-    --------
-    >>> mixture([1.0, 0.0], [0.0, 1.0], 0.25)
-    array([0.25, 0.75])
-    """
-    a_arr = prob_vector(a, "a")
-    b_arr = prob_vector(b, "b")
-    if a_arr.shape != b_arr.shape:
-        raise ValueError(f"a and b must have the same length; got {a_arr.size} and {b_arr.size}")
-    w = real(weight, "weight", low=0.0, high=1.0)
-    return w * a_arr + (1.0 - w) * b_arr

@@ -31,10 +31,14 @@ from numpy.typing import ArrayLike
 
 from specviz._checks import choice, generator, prob_pair, real, whole
 from specviz.limits import (
+    DEFAULT_CANDIDATES,
+    DEFAULT_TYPICAL_DELTA,
+    DEFAULT_TYPICAL_EPS,
     MAX_CANDIDATES,
     MAX_COUNT_DRAWS,
     MAX_REDRAW_PROPOSALS,
     MAX_RULE_DRAWS,
+    RULE_TITLES,
 )
 from specviz.one_token import OneTokenStep, checked_step
 from specviz.sampling import SeedLike, inverse_cdf, multinomial_on_support
@@ -265,7 +269,9 @@ class TwoRouteRule(Rule):
 class Correct(TwoRouteRule):
     """Leviathan et al.'s rule: accept with min(1, p/q), else draw from the residual."""
 
-    def _routes(self, s, v):
+    def _routes(
+        self, s: OneTokenStep, v: dict[str, Any]
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         return s.q, s.accept, s.bucket_weights
 
 
@@ -277,15 +283,21 @@ class GreedyVerification(TwoRouteRule):
     the target's greedy choice, which is ``p`` itself only when ``p`` is one-hot.
     """
 
-    def _routes(self, s, v):
+    def _routes(
+        self, s: OneTokenStep, v: dict[str, Any]
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         top = _one_hot(s.p)
         return s.q, top, top
 
-    def _test(self, s, draft, rng, v):
+    def _test(
+        self, s: OneTokenStep, draft: np.ndarray, rng: np.random.Generator, v: dict[str, Any]
+    ) -> tuple[np.ndarray, np.ndarray]:
         # The test compares words, not probabilities: no uniform is drawn.
         return draft == int(np.argmax(s.p)), np.empty(0)
 
-    def _replacement(self, s, fallback, u, rng):
+    def _replacement(
+        self, s: OneTokenStep, fallback: np.ndarray, u: np.ndarray, rng: np.random.Generator
+    ) -> np.ndarray:
         return np.full(u.size, int(np.argmax(s.p)), dtype=np.int64)
 
 
@@ -294,14 +306,16 @@ class TokenMatching(Rule):
     """The target draws its own word ``y ~ p``; a draft equal to it is kept, else ``y`` is
     emitted. The output is always ``y``: exactly ``p``, accepted with ``sum(p·q)``."""
 
-    def _law(self, s, v):
+    def _law(self, s: OneTokenStep, v: dict[str, Any]) -> np.ndarray:
         # Kept: x = y, probability q(x)p(x). Otherwise the target's own y: p(y)(1 - q(y)).
         return s.q * s.p + s.p * (1.0 - s.q)
 
-    def _acceptance(self, s, v):
+    def _acceptance(self, s: OneTokenStep, v: dict[str, Any]) -> float:
         return float((s.p * s.q).sum())
 
-    def _sample(self, s, n, rng, v):
+    def _sample(
+        self, s: OneTokenStep, n: int, rng: np.random.Generator, v: dict[str, Any]
+    ) -> np.ndarray:
         draft = inverse_cdf(s.q, rng.random(n))
         sample = inverse_cdf(s.p, rng.random(n))
         return np.where(draft == sample, draft, sample)
@@ -329,7 +343,7 @@ class MultiCandidate(Rule):
             steps.append(checked_step(bucket / bucket.sum(), s.q))
         return steps
 
-    def _law(self, s, v):
+    def _law(self, s: OneTokenStep, v: dict[str, Any]) -> np.ndarray:
         law = np.zeros_like(s.p)
         reach = 1.0  # probability that every earlier candidate was rejected
         steps = self._steps(s, v["k"])
@@ -338,10 +352,12 @@ class MultiCandidate(Rule):
             reach *= one.z
         return law + reach * steps[-1].bucket_weights / steps[-1].bucket_weights.sum()
 
-    def _acceptance(self, s, v):
+    def _acceptance(self, s: OneTokenStep, v: dict[str, Any]) -> float:
         return 1.0 - math.prod(one.z for one in self._steps(s, v["k"]))
 
-    def _sample(self, s, n, rng, v):
+    def _sample(
+        self, s: OneTokenStep, n: int, rng: np.random.Generator, v: dict[str, Any]
+    ) -> np.ndarray:
         out = np.empty(n, dtype=np.int64)
         pending = np.arange(n)
         steps = self._steps(s, v["k"])
@@ -362,7 +378,9 @@ class MultiCandidate(Rule):
 class ResampleFromP(TwoRouteRule):
     """On a rejection, draw from p instead of the residual."""
 
-    def _routes(self, s, v):
+    def _routes(
+        self, s: OneTokenStep, v: dict[str, Any]
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         return s.q, s.accept, s.p
 
 
@@ -370,10 +388,14 @@ class ResampleFromP(TwoRouteRule):
 class InvertedRatio(TwoRouteRule):
     """The acceptance ratio upside down: min(1, q/p)."""
 
-    def _routes(self, s, v):
+    def _routes(
+        self, s: OneTokenStep, v: dict[str, Any]
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         return s.q, _inverted_accept(s.p, s.q), s.bucket_weights
 
-    def _test(self, s, draft, rng, v):
+    def _test(
+        self, s: OneTokenStep, draft: np.ndarray, rng: np.random.Generator, v: dict[str, Any]
+    ) -> tuple[np.ndarray, np.ndarray]:
         # The division-free form of u < q/p: a p(x) = 0 proposal is always accepted (q/0 = inf).
         u = rng.random(draft.size)
         return u * s.p[draft] < s.q[draft], u
@@ -383,7 +405,9 @@ class InvertedRatio(TwoRouteRule):
 class TopkMismatch(TwoRouteRule):
     """The draft samples from its top-k filtered law; the test and the residual use the raw q."""
 
-    def _routes(self, s, v):
+    def _routes(
+        self, s: OneTokenStep, v: dict[str, Any]
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         return top_k(s.q, v["k"]), s.accept, s.bucket_weights
 
 
@@ -391,10 +415,14 @@ class TopkMismatch(TwoRouteRule):
 class TypicalAcceptance(TwoRouteRule):
     """Medusa's typical acceptance, one token: keep a plausible draft, else draw from p."""
 
-    def _routes(self, s, v):
+    def _routes(
+        self, s: OneTokenStep, v: dict[str, Any]
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         return s.q, _typical_mask(s.p, v["eps"], v["delta"]), s.p
 
-    def _test(self, s, draft, rng, v):
+    def _test(
+        self, s: OneTokenStep, draft: np.ndarray, rng: np.random.Generator, v: dict[str, Any]
+    ) -> tuple[np.ndarray, np.ndarray]:
         # Medusa's test is deterministic: no uniform is drawn.
         return _typical_mask(s.p, v["eps"], v["delta"])[draft] > 0, np.empty(0)
 
@@ -410,10 +438,12 @@ class ReuseUniform(TwoRouteRule):
     prefix sums. With one residual token, or ``p == q``, the law is exactly ``p``.
     """
 
-    def _routes(self, s, v):
+    def _routes(
+        self, s: OneTokenStep, v: dict[str, Any]
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         return s.q, s.accept, s.bucket_weights
 
-    def _law(self, s, v):
+    def _law(self, s: OneTokenStep, v: dict[str, Any]) -> np.ndarray:
         edges = _residual_edges(s.bucket_weights)
         # Only proposals with a(x) < 1 can be rejected; each spreads its rejected mass
         # q(x)(1 - a(x)) uniformly over [a(x), 1) of the residual's CDF axis.
@@ -429,7 +459,9 @@ class ReuseUniform(TwoRouteRule):
         g = edges * w_cum[j] - wa_cum[j]
         return s.kept + np.diff(g)
 
-    def _replacement(self, s, fallback, u, rng):
+    def _replacement(
+        self, s: OneTokenStep, fallback: np.ndarray, u: np.ndarray, rng: np.random.Generator
+    ) -> np.ndarray:
         return inverse_cdf(fallback, u)
 
 
@@ -442,10 +474,14 @@ class Float32LessEqual(TwoRouteRule):
     The bucket is the correct one.
     """
 
-    def _routes(self, s, v):
+    def _routes(
+        self, s: OneTokenStep, v: dict[str, Any]
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         return s.q, _float32_accept(s.p, s.q), s.bucket_weights
 
-    def _test(self, s, draft, rng, v):
+    def _test(
+        self, s: OneTokenStep, draft: np.ndarray, rng: np.random.Generator, v: dict[str, Any]
+    ) -> tuple[np.ndarray, np.ndarray]:
         # A float32 uniform, as torch.rand draws it, compared with <= (a proposal has q > 0).
         u = rng.random(draft.size, dtype=np.float32)
         with np.errstate(over="ignore"):  # a ratio that overflows to inf passes, as it should
@@ -467,13 +503,15 @@ class RedrawFromQ(Rule):
             "does not exist)"
         )
 
-    def _law(self, s, v):
+    def _law(self, s: OneTokenStep, v: dict[str, Any]) -> np.ndarray:
         return s.kept / s.alpha
 
-    def _acceptance(self, s, v):
+    def _acceptance(self, s: OneTokenStep, v: dict[str, Any]) -> float:
         return 1.0  # every emitted token is an accepted draft (eventually)
 
-    def _sample(self, s, n, rng, v):
+    def _sample(
+        self, s: OneTokenStep, n: int, rng: np.random.Generator, v: dict[str, Any]
+    ) -> np.ndarray:
         """Each run proposes from q and tests, again and again, until a proposal is accepted.
 
         Runs still waiting are handled together in rounds; in each round every waiting run
@@ -578,7 +616,7 @@ _ALL: tuple[Rule, ...] = (
     Correct(
         key="correct",
         kind=EXACT,
-        title="Correct rule",
+        title=RULE_TITLES["correct"],
         what=(
             "Accept the draft x with probability min(1, {T}(x)/{D}(x)); on a rejection draw "
             "the replacement from the leftover bucket max(0, {T} − {D})/Z."
@@ -592,7 +630,7 @@ _ALL: tuple[Rule, ...] = (
     GreedyVerification(
         key="greedy",
         kind=TRADE_OFF,
-        title="Greedy verification",
+        title=RULE_TITLES["greedy"],
         what=(
             "The draft x is kept only if it is the target's most likely word (the largest "
             "{T}(x)); otherwise that most likely word is emitted instead."
@@ -612,7 +650,7 @@ _ALL: tuple[Rule, ...] = (
     TokenMatching(
         key="token_matching",
         kind=EXACT,
-        title="Token matching",
+        title=RULE_TITLES["token_matching"],
         what=(
             "The target draws its own word from {T}, independently of the draft; the draft is "
             "kept if it is the same word, and otherwise the target's word is emitted."
@@ -632,7 +670,7 @@ _ALL: tuple[Rule, ...] = (
     MultiCandidate(
         key="multi_candidate",
         kind=EXACT,
-        title="Several draft candidates (SpecInfer)",
+        title=RULE_TITLES["multi_candidate"],
         what=(
             "The draft offers k candidates, each drawn from {D}, tried in turn: each is kept "
             "with min(1, {T}'(x)/{D}(x)) for the current target {T}', and after each rejection "
@@ -648,12 +686,12 @@ _ALL: tuple[Rule, ...] = (
             "Miao et al., SpecInfer (ASPLOS 2024), multi-step speculative sampling; with k = 1 "
             "it is the standard rule."
         ),
-        params=(Param("k", 2, 1, MAX_CANDIDATES, integer=True),),
+        params=(Param("k", DEFAULT_CANDIDATES, 1, MAX_CANDIDATES, integer=True),),
     ),
     ResampleFromP(
         key="resample_from_p",
         kind=MISTAKE,
-        title="Rejection resamples from {T}",
+        title=RULE_TITLES["resample_from_p"],
         what="On a rejection the word is drawn from {T} instead of from the leftover bucket.",
         why=(
             "The accepted route already delivered min({T}, {D}), so topping up with Z·{T} "
@@ -667,7 +705,7 @@ _ALL: tuple[Rule, ...] = (
     InvertedRatio(
         key="inverted_ratio",
         kind=MISTAKE,
-        title="Inverted ratio min(1, {D}/{T})",
+        title=RULE_TITLES["inverted_ratio"],
         what=(
             "The test keeps a draft with probability min(1, {D}(x)/{T}(x)) — the two models "
             "swapped, as happens when mixing papers that name the target differently — while "
@@ -685,7 +723,7 @@ _ALL: tuple[Rule, ...] = (
     RedrawFromQ(
         key="redraw_from_q",
         kind=MISTAKE,
-        title="Redraw from {D} until accepted",
+        title=RULE_TITLES["redraw_from_q"],
         what=(
             "On a rejection the draft is thrown away and a fresh draft is drawn from {D}, again "
             "and again until one passes the test; the leftover bucket is never used."
@@ -701,7 +739,7 @@ _ALL: tuple[Rule, ...] = (
     ReuseUniform(
         key="reuse_uniform",
         kind=MISTAKE,
-        title="Reuse the acceptance uniform",
+        title=RULE_TITLES["reuse_uniform"],
         what=(
             "The random number u of the acceptance test is reused to pick the replacement from "
             "the bucket, instead of a fresh one."
@@ -716,7 +754,7 @@ _ALL: tuple[Rule, ...] = (
     TopkMismatch(
         key="topk_mismatch",
         kind=MISTAKE,
-        title="Top-k draft scored with raw {D}",
+        title=RULE_TITLES["topk_mismatch"],
         what=(
             "The draft proposes from its top-k filtered {D}, but the test and the bucket use "
             "the raw, unfiltered {D}."
@@ -734,7 +772,7 @@ _ALL: tuple[Rule, ...] = (
     Float32LessEqual(
         key="float32_leq",
         kind=MISTAKE,
-        title="Float32 uniform tested with ≤",
+        title=RULE_TITLES["float32_leq"],
         what=(
             "The test draws its uniform u as a 32-bit float — a multiple of 2⁻²⁴, exactly 0 "
             "once in 16,777,216 draws — and keeps the draft x when u ≤ {T}(x)/{D}(x)."
@@ -758,7 +796,7 @@ _ALL: tuple[Rule, ...] = (
     TypicalAcceptance(
         key="typical_acceptance",
         kind=TRADE_OFF,
-        title="Typical acceptance (Medusa)",
+        title=RULE_TITLES["typical_acceptance"],
         what=(
             "A draft x is kept whenever {T}(x) > min(ε, δ·exp(−H({T}))) — plausible enough under "
             "the target — without a random test; otherwise a word is drawn from {T}."
@@ -768,7 +806,10 @@ _ALL: tuple[Rule, ...] = (
             "out too often: faster, but not exact at a temperature above 0."
         ),
         source="Cai et al., Medusa (2024), typical acceptance (ε = .09, δ = .3 by default).",
-        params=(Param("eps", 0.09, 0.0, 1.0), Param("delta", 0.3, 0.0)),
+        params=(
+            Param("eps", DEFAULT_TYPICAL_EPS, 0.0, 1.0),
+            Param("delta", DEFAULT_TYPICAL_DELTA, 0.0),
+        ),
     ),
 )
 

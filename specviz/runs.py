@@ -12,14 +12,29 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike
 
-from specviz._checks import SEED_LIMIT, choice, generator, prob_pair, seed_value, whole
-from specviz.limits import BAND_LEVEL, CHECKPOINTS, MAX_COUNT_DRAWS, PATHS, PER_DRAW_MAX
-from specviz.one_token import step
+from specviz._checks import (
+    SEED_LIMIT,
+    choice,
+    generator,
+    prob_pair,
+    prob_vector,
+    seed_value,
+    whole,
+)
+from specviz.limits import (
+    BAND_LEVEL,
+    CHECKPOINTS,
+    MAX_COUNT_DRAWS,
+    PATHS,
+    PER_DRAW_MAX,
+)
+from specviz.one_token import checked_step
 from specviz.sampling import SpeculativeCounts, multinomial_on_support, speculative_sample
 from specviz.stats import (
     GofResult,
     TVBand,
     TVPath,
+    band_sizes,
     chi_square_gof,
     expected_tv_band,
     log_checkpoints,
@@ -115,35 +130,8 @@ def monte_carlo(
     start = seed_value(seed)
     chosen = choice(method, "method", (None, PER_DRAW, COUNT_LEVEL)) or sampler_for(size)
     cps = log_checkpoints(size, num)
-    vocab = p_arr.size
-    if chosen == PER_DRAW:
-        draws = speculative_sample(p_arr, q_arr, size, start)
-        path = total_variation_curve(draws.output, p_arr, cps)
-        output = path.counts[-1].copy()
-        accepted = np.bincount(draws.output[draws.accepted], minlength=vocab).astype(np.int64)
-        counts = SpeculativeCounts(
-            draft_counts=np.bincount(draws.draft, minlength=vocab).astype(np.int64),
-            accepted_counts=accepted,
-            residual_counts=output - accepted,
-            output_counts=output,
-        )
-    else:
-        # sample_counts for every stretch at once (one row each): O(V * num) in numpy, not a
-        # Python loop over up to ``num`` stretches.
-        rng = generator(start)
-        one = step(p_arr, q_arr)
-        steps = np.diff(np.concatenate(([0], cps)))
-        drafts = multinomial_on_support(rng, steps, q_arr)
-        accepted = rng.binomial(drafts, one.accept).astype(np.int64)
-        from_bucket = multinomial_on_support(rng, steps - accepted.sum(axis=1), one.bucket_weights)
-        path_counts = np.cumsum(accepted + from_bucket, axis=0)
-        counts = SpeculativeCounts(
-            draft_counts=drafts.sum(axis=0),
-            accepted_counts=accepted.sum(axis=0),
-            residual_counts=from_bucket.sum(axis=0),
-            output_counts=path_counts[-1].copy(),
-        )
-        path = TVPath(cps, path_counts, tv_of_counts(path_counts, cps, p_arr))
+    run = _per_draw if chosen == PER_DRAW else _count_level
+    counts, path = run(p_arr, q_arr, cps, start)
     return MonteCarloRun(
         n=size,
         seed=start,
@@ -153,6 +141,45 @@ def monte_carlo(
         gof=chi_square_gof(counts.output_counts, p_arr),
         min_expected=float(size * p_arr[p_arr > 0].min()),
     )
+
+
+def _per_draw(
+    p: np.ndarray, q: np.ndarray, cps: np.ndarray, seed: int
+) -> tuple[SpeculativeCounts, TVPath]:
+    """Every run simulated; the counts tallied from the draws."""
+    vocab = p.size
+    draws = speculative_sample(p, q, int(cps[-1]), seed)
+    path = total_variation_curve(draws.output, p, cps)
+    output = path.counts[-1].copy()
+    accepted = np.bincount(draws.output[draws.accepted], minlength=vocab).astype(np.int64)
+    counts = SpeculativeCounts(
+        draft_counts=np.bincount(draws.draft, minlength=vocab).astype(np.int64),
+        accepted_counts=accepted,
+        residual_counts=output - accepted,
+        output_counts=output,
+    )
+    return counts, path
+
+
+def _count_level(
+    p: np.ndarray, q: np.ndarray, cps: np.ndarray, seed: int
+) -> tuple[SpeculativeCounts, TVPath]:
+    """``sample_counts`` for every stretch between checkpoints at once (one row each): O(V *
+    num) in numpy, not a Python loop over up to ``num`` stretches."""
+    rng = generator(seed)
+    one = checked_step(p, q)
+    steps = np.diff(np.concatenate(([0], cps)))
+    drafts = multinomial_on_support(rng, steps, q)
+    accepted = rng.binomial(drafts, one.accept).astype(np.int64)
+    from_bucket = multinomial_on_support(rng, steps - accepted.sum(axis=1), one.bucket_weights)
+    path_counts = np.cumsum(accepted + from_bucket, axis=0)
+    counts = SpeculativeCounts(
+        draft_counts=drafts.sum(axis=0),
+        accepted_counts=accepted.sum(axis=0),
+        residual_counts=from_bucket.sum(axis=0),
+        output_counts=path_counts[-1].copy(),
+    )
+    return counts, TVPath(cps, path_counts, tv_of_counts(path_counts, cps, p))
 
 
 def monte_carlo_paths(
@@ -184,6 +211,20 @@ def monte_carlo_paths(
 def noise_band(p: ArrayLike, n_max: int, num: int = CHECKPOINTS) -> TVBand:
     """:func:`~specviz.stats.expected_tv_band` of ``p`` at the checkpoints up to ``n_max``.
 
-    It depends on ``p`` and ``n_max`` only (not on ``q`` or the seed): cache it on those.
+    It depends on ``p``, ``n_max`` and ``num`` only (not on ``q`` or the seed): cache it on
+    those.
+
+    Raises
+    ------
+    ValueError
+        On a bad ``p`` or ``n_max``, or more checkpoints than one band computes
+        (:func:`~specviz.stats.band_sizes`: 1,000, or 60 for the largest vocabulary).
     """
-    return expected_tv_band(p, log_checkpoints(n_max, num), BAND_LEVEL)
+    law = prob_vector(p, "p")
+    points = whole(num, "num", minimum=2)
+    if points > band_sizes(law):
+        raise ValueError(
+            f"num = {points:,} checkpoints, but a noise band of this p takes at most "
+            f"{band_sizes(law):,} sample sizes (see stats.band_sizes)"
+        )
+    return expected_tv_band(law, log_checkpoints(n_max, points), BAND_LEVEL)

@@ -36,6 +36,7 @@ from specviz.limits import (
     BAND_LEVEL,
     CHECKPOINTS,
     MAX_BAND_SIZES,
+    MAX_BAND_WORK,
     MAX_CHECKPOINTS,
     MAX_COUNT_DRAWS,
     ROUNDING,
@@ -334,7 +335,8 @@ def expected_tv_band(p: ArrayLike, n: ArrayLike, level: float = BAND_LEVEL) -> T
     p : array_like
         The law sampled from (and measured against).
     n : int or array_like of int
-        Sample size(s), whole numbers from 1 to ``10**15`` (at most 100,000 of them).
+        Sample size(s), whole numbers from 1 to ``10**15``: at most :func:`band_sizes` of them
+        (1,000; 60 at the largest vocabulary).
     level : float, default 0.95
         Share of exact runs the band holds, in (0, 1).
 
@@ -346,53 +348,33 @@ def expected_tv_band(p: ArrayLike, n: ArrayLike, level: float = BAND_LEVEL) -> T
     Raises
     ------
     ValueError
-        On a bad ``p``, sizes that are not whole numbers in ``[1, 10**15]``, or a ``level``
-        outside (0, 1).
+        On a bad ``p``, sizes that are not whole numbers in ``[1, 10**15]`` or too many of
+        them, or a ``level`` outside (0, 1).
 
     Notes
     -----
-    ``TV = ½ Σ_x |X_x/N - p(x)|`` with ``X ~ Multinomial(N, p)``; "words" are the entries of
-    ``p`` with ``p(x) > 0``. How each piece is computed:
-
-    * The mean is exact at every ``N``: ``E|X_x/N - p(x)| = 2 p q b(⌊N p⌋; N - 1, p)`` with
-      ``q = 1 - p`` and ``b`` the binomial pmf (de Moivre), summed over the words (the local
-      normal expansion of ``b`` once ``N p q >= 1000``, where they agree to 1e-7).
-    * ``N = 1``: exact (TV is ``1 - p(x)`` for the drawn word ``x``).
-    * ``2 <= N <= 64``: order statistics of 3,000 simulated streams of draws (fixed seed), each
-      observed after every draw, so every ``N`` comes from exact runs.
-    * ``N > 64``, at most 16 words: the quantiles of the Gaussian limit law of ``√N · TV``
-      (20,000 draws, fixed seed) scaled to the exact mean. While some word's count is far from
-      normal (``N p q < 20``), exact multinomial simulations at ``N = 64 · 2^k`` (2,000 runs
-      each, up to ``2**15``) take over, interpolated in ``log N``. For at most 12 words,
-      while ``N · upper < 100`` and ``N < 2**28 / 2**V``, the edges are put on the lattice
-      ``{(k - N p(A)) / N}`` that TV lives on (``A`` a set of words, ``k`` a whole number):
-      the lower edge on the nearest point, the upper edge on the point at or above it.
-    * ``N > 64``, more words: a gamma law fitted to the exact mean and to the variance of
-      independent Poisson counts conditioned on their total (right for many rare words),
-      corrected by the Gaussian limit's covariances (right for frequent ones).
-    * Both edges are clipped to the TVs ``N`` draws can produce: from the smallest (``N p``
-      rounded by largest remainders) to ``1 - min p`` (all draws on the rarest word).
-
-    The upper edge falls with ``N`` except for lattice steps (less than ``1/N``) where the TV
-    is lumpy: the exact central interval does the same (two equally likely words: 0.357 at
-    ``N = 7``, 0.375 at ``N = 8``).
+    The mean is exact at every ``N``; the edges come from simulated streams up to ``N = 64``,
+    then from the Gaussian limit law (few words) or a gamma law fitted to the exact mean
+    (many words), put on the lattice of possible TVs where it is coarse (the class
+    ``_BandModel`` says how). The upper edge falls with ``N`` except for lattice steps (less
+    than ``1/N``) where the TV is lumpy: the exact central interval does the same (two equally
+    likely words: 0.357 at ``N = 7``, 0.375 at ``N = 8``).
 
     Coverage of exact runs (tests/test_band_coverage.py): 95 % within about ±1 % wherever the
     TV is close to continuous, more where the lattice is coarse (tiny ``N``, two words), since
     an interval between atoms must then hold more than ``level``. A cold call costs ~15-30 ms
-    for 3 to 10 words at 60 checkpoints, ~0.6 s for 50,000 words.
+    for 3 to 10 words at 60 checkpoints, about 0.2 s at the largest vocabulary.
     """
     law = prob_vector(p, "p")
     _refuse_odd_items(n, "n")
     sizes = whole_array(n, "n", minimum=1, maximum=MAX_COUNT_DRAWS)
-    if sizes.size > MAX_BAND_SIZES:
+    most = band_sizes(law)
+    if sizes.size > most:
         raise ValueError(
-            f"n holds {sizes.size:,} sample sizes; at most {MAX_BAND_SIZES:,} are allowed"
+            f"n holds {sizes.size:,} sample sizes; at most {most:,} go for this p {_BAND_LIMITS}"
         )
     share = _level(level)
-    model = _BandModel(law, share)
-    flat = sizes.reshape(-1)
-    mean, sd, lower, upper = model.evaluate(flat)
+    mean, sd, lower, upper = _BandModel(law, share).evaluate(sizes.reshape(-1))
     shape = sizes.shape
     return TVBand(
         sizes,
@@ -402,6 +384,25 @@ def expected_tv_band(p: ArrayLike, n: ArrayLike, level: float = BAND_LEVEL) -> T
         upper.reshape(shape),
         share,
     )
+
+
+def band_sizes(p: ArrayLike) -> int:
+    """How many sample sizes one noise band of ``p`` computes: at most
+    :data:`~specviz.limits.MAX_BAND_SIZES`, and at most :data:`~specviz.limits.MAX_BAND_WORK`
+    (size, word) pairs, since the exact mean is a pass over the words per size (60 sizes for
+    the largest vocabulary).
+
+    Raises
+    ------
+    ValueError
+        On a bad ``p``.
+    """
+    words = int(np.count_nonzero(prob_vector(p, "p")))
+    return min(MAX_BAND_SIZES, MAX_BAND_WORK // words)
+
+
+#: The end of the message refusing too many sizes for a band.
+_BAND_LIMITS = f"(a band computes {MAX_BAND_SIZES:,} sizes, and {MAX_BAND_WORK:,} size-word pairs)"
 
 
 def detectable_from(p: ArrayLike, tv: float, level: float = BAND_LEVEL) -> int | None:
@@ -436,9 +437,12 @@ def detectable_from(p: ArrayLike, tv: float, level: float = BAND_LEVEL) -> int |
     -----
     Up to ``N = 64`` every value is looked at. Above, the edge before lattice snapping
     (non-increasing) is below ``tv`` from some ``N_0`` on and the edge after snapping (less
-    than ``1/N`` higher) from some ``N_1`` on; both come from doubling and bisection, and the
-    sizes in between (about ``2 / tv`` of them, none once ``N · upper >= 100`` or
-    ``N >= 2**28 / 2**V``) are evaluated one by one.
+    than ``1/N`` higher) from some ``N_1`` on; both are found by :func:`_first_below` (a few
+    passes over the law's words), and the sizes in between (about ``2 / tv`` of them, none
+    once ``N · upper >= 100`` or ``N >= 2**28 / 2**V``) are evaluated one by one. The exact
+    mean of a law with words of probability ~1e-6 wiggles with ``N`` by a few parts in 10**7
+    (the binomial's mode moves by whole draws); where ``tv`` meets the edge inside such a
+    wiggle, ``N`` is one of the sizes where it crosses.
     """
     law = prob_vector(p, "p")
     bias = real(tv, "tv", low=0.0, high=1.0)
@@ -448,55 +452,38 @@ def detectable_from(p: ArrayLike, tv: float, level: float = BAND_LEVEL) -> int |
     model = _BandModel(law, share)
     if bias > model.max_tv:
         return 1  # no N draws of p are that far from p (an exact sampler's TV is 0 for V = 1)
+    return _crossing(model, bias)
+
+
+def _crossing(model: _BandModel, bias: float) -> int:
+    """:func:`detectable_from` for a bias some ``N`` draws can show."""
     small = np.arange(1, _STREAM_MAX + 1, dtype=np.int64)
-    last_above = int(small[model.evaluate(small)[3] >= bias].max(initial=0))
-
-    def core(size: int) -> float:
-        # float sizes: a tiny bias needs N beyond the int64 range.
-        return float(model.upper_core(np.array([size], dtype=np.float64))[0])
-
-    def roof(size: int) -> float:
-        # Snapping moves the upper edge up by less than one step 1/N, never down: between
-        # core and roof, both non-increasing.
-        coarse = bool(model.lattice_is_coarse(np.array([size], dtype=np.float64))[0])
-        return core(size) + (1.0 / size if coarse else 0.0)
-
+    last_above = int(small[model.upper(small) >= bias].max(initial=0))
     first = _STREAM_MAX + 1
-    start = _first_below(core, bias, first)  # below it the edge is >= core >= bias
-    stop = _first_below(roof, bias, start)  # from it on the edge is < roof < bias
+    start = _first_below(model.upper_core, bias, first)  # below it the edge is >= core >= bias
+    stop = _first_below(model.upper_roof, bias, start)  # from it on the edge is < roof < bias
+    early = last_above + 1 if start == first else start
     if stop - start > _WINDOW_WORK // 2**model.words:
         # Only for laws with words of probability ~1e-9: bisect on the snapped edge itself,
         # which still gives upper(N) < tv <= upper(N - 1), if not "for good".
-        def edge(size: int) -> float:
-            return float(model.evaluate(np.array([size], dtype=np.int64))[3][0])
-
-        below, above = start - 1, stop
-        if edge(below) < bias:
-            return last_above + 1 if start == first else start
-        while above - below > 1:
-            middle = (below + above) // 2
-            if edge(middle) < bias:
-                above = middle
-            else:
-                below = middle
-        return above
+        return _last_crossing(model, bias, start - 1, stop, early)
     if stop > start:
         window = np.arange(start, stop, dtype=np.int64)
-        above = window[model.evaluate(window)[3] >= bias]
+        above = window[model.upper(window) >= bias]
         if above.size:
             return int(above[-1]) + 1
-    if start > first:
-        return start
-    return last_above + 1
+    return early
 
 
-def _first_below(edge: Callable[[int], float], bias: float, start: int) -> int:
-    """Smallest ``N >= start`` with ``edge(N) < bias`` for a non-increasing ``edge``."""
-    if edge(start) < bias:
-        return start
-    below, above = start, 2 * start
-    while edge(above) >= bias:
-        below, above = above, 2 * above
+def _last_crossing(model: _BandModel, bias: float, below: int, above: int, early: int) -> int:
+    """Bisection on the snapped upper edge between ``below`` and ``above`` (where it is
+    below ``bias``); ``early`` if the edge is below ``bias`` at ``below`` already."""
+
+    def edge(size: int) -> float:
+        return float(model.upper(np.array([size], dtype=np.int64))[0])
+
+    if edge(below) < bias:
+        return early
     while above - below > 1:
         middle = (below + above) // 2
         if edge(middle) < bias:
@@ -504,6 +491,66 @@ def _first_below(edge: Callable[[int], float], bias: float, start: int) -> int:
         else:
             below = middle
     return above
+
+
+def _first_below(edge: Callable[[np.ndarray], np.ndarray], bias: float, start: int) -> int:
+    """Smallest ``N >= start`` with ``edge(N) < bias`` for a non-increasing ``edge``.
+
+    ``edge`` takes float sizes (``N`` may pass the int64 range) and costs a pass over the law's
+    words per size, so the sizes asked for are few: the bracket is found by a jump to where an
+    edge falling like ``1/√N`` would cross ``bias``, then narrowed by probing both sides of the
+    point where ``log edge``, interpolated linearly in ``log N``, meets ``log bias`` (a handful
+    of steps, where bisection takes one per bit of ``N``). A step that does not halve the
+    bracket is followed by one at its middle, so on an edge the interpolation cannot follow (a
+    staircase) the search asks at most about three sizes per bit. The answer is the same as a
+    bisection's: the bracket always holds it.
+    """
+
+    def at(*sizes: int) -> list[float]:
+        return edge(np.array(sizes, dtype=np.float64)).tolist()
+
+    (value,) = at(start)
+    if value < bias:
+        return start
+    below, high = start, value
+    while True:  # the bracket: jump past the crossing of a 1/√N edge
+        guess = max(2 * below, math.ceil(below * min((high / bias) ** 2 * 1.1, 2.0**80)))
+        (value,) = at(guess)
+        if value < bias:
+            above, low = guess, value
+            break
+        below, high = guess, value
+    halved = True
+    while above - below > 8:
+        width = above - below
+        if halved:  # both sides of the interpolated crossing, a 256th of the bracket apart
+            middle, step = _log_crossing(below, high, above, low, bias), max(1, width >> 8)
+            probes = sorted(
+                {min(max(x, below + 1), above - 1) for x in (middle - step, middle + step)}
+            )
+        else:  # the interpolation missed: one bisection step
+            probes = [below + width // 2]
+        for size, value in zip(probes, at(*probes), strict=True):
+            if value >= bias:
+                below, high = size, value
+            elif size < above:  # the probes are in order: the first one below bias counts
+                above, low = size, value
+        halved = above - below <= width // 2
+    inside = list(range(below + 1, above))
+    crossed = [size for size, value in zip(inside, at(*inside), strict=True) if value < bias]
+    return crossed[0] if crossed else above
+
+
+def _log_crossing(below: int, high: float, above: int, low: float, bias: float) -> int:
+    """Where the line through ``(log below, log high)`` and ``(log above, log low)`` reaches
+    ``log bias``; the middle of the bracket where the logs cannot tell (an edge of 0, or two
+    values a few ulps apart)."""
+    fall = math.log(high) - math.log(low) if low > 0.0 else 0.0
+    if not fall > 0.0:
+        return below + (above - below) // 2
+    share = (math.log(high) - math.log(bias)) / fall
+    x0, x1 = math.log(below), math.log(above)
+    return round(math.exp(x0 + share * (x1 - x0)))
 
 
 # ---------------------------------------------------------------------------------- internals
@@ -548,10 +595,34 @@ class _BandModel:
 
     Every value depends on ``(p, level, N)`` only, never on which other sizes are asked for:
     the simulations have fixed seeds and fixed sizes.
+
+    ``TV = ½ Σ_x |X_x/N - p(x)|`` with ``X ~ Multinomial(N, p)``; "words" are the entries of
+    ``p`` with ``p(x) > 0``. How each piece is computed:
+
+    * The mean is exact at every ``N``: ``E|X_x/N - p(x)| = 2 p q b(⌊N p⌋; N - 1, p)`` with
+      ``q = 1 - p`` and ``b`` the binomial pmf (de Moivre), summed over the words (the local
+      normal expansion of ``b`` once ``N p q >= 1000``, where they agree to 1e-7).
+    * ``N = 1``: exact (TV is ``1 - p(x)`` for the drawn word ``x``).
+    * ``2 <= N <= 64``: order statistics of 3,000 simulated streams of draws (fixed seed), each
+      observed after every draw, so every ``N`` comes from exact runs.
+    * ``N > 64``, at most 16 words: the quantiles of the Gaussian limit law of ``√N · TV``
+      (20,000 draws, fixed seed) scaled to the exact mean. While some word's count is far from
+      normal (``N p q < 20``), exact multinomial simulations at ``N = 64 · 2^k`` (2,000 runs
+      each, up to ``2**15``) take over, interpolated in ``log N``. For at most 12 words,
+      while ``N · upper < 100`` and ``N < 2**28 / 2**V``, the edges are put on the lattice
+      ``{(k - N p(A)) / N}`` that TV lives on (``A`` a set of words, ``k`` a whole number):
+      the lower edge on the nearest point, the upper edge on the point at or above it.
+    * ``N > 64``, more words: a gamma law fitted to the exact mean and to the variance of
+      independent Poisson counts conditioned on their total (right for many rare words),
+      corrected by the Gaussian limit's covariances (right for frequent ones).
+    * Both edges are clipped to the TVs ``N`` draws can produce: from the smallest (``N p``
+      rounded by largest remainders) to ``1 - min p`` (all draws on the rarest word).
     """
 
     def __init__(self, law: np.ndarray, level: float) -> None:
         self.p = law[law > 0]
+        # The mean and the variance sum over distinct probabilities: found once per law.
+        self.values, self.weights = np.unique(self.p, return_counts=True)
         self.alpha = (1.0 - level) / 2.0
         self.words = int(self.p.size)
         self.max_tv = 1.0 - float(self.p.min())
@@ -565,11 +636,23 @@ class _BandModel:
 
     def evaluate(self, sizes: np.ndarray) -> tuple[np.ndarray, ...]:
         """``(mean, sd, lower, upper)`` at the int64 sample sizes ``sizes`` (1-D)."""
+        mean = self._mean(sizes) if self.words > 1 else np.zeros(sizes.size)
+        return (mean, *self._edges(sizes, mean))
+
+    def upper(self, sizes: np.ndarray) -> np.ndarray:
+        """The upper edge alone at int64 ``sizes``: the exact mean (a pass over the words per
+        size) only where the edge needs it, above ``N = 64``."""
+        mean = np.zeros(sizes.size)
+        large = sizes > _STREAM_MAX
+        if self.words > 1 and large.any():
+            mean[large] = self._mean(sizes[large])
+        return self._edges(sizes, mean)[2]
+
+    def _edges(self, sizes: np.ndarray, mean: np.ndarray) -> tuple[np.ndarray, ...]:
+        """``(sd, lower, upper)`` at ``sizes``, given the exact mean where ``N > 64``."""
         count = sizes.size
         if self.words == 1:
-            zeros = np.zeros(count)
-            return zeros, zeros.copy(), zeros.copy(), zeros.copy()
-        mean = _tv_mean(self.p, sizes)
+            return np.zeros(count), np.zeros(count), np.zeros(count)
         sd, lower, upper = np.empty(count), np.empty(count), np.empty(count)
         small = sizes <= _STREAM_MAX
         if small.any():
@@ -596,11 +679,22 @@ class _BandModel:
         lower = np.where(lower <= ROUNDING, 0.0, lower)
         lower = np.minimum(lower, self.max_tv)
         upper = np.clip(upper, lower, self.max_tv)
-        return mean, sd, lower, upper
+        return sd, lower, upper
+
+    def _mean(self, sizes: np.ndarray) -> np.ndarray:
+        """Exact ``E TV`` at each size (:func:`_tv_mean`)."""
+        return _tv_mean(self.values, self.weights, sizes)
 
     def upper_core(self, sizes: np.ndarray) -> np.ndarray:
-        """The upper edge above ``N = 64`` before lattice snapping: non-increasing in ``N``."""
-        return self._large_band(sizes, _tv_mean(self.p, sizes))[2]
+        """The upper edge above ``N = 64`` before lattice snapping: non-increasing in ``N``
+        (``sizes`` may be floats beyond the int64 range)."""
+        return self._large_band(sizes, self._mean(sizes))[2]
+
+    def upper_roof(self, sizes: np.ndarray) -> np.ndarray:
+        """:meth:`upper_core` plus one lattice step ``1/N`` where the edges are snapped: the
+        snapped edge lies between the two, and both are non-increasing."""
+        coarse = self.lattice_is_coarse(sizes)
+        return self.upper_core(sizes) + np.where(coarse, 1.0 / sizes, 0.0)
 
     def lattice_is_coarse(self, sizes: np.ndarray) -> np.ndarray:
         """Where :meth:`evaluate` snaps the edges to the lattice of possible TVs.
@@ -632,7 +726,7 @@ class _BandModel:
             upper[inside] = np.interp(x, xs, a_hi)
             # The lower edge of a lumpy law jumps between neighbouring sizes: take the smaller
             # of the two anchors' ratios to the mean, which moves smoothly.
-            ratio = a_lo / _tv_mean(self.p, grid)
+            ratio = a_lo / self._mean(grid)
             j = np.searchsorted(grid, sizes[inside], side="right") - 1
             lower[inside] = mean[inside] * np.minimum(ratio[j], ratio[j + 1])
         return sd, lower, upper
@@ -724,7 +818,7 @@ class _BandModel:
             t = 0.5 * np.abs(counts / float(size) - self.p).sum(axis=1)
             t_lo, t_hi = _order_quantiles(t[None, :], self.alpha)
             sd[i], lo[i], hi[i] = t.std(), t_lo[0], t_hi[0]
-        l_sd, l_lo, l_hi = self._limit_band(_tv_mean(self.p, sizes[-1:]))
+        l_sd, l_lo, l_hi = self._limit_band(self._mean(sizes[-1:]))
         sd[-1], lo[-1], hi[-1] = l_sd[0], l_lo[0], l_hi[0]
         hi = np.maximum.accumulate(hi[::-1])[::-1]
         self._anchors = (sizes, sd, lo, hi)
@@ -734,7 +828,10 @@ class _BandModel:
         """Many words: gamma quantiles from the exact mean and an approximate variance."""
         from scipy.special import gammaincinv
 
-        var = _poisson_tv_variance(self.p, sizes) + self._gamma_correction() / sizes
+        var = (
+            _poisson_tv_variance(self.values, self.weights, sizes)
+            + self._gamma_correction() / sizes
+        )
         var = np.maximum(var, 1e-300)
         shape = mean**2 / var
         scale = var / mean
@@ -841,9 +938,9 @@ def _one_draw_band(p: np.ndarray, alpha: float) -> tuple[float, float, float]:
     return float(lo), float(hi), sd
 
 
-def _tv_mean(p: np.ndarray, sizes: np.ndarray) -> np.ndarray:
-    """Exact ``E TV(p̂_N, p)`` at each size (``p`` > 0 everywhere)."""
-    values, weights = np.unique(p, return_counts=True)
+def _tv_mean(values: np.ndarray, weights: np.ndarray, sizes: np.ndarray) -> np.ndarray:
+    """Exact ``E TV(p̂_N, p)`` at each size, for a law whose distinct probabilities (all > 0)
+    are ``values``, held by ``weights`` words each."""
     return np.concatenate(
         [
             0.5 * (_binomial_abs_dev(values, chunk) * weights).sum(axis=1)
@@ -864,24 +961,26 @@ def _binomial_abs_dev(p: np.ndarray, sizes: np.ndarray) -> np.ndarray:
     de Moivre: ``E|X - Np| = 2 N p q b(⌊Np⌋; N - 1, p)``. ``⌊Np⌋ = 0`` (``Np < 1``) gives
     ``2 p q^N`` in closed form; for ``(N - 1) p q >= 1000`` the local expansion of ``b`` at the
     mode (normal density with its ``1/(Npq)`` Edgeworth terms, relative error < 1e-7) replaces
-    scipy's pmf, which costs ~0.1 µs a word and size.
+    scipy's pmf, which costs ~0.1 µs a word and size. Each entry is computed by its own formula
+    only (a table of 100,000 words and 60 sizes would otherwise pay for all three).
     """
-    n = sizes.astype(np.float64)[:, None]
-    q = 1.0 - p
-    s2 = (n - 1.0) * p * q
-    with np.errstate(divide="ignore", invalid="ignore"):
-        d = np.floor(n * p) - (n - 1.0) * p
-        correction = 1.0 - (d * d + (q - p) * d) / (2.0 * s2) - (1.0 - p * q) / (12.0 * s2)
-        out = np.where(
-            n * p < 1.0,
-            2.0 * p * np.exp(n * np.log1p(-p)),
-            2.0 * p * q / np.sqrt(2.0 * math.pi * s2) * correction,
-        )
-    middle = np.nonzero((n * p >= 1.0) & (s2 < _NORMAL_MOMENTS))
-    if middle[0].size:
-        pm = np.broadcast_to(p, out.shape)[middle]
-        nm = np.broadcast_to(n, out.shape)[middle]
-        out[middle] = 2.0 * pm * (1.0 - pm) * _binomial_pmf(np.floor(nm * pm), nm - 1.0, pm)
+    n = np.broadcast_to(sizes.astype(np.float64)[:, None], (sizes.size, p.size))
+    p = np.broadcast_to(p, n.shape)
+    s2 = (n - 1.0) * p * (1.0 - p)
+    tail = n * p < 1.0
+    exact = ~tail & (s2 < _NORMAL_MOMENTS)
+    normal = ~(tail | exact)
+    out = np.empty(n.shape)
+    pt = p[tail]
+    out[tail] = 2.0 * pt * np.exp(n[tail] * np.log1p(-pt))
+    pn, nn, sn = p[normal], n[normal], s2[normal]
+    qn = 1.0 - pn
+    d = np.floor(nn * pn) - (nn - 1.0) * pn
+    correction = 1.0 - (d * d + (qn - pn) * d) / (2.0 * sn) - (1.0 - pn * qn) / (12.0 * sn)
+    out[normal] = 2.0 * pn * qn / np.sqrt(2.0 * math.pi * sn) * correction
+    if exact.any():
+        pm, nm = p[exact], n[exact]
+        out[exact] = 2.0 * pm * (1.0 - pm) * _binomial_pmf(np.floor(nm * pm), nm - 1.0, pm)
     return out
 
 
@@ -894,40 +993,51 @@ def _binomial_pmf(k: np.ndarray, n: np.ndarray, p: np.ndarray) -> np.ndarray:
     return np.exp(log_pmf)
 
 
-def _poisson_tv_variance(p: np.ndarray, sizes: np.ndarray) -> np.ndarray:
+def _poisson_tv_variance(values: np.ndarray, weights: np.ndarray, sizes: np.ndarray) -> np.ndarray:
     """Variance of TV with the counts independent ``Poisson(N p)`` conditioned on their sum.
 
     For ``S = Σ f_x(ξ_x)`` the conditioning gives ``Var S - Cov(S, Σξ)² / N`` (the classical
     variance of separable statistics of a multinomial), with per-word moments
-    ``a = E|ξ - λ|``, ``Var|ξ - λ| = λ - a²`` and ``c = E[(ξ - λ)|ξ - λ|]``.
+    ``a = E|ξ - λ|``, ``Var|ξ - λ| = λ - a²`` and ``c = E[(ξ - λ)|ξ - λ|]``. The law is given
+    by its distinct probabilities ``values`` and their ``weights``, as for :func:`_tv_mean`.
     """
-    values, weights = np.unique(p, return_counts=True)
     parts = []
     for chunk in _chunks(sizes, values.size):
         n = chunk.astype(np.float64)[:, None]
         lam = n * values
-        with np.errstate(divide="ignore", invalid="ignore"):
-            # k = 0 (λ < 1): a = 2 λ e^-λ and c = λ (1 - 2 λ e^-λ). Large λ: a = √(2λ/π) and
-            # the Poisson skewness 1/√λ gives c = √(2λ/π)/3.
-            root = np.sqrt(2.0 * lam / math.pi)
-            near_zero = 2.0 * lam * np.exp(-lam)
-            a = np.where(lam < 1.0, near_zero, root)
-            c = np.where(lam < 1.0, lam * (1.0 - near_zero), root / 3.0)
-        middle = np.nonzero((lam >= 1.0) & (lam < _NORMAL_POISSON))
-        if middle[0].size:
-            from scipy.special import gammaln, pdtr, xlogy
-
-            lm = lam[middle]
-            k = np.floor(lm)
-            pmf = np.exp(xlogy(k, lm) - lm - gammaln(k + 1.0))
-            a[middle] = 2.0 * lm * pmf
-            # Stein: E[(ξ-λ) g(ξ)] = λ E[g(ξ+1) - g(ξ)] with g = |· - λ|.
-            c[middle] = lm * (1.0 - 2.0 * pdtr(k, lm) + 2.0 * (1.0 - (lm - k)) * pmf)
+        a, c = _poisson_moments(lam)
         spread = ((lam - a * a) * weights).sum(axis=1)
         drift = (c * weights).sum(axis=1)
         n1 = n[:, 0]
         parts.append(np.maximum(spread - drift**2 / n1, 0.0) / (4.0 * n1 * n1))
     return np.concatenate(parts)
+
+
+def _poisson_moments(lam: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``a = E|ξ - λ|`` and ``c = E[(ξ - λ)|ξ - λ|]`` for ``ξ ~ Poisson(λ)``, each entry by its
+    own formula: closed forms for ``λ < 1`` (``k = 0``) and the normal limit from ``λ = 100``
+    on, the Poisson pmf in between."""
+    a, c = np.empty(lam.shape), np.empty(lam.shape)
+    low = lam < 1.0
+    exact = ~low & (lam < _NORMAL_POISSON)
+    high = ~(low | exact)
+    # k = 0 (λ < 1): a = 2 λ e^-λ and c = λ (1 - 2 λ e^-λ). Large λ: a = √(2λ/π) and the
+    # Poisson skewness 1/√λ gives c = √(2λ/π)/3.
+    ll = lam[low]
+    near_zero = 2.0 * ll * np.exp(-ll)
+    a[low], c[low] = near_zero, ll * (1.0 - near_zero)
+    root = np.sqrt(2.0 * lam[high] / math.pi)
+    a[high], c[high] = root, root / 3.0
+    if exact.any():
+        from scipy.special import gammaln, pdtr, xlogy
+
+        lm = lam[exact]
+        k = np.floor(lm)
+        pmf = np.exp(xlogy(k, lm) - lm - gammaln(k + 1.0))
+        a[exact] = 2.0 * lm * pmf
+        # Stein: E[(ξ-λ) g(ξ)] = λ E[g(ξ+1) - g(ξ)] with g = |· - λ|.
+        c[exact] = lm * (1.0 - 2.0 * pdtr(k, lm) + 2.0 * (1.0 - (lm - k)) * pmf)
+    return a, c
 
 
 def _limit_tv_variance(p: np.ndarray) -> float:

@@ -23,7 +23,7 @@ from specviz._checks import prob_pair, seed_value, sequence, whole
 from specviz.limits import BAND_LEVEL, CHECKPOINTS, MAX_COUNT_DRAWS, MAX_RULE_DRAWS, ZOO_N_MAX
 from specviz.one_token import checked_step, total_variation
 from specviz.rules import Rule, get_rule
-from specviz.runs import monte_carlo
+from specviz.runs import monte_carlo, noise_band
 from specviz.stats import (
     GofResult,
     TVBand,
@@ -31,7 +31,6 @@ from specviz.stats import (
     chi_square_gof,
     detectable_from,
     expected_tv_band,
-    log_checkpoints,
     tv_path,
 )
 
@@ -100,15 +99,15 @@ def zoo_comparison(
     start = seed_value(seed)
     top = whole(n_max, "n_max", minimum=1, maximum=MAX_COUNT_DRAWS)
     law = rule.law(p_arr, q_arr)
-    cps = log_checkpoints(top, num)
+    band = noise_band(p_arr, top, num)  # first: it refuses more checkpoints than it computes
     tv = total_variation(law, p_arr)
     return ZooComparison(
         rule=rule,
         law=law,
         tv=tv,
         correct=monte_carlo(p_arr, q_arr, top, start, num).path,
-        wrong=tv_path(law, p_arr, cps, start),
-        band=expected_tv_band(p_arr, cps, BAND_LEVEL),
+        wrong=tv_path(law, p_arr, band.n, start),
+        band=band,
         detectable_from=detectable_from(p_arr, tv, BAND_LEVEL),
         tv_correct=total_variation(checked_step(p_arr, q_arr).output, p_arr),
     )

@@ -134,7 +134,8 @@ def test_a_tab_whose_replica_dies_keeps_its_page_and_the_others_never_notice(
         after = snapshot(a)
         assert after == before, "the page changed when its replica died"
         assert after["exceptions"] == 0 and not watch_a.exceptions
-        assert reconnected < 5.0, f"tab A took {reconnected:.1f} s to reconnect"
+        # How fast is measured (benchmarks/bench_replicas.py), not asserted: that the tab came
+        # back at all is what wait_until checked.
         print(f"tab A reconnected {1e3 * reconnected:.0f} ms after the kill")
 
         # Tab B: the same websocket all along, and its next change works.

@@ -47,12 +47,12 @@ from specviz._checks import (
     whole,
     whole_array,
 )
-from specviz.one_token import mixture, step, total_variation
+from specviz.one_token import step, total_variation
 
 GOOD = [0.5, 0.5]
 
 #: Every public function taking a pair of laws, with valid other arguments, and the names of
-#: its two law arguments (``total_variation`` and ``mixture`` compare any two laws: a, b).
+#: its two law arguments (``total_variation`` compares any two laws: a, b).
 PAIR_FUNCTIONS = {
     "step": (step, ("p", "q")),
     "acceptance_probs": (acceptance_probs, ("p", "q")),
@@ -61,7 +61,6 @@ PAIR_FUNCTIONS = {
     "residual": (residual, ("p", "q")),
     "output_distribution": (output_distribution, ("p", "q")),
     "total_variation": (total_variation, ("a", "b")),
-    "mixture": (lambda a, b: mixture(a, b, 0.5), ("a", "b")),
     "speculative_sample": (lambda p, q: speculative_sample(p, q, 10, seed=0), ("p", "q")),
     "sample_counts": (lambda p, q: sample_counts(p, q, 10, seed=0), ("p", "q")),
 }

@@ -7,13 +7,26 @@ for the raw text, and every parameter of every page is checked the same way.
 
 from __future__ import annotations
 
+import ast
+import subprocess
+import sys
 from dataclasses import replace
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from specviz.limits import MAX_LABEL, MAX_PARAM_CHARS, MAX_SEED, MAX_TOKENS, MIN_TOKENS, N_CHOICES
+from specviz.limits import (
+    CASE_TITLES,
+    MAX_LABEL,
+    MAX_PARAM_CHARS,
+    MAX_SEED,
+    MAX_TOKENS,
+    MIN_TOKENS,
+    MISTAKE_KEYS,
+    N_CHOICES,
+    RULE_TITLES,
+)
 from specviz.links import (
     BUG,
     DRAWS,
@@ -80,6 +93,33 @@ def test_the_page_parameters_offer_what_the_pages_show() -> None:
     assert RUNS.choices == N_CHOICES and RUNS.default == 10_000
     assert DRAWS.choices == (20, 50, 200, 500) and DRAWS.default == 50
     assert BUG.choices == rules_of(MISTAKE) and BUG.default == "resample_from_p"
+
+
+def test_the_names_a_link_carries_are_the_lessons() -> None:
+    """links.py reads the rules' and the cases' keys, titles and defaults from limits.py, so that
+    it imports no lesson module; the lesson modules build on the same constants."""
+    from specviz.exactness import CASES
+    from specviz.links import CANDIDATES, CASE, TYPICAL_DELTA, TYPICAL_EPS, VARIANT, VARIANTS
+
+    assert {key: rule.title for key, rule in RULES.items()} == RULE_TITLES
+    assert tuple(RULES) == tuple(RULE_TITLES) and rules_of(MISTAKE) == MISTAKE_KEYS
+    assert tuple(k for k, rule in RULES.items() if rule.kind != MISTAKE) == VARIANTS
+    assert VARIANT.choices == VARIANTS and VARIANT.default == "correct"
+    assert {case.key: case.title for case in CASES} == CASE_TITLES
+    assert CASE.choices == ("yours", *(case.key for case in CASES))
+    assert CANDIDATES.default == RULES["multi_candidate"].defaults["k"]
+    assert TYPICAL_EPS.default == RULES["typical_acceptance"].defaults["eps"]
+    assert TYPICAL_DELTA.default == RULES["typical_acceptance"].defaults["delta"]
+    notice = BUG.read({"bug": "nope"})[1]
+    assert notice is not None and "'Rejection resamples from {T}'" in notice
+
+
+def test_links_loads_no_lesson_module() -> None:
+    """A page's share link is read without loading any lesson (the decoding engine took 1.5 s)."""
+    code = "import sys, specviz.links; print(sorted(m for m in sys.modules if 'specviz' in m))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    loaded = set(ast.literal_eval(out.stdout.strip()))
+    assert loaded == {"specviz", "specviz._checks", "specviz.limits", "specviz.links"}, loaded
 
 
 @pytest.mark.parametrize("param", FLAGS, ids=ids)

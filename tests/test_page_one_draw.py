@@ -209,6 +209,8 @@ def test_preset_is_shared_with_the_playground():
     at = one_draw()
     at.selectbox(key="od.preset").set_value("misses").run()
     at.switch_page(PLAYGROUND).run()
+    at.session_state["pg.edit"] = True  # the weight editor, open
+    at.run()
     assert_alive(at)
     assert [at.slider(key=f"pg.q{i}").value for i in range(4)] == [50, 30, 20, 0]
     at.switch_page(ONE_DRAW).run()
@@ -222,6 +224,8 @@ def test_preset_is_shared_with_the_playground():
 @pytest.mark.parametrize("model", ["p", "q"])
 def test_all_zero_weights_show_a_clear_error(model):
     at = open_page(PLAYGROUND, via_home=True)
+    at.session_state["pg.edit"] = True  # the weight editor, open
+    at.run()
     for i in range(4):
         at.slider(key=f"pg.{model}{i}").set_value(0)
     at.run()

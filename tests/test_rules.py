@@ -153,10 +153,10 @@ def test_float32_leaks_a_forbidden_word_once_per_2_to_the_24_proposals():
     assert rule_counts("correct", FILTER_P, FILTER_Q, n, seed=11)[3] == 0
 
 
-#: A seed whose float32 test uniforms hold exact zeros among 10**7 (found by search; about half
-#: of all seeds have one).
-LEAK_SEED = 6
-LEAK_N = 10**7
+#: A seed whose float32 test uniforms hold two exact zeros among 10**6 (found by search: one
+#: seed in 17 has one, one in 500 two); a tenth of the draws an arbitrary seed would need.
+LEAK_SEED = 510
+LEAK_N = 10**6
 
 
 def test_float32_literal_sampler_leaks_exactly_when_its_uniform_is_zero():
@@ -167,7 +167,7 @@ def test_float32_literal_sampler_leaks_exactly_when_its_uniform_is_zero():
     rng = np.random.default_rng(LEAK_SEED)
     rng.random(LEAK_N)  # the proposals' uniforms (every proposal is word 2)
     zeros = int((rng.random(LEAK_N, dtype=np.float32) == 0).sum())
-    assert zeros >= 1
+    assert zeros >= 2
     assert int((draws == 2).sum()) == zeros
     assert not (rule_sample("correct", p, q, LEAK_N, seed=LEAK_SEED) == 2).any()
 
@@ -452,18 +452,23 @@ def test_variants_acceptance_properties(pair):
     assert law[top] == 1 and law.sum() == 1
 
 
+#: A few ulps of a probability near 1: how far two float64 sums of one law may differ.
+ULPS = 1e-15
+
+
 @settings(max_examples=150, deadline=None, derandomize=True)
 @given(prob_pairs())
 def test_float32_is_off_by_at_most_its_grid(pair):
     """Every keep chance is raised by at most 2**-24 (exactly that for a forbidden word), so
-    TV(law, p) <= 2**-24; a word the target forbids leaks at q(x)·2**-24 exactly."""
+    TV(law, p) <= 2**-24; a word the target forbids leaks at q(x)·2**-24 exactly. Up to a few
+    ulps of the largest probability (1e-15): the law is summed and normalised in float64."""
     p, q = pair
     law = rule_output_law("float32_leq", p, q)
-    assert tv(law, p) <= 2.0**-24 * (1 + 1e-9)
+    assert tv(law, p) <= 2.0**-24 + ULPS
     forbidden = (p == 0) & (q > 0)
     np.testing.assert_allclose(law[forbidden], q[forbidden] * 2.0**-24, rtol=1e-9, atol=0)
     alpha = acceptance_rate(p, q)
-    assert alpha - 1e-12 <= RULES["float32_leq"].acceptance(p, q) <= alpha + 2.0**-24
+    assert alpha - 1e-12 <= RULES["float32_leq"].acceptance(p, q) <= alpha + 2.0**-24 + ULPS
 
 
 @settings(max_examples=100, deadline=None, derandomize=True)
