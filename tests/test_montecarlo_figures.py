@@ -88,8 +88,8 @@ def test_histogram_draws_the_runs_counts_and_the_exact_laws(run) -> None:
     assert target_bars["mark"]["fill"] == palette.TARGET.color
     assert draft_bars["mark"]["fill"] == palette.DRAFT.color
     assert draft_bars["mark"]["strokeDash"] == vega.DASH[palette.DRAFT.pattern]
-    fill = target_bars["encoding"]["fill"]["scale"]
-    assert fill == {
+    colour = target_bars["encoding"]["color"]["scale"]
+    assert colour == {
         "domain": [emitted, proposed],
         "range": [palette.TARGET.color, palette.DRAFT.color],
     }
@@ -98,12 +98,12 @@ def test_histogram_draws_the_runs_counts_and_the_exact_laws(run) -> None:
     for j, layer in enumerate((left, right)):
         assert layer["transform"] == [{"filter": f"datum.j == {j}"}]
         x, x2 = layer["encoding"]["x"], layer["encoding"]["x2"]
-        assert (x["bandPosition"], x2["bandPosition"]) == charts.pair_band(j)
+        assert (x["bandPosition"], x2["bandPosition"]) == vega.pair_span(j)
     # The bars' offset scale places them where the strokes assume.
     offset = target_bars["encoding"]["xOffset"]["scale"]
-    assert (offset["paddingInner"], offset["paddingOuter"]) == (charts.PAIR_GAP, 0)
-    assert charts.pair_band(0)[0] == 0 and charts.pair_band(1)[1] == 1
-    assert charts.pair_band(0)[1] < charts.pair_band(1)[0]
+    assert (offset["paddingInner"], offset["paddingOuter"]) == (vega.PAIR_GAP, 0)
+    assert vega.pair_span(0)[0] == 0 and vega.pair_span(1)[1] == 1
+    assert vega.pair_span(0)[1] < vega.pair_span(1)[0]
     dashes = left["encoding"]["strokeDash"]["scale"]
     assert dashes["domain"] == ["exact target p", "exact draft q"]
     assert dashes["range"][0] != dashes["range"][1]

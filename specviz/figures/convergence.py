@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from specviz import palette
-from specviz.figures import fit, vega
+from specviz.figures import vega
 from specviz.figures.numbers import tv_text
 from specviz.figures.style import DEFAULT_STYLE, ChartStyle
 from specviz.palette import Notation
@@ -80,13 +80,6 @@ _N_LABELS = (
 )
 
 
-def chart_title(text: str, style: ChartStyle) -> list[str]:
-    """A title in lines that fit the chart's narrowest width (a Vega title never wraps; it is
-    cut with an ellipsis). Bold type is about a tenth wider than the metrics say."""
-    width = (style.width - 2 * fit.SIDE_MARGIN) / 1.1
-    return fit.wrap(text, style.title_size, width).split("<br>")
-
-
 def ticks(lo: float, hi: float) -> list[float]:
     """Tick values of a log axis from ``lo`` to ``hi``: every power of ten between them, and
     where fewer than two fit, 2 and 5 times them too, or failing that every multiple (an axis
@@ -102,20 +95,6 @@ def ticks(lo: float, hi: float) -> list[float]:
         if len(steps) >= 2:
             break
     return steps
-
-
-def _tick_values(dataset: str, field: str) -> dict:
-    """An axis's tick values, read from a dataset (they follow the data's extent)."""
-    return {"expr": f"pluck(data('{dataset}'), '{field}')"}
-
-
-def _unseen(dataset: str, x: dict, y: dict) -> dict:
-    """An invisible layer: its rows stretch the axes' domains, or carry the ticks."""
-    return {
-        "data": vega.data(dataset),
-        "mark": {"type": "point", "opacity": 0},
-        "encoding": {"x": x, "y": y},
-    }
 
 
 def mean_series(band: TVBand, slot: int) -> Series:
@@ -188,7 +167,7 @@ def convergence_spec(
     """
     return vega.chart(
         style,
-        chart_title(title, style),
+        vega.title(title, style),
         convergence_datasets(series, band),
         _layers(looks, style),
         height=style.height + 60,
@@ -236,11 +215,7 @@ def _layers(looks: Sequence[Look], style: ChartStyle) -> list[dict]:
         "padding": 6,
     }
     band_fill = {"field": "band", "type": "nominal", "scale": {"range": [palette.GRID]}}
-    tooltip = [
-        {"field": "series", "type": "nominal", "title": "line"},
-        {"field": "n", "type": "quantitative", "title": "N", "format": ","},
-        {"field": "tv", "type": "quantitative", "title": "TV", "format": ".3g"},
-    ]
+    tooltip = vega.tooltip(("series", "line"), ("n", "N", ","), ("tv", "TV", ".3g"))
     line = {"x": x, "y": y("tv"), **by_series}
     return [
         {
@@ -253,7 +228,7 @@ def _layers(looks: Sequence[Look], style: ChartStyle) -> list[dict]:
                 "fill": {**band_fill, "legend": band_legend},
             },
         },
-        *(_unseen(name, x, y("tv")) for name in ("extent", "xticks", "yticks")),
+        *(vega.unseen(name, x=x, y=y("tv")) for name in ("extent", "xticks", "yticks")),
         {
             "data": vega.data("lines"),
             "mark": {"type": "line", "clip": True},
@@ -294,7 +269,7 @@ def _axes(style: ChartStyle) -> tuple[dict, object]:
         "type": "quantitative",
         "title": "N runs (log scale)",
         "scale": {"type": "log", "nice": False},
-        "axis": {"labelExpr": _N_LABELS, "grid": True, "values": _tick_values("xticks", "n")},
+        "axis": {"labelExpr": _N_LABELS, "grid": True, "values": vega.ticks_from("xticks", "n")},
     }
     y_title = style.fill("TV distance to {T} (log scale)")
 
@@ -304,7 +279,7 @@ def _axes(style: ChartStyle) -> tuple[dict, object]:
             "type": "quantitative",
             "title": y_title,
             "scale": {"type": "log", "nice": False},
-            "axis": {"format": "~g", "grid": True, "values": _tick_values("yticks", "tv")},
+            "axis": {"format": "~g", "grid": True, "values": vega.ticks_from("yticks", "tv")},
         }
 
     return x, y

@@ -10,7 +10,6 @@ the core's results (:class:`~specviz.exactness.Float32Leak`), so a test can comp
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from dataclasses import replace
 
@@ -154,143 +153,51 @@ OUTLINE_BAND = 0.94
 
 
 def _x(labels: Sequence[str], style: ChartStyle) -> dict:
-    """The words along x, in the vocabulary's order (:func:`vega.word_x`, sorted by the least
-    ``i`` of a word: the layers' data are unioned, and a union sorts by ``min`` only), at the
-    size that fits them side by side at the chart's narrowest width, long words broken over two
-    lines where even the smallest size would not (:func:`fit.tick_words`)."""
+    """The words along x (:func:`vega.word_x`) at the size that fits them side by side at the
+    chart's narrowest width, long words broken over two lines where even the smallest size
+    would not (:func:`fit.tick_words`)."""
     x = vega.word_x(style)
     words, size = fit.tick_words(labels, style)
     axis = x["axis"] | {"labelFontSize": size}
     broken = {w: t.split("<br>") for w, t in zip(labels, words, strict=True) if "<br>" in t}
     if broken:  # a label given as a list of lines is drawn on several lines
-        axis["labelExpr"] = f"{_literal(broken)}[datum.label] || datum.label"
-    return x | {"sort": {"field": "i", "op": "min"}, "axis": axis}
+        axis["labelExpr"] = f"{vega.literal(broken)}[datum.label] || datum.label"
+    return x | {"axis": axis}
 
 
-def _y(field: str, **axis: object) -> dict:
-    """The y encoding of a chart's layers: one title and axis for all, so that they merge."""
-    y = vega.share_y(None, field)
-    y["axis"] = y["axis"] | axis
-    return y
-
-
-def _ceiling(**axis: object) -> dict:
-    """An invisible layer reaching dataset ``ceiling``'s ``y``: the y axis's range follows the
-    data (room for the text over the bars included) without a number in the spec."""
-    return {
-        "data": vega.data("ceiling"),
-        "mark": {"type": "rule", "opacity": 0},
-        "encoding": {"y": _y("y", **axis)},
-    }
+def _colour(
+    names: Sequence[str], roles: Sequence[Role], style: ChartStyle, **legend: object
+) -> dict:
+    """The chart's one legend (:func:`vega.colour`): on a projector its entries stand side by
+    side — the chart is wide, and every row of legend is a row less of plot."""
+    beside = {"direction": "horizontal"} if style.projector else {}
+    return vega.colour(names, roles, style, **beside, **legend)
 
 
 def _bars(
     role: Role,
     y: str | tuple[str, str],
-    legend: tuple[str, Sequence[str], Sequence[Role]],
+    name: str,
+    colour: dict,
     style: ChartStyle,
     x: dict,
     band: float = BAR_BAND,
     **encoding: object,
 ) -> dict:
-    """A layer of bars in a role's colour and outline, named in the chart's one legend
-    (``legend`` = this layer's name, every name, every role: :func:`_legend`), from 0 to field
-    ``y`` or between the two fields of ``y`` = (top, bottom), over the words ``x`` (:func:`_x`).
-    Bars of no height are left out: their outline would draw a line where there is nothing."""
+    """Bars of dataset ``bars`` in a role's look, entry ``name`` of the chart's legend
+    (``colour``: :func:`_colour`), from 0 to field ``y`` or between the two fields of ``y`` =
+    (top, bottom), over the words ``x`` (:func:`_x`)."""
     top, bottom = y if isinstance(y, tuple) else (y, None)
-    mark = vega.role_bar(role, style, width={"band": band})
-    place = {"x": x, "y": _y(top)} | ({"y2": {"field": bottom}} if bottom else {})
-    layer = _legend({"mark": mark, "encoding": place | encoding}, style, *legend)
-    above = f"datum.{bottom}" if bottom else "0"
-    layer["transform"].append({"filter": f"datum.{top} > {above}"})
-    return layer
+    place = {"x": x, "y": vega.room_y(top)} | ({"y2": {"field": bottom}} if bottom else {})
+    mark = {"width": {"band": band}}
+    layer = vega.role_bars(role, colour, style, mark, **place, **encoding)
+    return {"data": vega.data("bars"), "transform": [vega.named(name)]} | layer
 
 
-def _legend(
-    layer: dict,
-    style: ChartStyle,
-    name: str,
-    names: Sequence[str],
-    roles: Sequence[Role],
-    **legend: object,
-) -> dict:
-    """``layer`` (reading dataset ``bars``) as entry ``name`` of the chart's one legend, whose
-    entries ``names`` are drawn as ``roles``: a field ``part`` holds the name, coloured by the
-    legend's scale (a constant ``datum`` cannot carry a scale in Vega-Lite's schema); ``legend``
-    sets the legend's properties. On a projector the entries stand side by side: the chart is
-    wide, and every row of legend is a row less of plot."""
-    color = {
-        "field": "part",
-        "type": "nominal",
-        "scale": vega.legend_scale(names, roles),
-        "legend": {
-            "title": None,
-            **({"direction": "horizontal"} if style.projector else {}),
-            **_symbols(names, roles, style),
-            **legend,
-        },
-    }
-    return {
-        "data": vega.data("bars"),
-        "transform": [{"calculate": _literal(name), "as": "part"}],
-        **layer,
-        "encoding": {**layer["encoding"], "color": color},
-    }
-
-
-#: A role drawn as a dashed ink line (the proof's target outline), not as bars.
-LINE = "line"
-
-
-def _symbols(names: Sequence[str], roles: Sequence[Role], style: ChartStyle) -> dict:
-    """Legend symbols that repeat the marks' cues other than colour: a patterned role's square
-    has its bars' dashed ink outline, a :data:`LINE` role is a dashed stroke. Vega evaluates
-    these for each entry (``datum.value`` is its name)."""
-    shape, dash, ink, width = {}, {}, {}, {}
-    for name, role in zip(names, roles, strict=True):
-        if role.pattern == LINE:
-            shape[name], width[name] = "stroke", style.line_width
-            dash[name] = [2 * style.line_width, style.line_width]
-        elif role.pattern in vega.DASH:
-            dash[name] = vega.DASH[role.pattern]
-        if role.pattern:
-            ink[name] = palette.INK
-    return {
-        "symbolType": _by_entry(shape, "'square'"),
-        "symbolDash": _by_entry(dash, "[]"),
-        "symbolStrokeColor": _by_entry(ink, "scale('color', datum.value)"),
-        "symbolStrokeWidth": _by_entry(width, "1.5"),
-    }
-
-
-def _by_entry(values: dict[str, object], otherwise: str) -> dict:
-    """A Vega expression: ``values[datum.value]`` for the entries it names, else ``otherwise``."""
-    expr = otherwise
-    for name, value in values.items():
-        expr = f"datum.value === {_literal(name)} ? {_literal(value)} : {expr}"
-    return {"expr": expr}
-
-
-def _literal(value: object) -> str:
-    """``value`` written as a Vega expression's literal (JSON is)."""
-    return json.dumps(value, ensure_ascii=False)
-
-
-def _text(field: str, y: str, style: ChartStyle, x: dict, **mark: object) -> dict:
-    """A row of texts over the words ``x`` (:func:`_x`), read from field ``field`` at the
-    height of field ``y``."""
-    return {
-        "data": vega.data("bars"),
-        "mark": {"type": "text", "fontSize": style.text_size, **mark},
-        "encoding": {"x": x, "y": _y(y), "text": {"field": field}},
-    }
-
-
-def _title(style: ChartStyle, text: str) -> list[str]:
-    """A title in the chart's lettering, in lines that fit its narrowest width (a Vega title
-    never wraps by itself)."""
-    width = style.width - 2 * fit.SIDE_MARGIN
-    return fit.wrap(style.fill(text), style.title_size, width).split("<br>")
+def _text(field: str, y: str, x: dict, **mark: object) -> dict:
+    """A row of texts over the words ``x`` (:func:`_x`), read from dataset ``bars``' field
+    ``field`` at the height of field ``y``."""
+    return {"data": vega.data("bars")} | vega.text(field, mark, x=x, y=vega.room_y(y))
 
 
 def _inside(texts: Sequence[str], shares: Sequence[float], top: float, style: ChartStyle) -> list:
@@ -324,25 +231,8 @@ def _ratios(step: OneTokenStep, style: ChartStyle) -> tuple[list[str], list[str]
     return hover, [t.replace("<br>", "\n") for t in shown]
 
 
-def _rows(labels: Sequence[str], **columns: Sequence[object]) -> list[dict]:
-    """A dataset's rows, one per word: its place ``i`` (the axis's order), the word, and its
-    value of each column (as plain Python numbers and texts)."""
-    for name, values in columns.items():
-        if len(values) != len(labels):
-            raise ValueError(f"column {name!r} has {len(values)} values for {len(labels)} words")
-    return [
-        {"i": i, "word": w, **{k: _plain(v[i]) for k, v in columns.items()}}
-        for i, w in enumerate(labels)
-    ]
-
-
-def _plain(value: object) -> object:
-    """A NumPy number as a Python one (a spec is JSON)."""
-    return value.item() if isinstance(value, np.generic) else value
-
-
 def _acceptance_rows(labels: Sequence[str], step: OneTokenStep, style: ChartStyle) -> dict:
-    """The acceptance chart's datasets: a row per word, and the y axis's top."""
+    """The acceptance chart's datasets: a row per word, and the y axis's top and ticks."""
     proposed = step.q > 0
     accept = [float(a) for a in step.accept]
     reject = [float(1 - a) if ok else 0.0 for a, ok in zip(accept, proposed, strict=True)]
@@ -350,7 +240,7 @@ def _acceptance_rows(labels: Sequence[str], step: OneTokenStep, style: ChartStyl
     top = 1.06 + 0.14 * max((t.count("\n") + 1 for t in ratio if t), default=0)
     kept = [percent(a) if ok else "—" for a, ok in zip(accept, proposed, strict=True)]
     bounced = [percent(r) if r > 0 else "" for r in reject]
-    bars = _rows(
+    bars = vega.rows(
         labels,
         accept=accept,
         reject=reject,
@@ -364,7 +254,7 @@ def _acceptance_rows(labels: Sequence[str], step: OneTokenStep, style: ChartStyl
         ratio=[t.split("\n")[-1] for t in ratio],
         hover=hover,
     )
-    return {"bars": bars, "ceiling": [{"y": top}]}
+    return {"bars": bars, "ceiling": [{"y": top}], "yticks": vega.share_ticks(top)}
 
 
 def acceptance_figure(labels: Sequence[str], step: OneTokenStep, style: ChartStyle) -> dict:
@@ -374,38 +264,36 @@ def acceptance_figure(labels: Sequence[str], step: OneTokenStep, style: ChartSty
         f"{palette.ACCEPTED.icon} accepted",
         f"{palette.REJECTED.icon} rejected (bounced to the bucket)",
     )
-    legend = (names, (palette.ACCEPTED, palette.REJECTED))
-    tooltip = [
-        {"field": "word", "title": "word"},
-        {"field": "accept", "title": "P(accept)", "format": ".1%"},
-        {"field": "reject", "title": "P(reject)", "format": ".1%"},
-        {"field": "hover", "title": "ratio"},
-    ]
+    colour = _colour(names, (palette.ACCEPTED, palette.REJECTED), style)
+    tooltip = vega.tooltip(
+        ("word", "word"),
+        ("accept", "P(accept)", ".1%"),
+        ("reject", "P(reject)", ".1%"),
+        ("hover", "ratio"),
+    )
     ink, x = {"fontWeight": 600, "baseline": "middle"}, _x(labels, style)
+    over = {"baseline": "bottom", "dy": -4}
     layers = [
-        _bars(palette.ACCEPTED, "accept", (names[0], *legend), style, x, tooltip=tooltip),
-        _bars(palette.REJECTED, ("top", "accept"), (names[1], *legend), style, x, tooltip=tooltip),
-        _text("kept_text", "kept_mid", style, x, **ink),
-        _text("bounced_text", "bounced_mid", style, x, **ink),
+        _bars(palette.ACCEPTED, "accept", names[0], colour, style, x, tooltip=tooltip),
+        _bars(palette.REJECTED, ("top", "accept"), names[1], colour, style, x, tooltip=tooltip),
+        _text("kept_text", "kept_mid", x, **ink),
+        _text("bounced_text", "bounced_mid", x, **ink),
         # The ratio over each bar: the rule min(1, p/q) read off word by word.
-        _text("ratio", "top", style, x, baseline="bottom", dy=-4),
-        _text(
-            "ratio_top", "top", style, x, baseline="bottom", dy=-4 - round(1.2 * style.text_size)
-        ),
-        _ceiling(values=[0, 0.25, 0.5, 0.75, 1]),
+        _text("ratio", "top", x, **over),
+        _text("ratio_top", "top", x, **over | {"dy": -4 - round(1.2 * style.text_size)}),
+        *vega.room("ceiling", "y"),
     ]
-    title = _title(style, "A proposed word is kept with probability min(1, {T}/{D})")
+    title = vega.title("A proposed word is kept with probability min(1, {T}/{D})", style)
     return vega.chart(style, title, _acceptance_rows(labels, step, style), layers)
 
 
 def bucket_figure(labels: Sequence[str], step: OneTokenStep, style: ChartStyle) -> dict:
     """The leftover bucket: the residual r, and its size Z = P(rejection) on a line of its own
-    at the top of the plot (the point of the chart; a number in the title would remount it)."""
+    over the plot (the point of the chart; a number in the title would remount it)."""
     r = [float(v) for v in step.residual]
     empty = step.z == 0  # the one rounding rule already made a bucket of rounding noise empty
     top = 1.0 if empty else max(r) * 1.18  # room over the bars for their numbers
     shown = fit.fit_row([[percent(v) if v > 0 else "" for v in r]], r, top, style)
-    rows = _rows(labels, r=r, label=shown)
     note = {
         "size": f"Its size Z = {percent(step.z)} = P(rejection)",
         "empty": style.fill("The bucket is empty: {T} = {D},\nno proposal is ever rejected.")
@@ -413,44 +301,32 @@ def bucket_figure(labels: Sequence[str], step: OneTokenStep, style: ChartStyle) 
         else "",
     }
     name = f"{palette.BUCKET.icon} leftover bucket r"
-    tooltip = [{"field": "word", "title": "word"}, {"field": "r", "title": "r", "format": ".1%"}]
-    big = {"type": "text", "fontSize": style.font_size, "lineBreak": "\n"}
+    colour = _colour([name], [palette.BUCKET], style, **vega.legend_over(1, style))
+    tooltip = vega.tooltip(("word", "word"), ("r", "r", ".1%"))
     x = _x(labels, style)
-    bars = _bars(palette.BUCKET, "r", (name, [name], [palette.BUCKET]), style, x, tooltip=tooltip)
-    # The size's line sits between the legend and the plot: the legend keeps clear of it.
-    bars["encoding"]["color"]["legend"]["offset"] = round(1.2 * style.font_size) + 16
+    big = {"fontSize": style.font_size, "lineBreak": "\n", "align": "center", "baseline": "middle"}
+    middle = {"x": {"value": {"expr": "width / 2"}}, "y": {"value": {"expr": "height / 2"}}}
     layers = [
-        bars,
-        _text("label", "r", style, x, baseline="bottom", dy=-3),
-        {
-            "data": vega.data("note"),
-            "mark": {**big, "align": "left", "baseline": "bottom", "fontWeight": "bold"},
-            "encoding": {"x": {"value": 0}, "y": {"value": -8}, "text": {"field": "size"}},
-        },
-        {
-            "data": vega.data("note"),
-            "mark": {**big, "align": "center", "baseline": "middle"},
-            "encoding": {
-                "x": {"value": {"expr": "width / 2"}},
-                "y": {"value": {"expr": "height / 2"}},
-                "text": {"field": "empty"},
-            },
-        },
-        _ceiling(),
+        _bars(palette.BUCKET, "r", name, colour, style, x, tooltip=tooltip),
+        _text("label", "r", x, baseline="bottom", dy=-3),
+        *vega.key_row("note", 0, style, field="size", fontWeight="bold"),
+        {"data": vega.data("note")} | vega.text("empty", big, **middle),
+        *vega.room("ceiling", "y"),
     ]
-    title = _title(style, "Leftover bucket r = max(0, {T} − {D}) / Z")
-    datasets = {"bars": rows, "note": [note], "ceiling": [{"y": top}]}
+    title = vega.title("Leftover bucket r = max(0, {T} − {D}) / Z", style)
+    datasets = {"bars": vega.rows(labels, r=r, label=shown), "note": [note]}
+    datasets |= {"ceiling": [{"y": top}], "yticks": vega.share_ticks(top)}
     return vega.chart(style, title, datasets, layers)
 
 
 def _proof_rows(labels: Sequence[str], step: OneTokenStep, style: ChartStyle) -> dict:
-    """The picture proof's datasets: a row per word, and the y axis's top."""
+    """The picture proof's datasets: a row per word, and the y axis's top and ticks."""
     p = [float(v) for v in step.p]
     top = max(p) * 1.2
     totals = fit.fit_row([[f"= {percent(v)}" for v in p], [percent(v) for v in p]], p, top, style)
     kept, refill = step.kept, step.refill
-    rows = _rows(labels, kept=kept, refill=refill, top=kept + refill, p=p, total=totals)
-    return {"bars": rows, "ceiling": [{"y": top}]}
+    rows = vega.rows(labels, kept=kept, refill=refill, top=kept + refill, p=p, total=totals)
+    return {"bars": rows, "ceiling": [{"y": top}], "yticks": vega.share_ticks(top)}
 
 
 def proof_figure(labels: Sequence[str], step: OneTokenStep, style: ChartStyle) -> dict:
@@ -462,41 +338,29 @@ def proof_figure(labels: Sequence[str], step: OneTokenStep, style: ChartStyle) -
         f"{palette.TARGET.icon} target {style.notation.target} (dashed outline)",
     )
     # The outline's entry is drawn as the outline is: a dashed ink line.
-    ink = replace(palette.TARGET, color=palette.INK, pattern=LINE)
-    legend = (names, (palette.ACCEPTED, palette.BUCKET, ink))
-    tooltip = [
-        {"field": "word", "title": "word"},
-        {"field": "kept", "title": "kept guesses", "format": ".1%"},
-        {"field": "refill", "title": "bucket refills", "format": ".1%"},
-        {"field": "p", "title": style.fill("target {T}"), "format": ".1%"},
-    ]
+    ink = replace(palette.TARGET, color=palette.INK, pattern=vega.LINE)
+    colour = _colour(names, (palette.ACCEPTED, palette.BUCKET, ink), style)
+    tooltip = vega.tooltip(
+        ("word", "word"),
+        ("kept", "kept guesses", ".1%"),
+        ("refill", "bucket refills", ".1%"),
+        ("p", style.fill("target {T}"), ".1%"),
+    )
     width, x = style.line_width + 1, _x(labels, style)
     # A flat stroke at height p(x), wider than the bar so that it shows on the bar's top edge.
     edge = (1 - OUTLINE_BAND) / 2
-    outline = {
-        "mark": {"type": "rule", "strokeWidth": width, "strokeDash": [2 * width, width + 1]},
-        "encoding": {
-            "x": x | {"bandPosition": edge},
-            "x2": {"field": "word", "bandPosition": 1 - edge},
-            "y": _y("p"),
-        },
-    }
+    dash, span = [2 * width, width + 1], (edge, 1 - edge)
+    outline = vega.strokes(x, vega.room_y("p"), style, dash, span, color=colour)
     layers = [
-        _bars(palette.ACCEPTED, "kept", (names[0], *legend), style, x, PROOF_BAND, tooltip=tooltip),
+        _bars(palette.ACCEPTED, "kept", names[0], colour, style, x, PROOF_BAND, tooltip=tooltip),
         _bars(
-            palette.BUCKET,
-            ("top", "kept"),
-            (names[1], *legend),
-            style,
-            x,
-            PROOF_BAND,
-            tooltip=tooltip,
+            palette.BUCKET, ("top", "kept"), names[1], colour, style, x, PROOF_BAND, tooltip=tooltip
         ),
-        _legend(outline, style, names[2], *legend),
-        _text("total", "p", style, x, baseline="bottom", dy=-(style.line_width / 2 + 3)),
-        _ceiling(),
+        {"data": vega.data("bars"), "transform": [vega.named(names[2])]} | outline,
+        _text("total", "p", x, baseline="bottom", dy=-(style.line_width / 2 + 3)),
+        *vega.room("ceiling", "y"),
     ]
-    title = _title(style, "Why it is exact:\nkept + refilled = {T}, word by word")
+    title = vega.title("Why it is exact:\nkept + refilled = {T}, word by word", style)
     return vega.chart(style, title, _proof_rows(labels, step, style), layers)
 
 

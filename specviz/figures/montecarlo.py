@@ -14,7 +14,7 @@ import numpy as np
 
 from specviz import palette
 from specviz.figures import vega
-from specviz.figures.convergence import chart_title, monte_carlo_chart_caption, monte_carlo_spec
+from specviz.figures.convergence import monte_carlo_chart_caption, monte_carlo_spec
 from specviz.figures.fit import fit_row
 from specviz.figures.numbers import count, percent
 from specviz.figures.style import DEFAULT_STYLE, ChartStyle
@@ -25,51 +25,6 @@ from specviz.stats import TVBand
 
 #: Room over the tallest bar, as a share of its height, for the numbers printed over the bars.
 HEADROOM = 1.22
-
-#: Gap between the two bars of a pair, as a share of a bar's step.
-PAIR_GAP = 0.08
-#: How far an exact value's stroke reaches past its bar's sides, as a share of the word's band.
-STROKE_PAST = 0.015
-
-#: Steps between the ticks of a share axis, the first that leaves at most six intervals.
-_TICK_STEPS = (0.01, 0.02, 0.05, 0.1, 0.2, 0.25)
-
-
-def share_axis_y(field: str) -> dict:
-    """The y encoding of shares of every bar chart here: percent, from 0 up to the data (no
-    rounding up), ticks from dataset ``yticks`` (:func:`share_ticks`)."""
-    y = vega.share_y(None, field)
-    y["scale"] = {**y["scale"], "nice": False}
-    # No tick count: Vega would thin the given values down to it.
-    axis = {k: v for k, v in y["axis"].items() if k != "tickCount"}
-    y["axis"] = {**axis, "values": {"expr": "pluck(data('yticks'), 'v')"}}
-    return y
-
-
-def share_ticks(room: float) -> list[dict]:
-    """The ticks of a share axis reaching up to ``room``: evenly spaced, at most seven, never past
-    100 % (a share cannot be more; the axis only goes higher to make room for numbers)."""
-    top = min(room, 1.0)
-    step = next((s for s in _TICK_STEPS if top / s <= 6 + 1e-9), _TICK_STEPS[-1])
-    return [{"v": round(k * step, 10)} for k in range(int(top / step + 1e-9) + 1)]
-
-
-def room_layers(dataset: str, style: ChartStyle) -> list[dict]:
-    """Invisible marks: one at each row's ``room``, so that the y axis reaches up to it (Vega's
-    automatic domain follows the data) and the numbers over the bars fit whatever the state;
-    one reading the axis's ticks (dataset ``yticks``, at or under the room)."""
-    return [
-        {
-            "data": vega.data(dataset),
-            "mark": {"type": "point", "opacity": 0},
-            "encoding": {"x": vega.word_x(style), "y": share_axis_y("room")},
-        },
-        {
-            "data": vega.data("yticks"),
-            "mark": {"type": "point", "opacity": 0},
-            "encoding": {"y": share_axis_y("v")},
-        },
-    ]
 
 
 def pair_rows(
@@ -108,71 +63,33 @@ def pair_rows(
 
 
 def pair_layers(kinds: tuple[str, str], roles: tuple[Role, Role], style: ChartStyle) -> list:
-    """Two bars per word from dataset ``bars`` (:func:`pair_rows`), each in its role's colour and
-    outline (the pattern's second cue), legend names with their icons, the shares over them."""
-    offset = {
-        "field": "kind",
-        "type": "nominal",
-        "scale": {"domain": list(kinds), "paddingInner": PAIR_GAP, "paddingOuter": 0},
-        "title": None,
-    }
+    """Two bars per word from dataset ``bars`` (:func:`pair_rows`), each in its role's look,
+    legend names with their icons, the shares over them; the y axis reaches the rows' room."""
+    offset = vega.pair_offset(kinds, field="kind", title=None)
     x = vega.word_x(style)
-    tooltip = [
-        {"field": "word", "type": "nominal"},
-        {"field": "kind", "type": "nominal", "title": "bar"},
-        {"field": "share", "type": "quantitative", "format": ".2%"},
-    ]
-    encoding = {"x": x, "xOffset": offset, "y": share_axis_y("share"), "tooltip": tooltip}
-    bars = role_layers("bars", "kind", kinds, roles, style, encoding)
-    numbers = {
-        "data": vega.data("bars"),
-        "mark": {"type": "text", "baseline": "bottom", "dy": -(style.line_width + 2)},
-        "encoding": {
-            "x": x,
-            "xOffset": offset,
-            "y": share_axis_y("label_y"),
-            "text": {"field": "label"},
-        },
-    }
-    return [*bars, numbers, *room_layers("bars", style)]
+    tooltip = vega.tooltip("word", ("kind", "bar"), ("share", None, ".2%"))
+    encoding = {"x": x, "xOffset": offset, "y": vega.room_y("share"), "tooltip": tooltip}
+    bars = _role_layers("bars", vega.colour(kinds, roles, style, "kind"), roles, style, **encoding)
+    over = {"baseline": "bottom", "dy": -(style.line_width + 2)}
+    numbers = vega.text("label", over, x=x, xOffset=offset, y=vega.room_y("label_y"))
+    return [*bars, {"data": vega.data("bars")} | numbers, *vega.room("bars", "room")]
 
 
-def role_layers(
+def _role_layers(
     dataset: str,
-    field: str,
-    names: Sequence[str],
+    colour: dict,
     roles: Sequence[Role],
     style: ChartStyle,
-    encoding: dict,
-    **mark: object,
+    mark: dict | None = None,
+    **encoding: object,
 ) -> list[dict]:
-    """Bars of several roles, one layer per role (rows with ``j`` = its index), each drawn by
-    :func:`vega.role_bar` (colour, and a patterned role's dashed outline). The legend comes
-    from fill and outline encoded by ``field`` (Vega-Lite merges them into one legend, the
-    names carrying the roles' icons)."""
-
-    def channel(values: list) -> dict:
-        scale = {"domain": list(names), "range": values}
-        return {"field": field, "type": "nominal", "scale": scale, "legend": {"title": None}}
-
-    legend = {
-        "fill": channel([r.color for r in roles]),
-        "stroke": channel([_ink(r) for r in roles]),
-    }
+    """Bars of several roles (:func:`vega.role_bars`), one layer per role: rows with ``j`` =
+    its index."""
     return [
-        {
-            "data": vega.data(dataset),
-            "transform": [{"filter": f"datum.j == {j}"}],
-            "mark": vega.role_bar(role, style, **mark),
-            "encoding": {**encoding, **legend},
-        }
+        {"data": vega.data(dataset), "transform": [{"filter": f"datum.j == {j}"}]}
+        | vega.role_bars(role, colour, style, mark, **encoding)
         for j, role in enumerate(roles)
     ]
-
-
-def _ink(role: Role) -> str:
-    """A bar's outline: ink (dashed) for a patterned role, its own colour otherwise."""
-    return palette.INK if role.pattern else role.color
 
 
 def histogram_figure(
@@ -197,53 +114,28 @@ def histogram_figure(
     for row in rows:
         row["exact_name"] = exact_names[kinds.index(row["kind"])]
     dashes = {"domain": exact_names, "range": [[7, 4], [2, 3]]}
-    strokes = [exact_rule("bars", pair_band(j), style, dashes, f"datum.j == {j}") for j in (0, 1)]
+    strokes = [
+        {"transform": [{"filter": f"datum.j == {j}"}]}
+        | _exact_strokes("bars", vega.pair_span(j), style, dashes)
+        for j in (0, 1)
+    ]
     layers = [*pair_layers(kinds, (palette.TARGET, palette.DRAFT), style), *strokes]
     title = f"Emitted words ≈ target {t}; proposals ≈ draft {d}"
-    datasets = {"bars": rows, "yticks": share_ticks(rows[0]["room"] if rows else 1.0)}
-    return vega.chart(style, chart_title(title, style), datasets, layers)
+    datasets = {"bars": rows, "yticks": vega.share_ticks(rows[0]["room"] if rows else 1.0)}
+    return vega.chart(style, vega.title(title, style), datasets, layers)
 
 
-def pair_band(j: int) -> tuple[float, float]:
-    """Where bar ``j`` (0 left, 1 right) of a pair sits in its word's band, as fractions of the
-    band (Vega's band scale of two with :data:`PAIR_GAP` between them), a little past its sides
-    (not past the band's: Vega-Lite's band positions run from 0 to 1)."""
-    step = 1 / (2 - PAIR_GAP)
-    start = j * step
-    return max(0.0, start - STROKE_PAST), min(1.0, start + step * (1 - PAIR_GAP) + STROKE_PAST)
-
-
-def exact_rule(
-    dataset: str, span: tuple[float, float], style: ChartStyle, dashes: dict, keep: str = ""
+def _exact_strokes(
+    dataset: str, span: tuple[float, float], style: ChartStyle, dashes: dict
 ) -> dict:
-    """Exact values (field ``exact``) as dashed ink strokes across a bar at ``span`` of its
-    word's band, dashed by field ``exact_name`` with its own legend; ``keep`` filters rows."""
-    layer = {
-        "data": vega.data(dataset),
-        "mark": {"type": "rule", "color": palette.INK, "strokeWidth": style.line_width + 1},
-        "encoding": {
-            "x": {**vega.word_x(style), "bandPosition": span[0]},
-            "x2": {"field": "word", "bandPosition": span[1]},
-            "y": share_axis_y("exact"),
-            "strokeDash": {
-                "field": "exact_name",
-                "type": "nominal",
-                "scale": dashes,
-                "legend": _stroke_legend(style),
-            },
-        },
-    }
-    return layer | ({"transform": [{"filter": keep}]} if keep else {})
-
-
-def _stroke_legend(style: ChartStyle) -> dict:
-    """The legend of exact values drawn as strokes: a dashed line in ink."""
-    return {
-        "title": None,
-        "symbolType": "stroke",
-        "symbolStrokeColor": palette.INK,
-        "symbolStrokeWidth": style.line_width + 1,
-    }
+    """Exact values (field ``exact``) as dashed ink strokes (:func:`vega.strokes`) across a
+    bar at ``span`` of its word's band, dashed by field ``exact_name`` in a legend of their
+    own (the names are the same for every state: no need for a key drawn as marks)."""
+    legend = {"title": None, "symbolType": "stroke", "symbolStrokeColor": palette.INK}
+    legend["symbolStrokeWidth"] = style.line_width + 1
+    dash = {"field": "exact_name", "type": "nominal", "scale": dashes, "legend": legend}
+    x, y = vega.word_x(style), vega.room_y("exact")
+    return {"data": vega.data(dataset)} | vega.strokes(x, y, style, None, span, strokeDash=dash)
 
 
 def histogram_caption(
@@ -292,22 +184,19 @@ def breakdown_rows(
             )
         )
     ]
-    words = [
-        {
-            "i": i,
-            "word": w,
-            "exact": float(p[i]),
-            "exact_name": f"exact target {style.notation.target}",
-        }
-        | {"inside": inside[i], "inside_y": float(accepted[i] / 2), "total": float(stack[i])}
-        | {"label": totals[i], "label_y": float(above[i]), "room": top * HEADROOM if top else 1.0}
-        for i, w in enumerate(labels)
-    ]
-    return {
-        "parts": parts,
-        "words": words,
-        "yticks": share_ticks(words[0]["room"] if words else 1.0),
-    }
+    room = top * HEADROOM if top else 1.0
+    words = vega.rows(
+        labels,
+        exact=p,
+        exact_name=f"exact target {style.notation.target}",
+        inside=inside,
+        inside_y=accepted / 2,
+        total=stack,
+        label=totals,
+        label_y=above,
+        room=room,
+    )
+    return {"parts": parts, "words": words, "yticks": vega.share_ticks(room)}
 
 
 def _sources() -> tuple[str, str]:
@@ -320,31 +209,25 @@ def breakdown_figure(
     """Where every emitted word came from: accepted drafts stacked under bucket refills."""
     names, roles = _sources(), (palette.ACCEPTED, palette.BUCKET)
     x = vega.word_x(style)
-
-    tooltip = [
-        {"field": "word", "type": "nominal"},
-        {"field": "part", "type": "nominal", "title": "source"},
-        {"field": "count", "type": "quantitative", "title": "runs", "format": ","},
-        {"field": "share", "type": "quantitative", "format": ".2%"},
-    ]
-    encoding = {"x": x, "y": share_axis_y("top"), "y2": {"field": "base"}, "tooltip": tooltip}
-    stack = role_layers("parts", "part", names, roles, style, encoding, width={"band": 0.6})
+    tooltip = vega.tooltip(
+        "word", ("part", "source"), ("count", "runs", ","), ("share", None, ".2%")
+    )
+    encoding = {"x": x, "y": vega.room_y("top"), "y2": {"field": "base"}, "tooltip": tooltip}
+    colour = vega.colour(names, roles, style)
+    stack = _role_layers("parts", colour, roles, style, {"width": {"band": 0.6}}, **encoding)
     dashes = {"domain": [f"exact target {style.notation.target}"], "range": [[7, 4]]}
-    exact = exact_rule("words", (0.5 - 0.3 - STROKE_PAST, 0.5 + 0.3 + STROKE_PAST), style, dashes)
-    inside = {
-        "data": vega.data("words"),
-        "mark": {"type": "text", "baseline": "middle", "fontWeight": 600},
-        "encoding": {"x": x, "y": share_axis_y("inside_y"), "text": {"field": "inside"}},
-    }
-    over = {
-        "data": vega.data("words"),
-        "mark": {"type": "text", "baseline": "bottom", "dy": -(style.line_width + 2)},
-        "encoding": {"x": x, "y": share_axis_y("label_y"), "text": {"field": "label"}},
-    }
-    layers = [*stack, exact, inside, over, *room_layers("words", style)]
+    past = vega.STROKE_PAST  # around bars of 0.6 of the band
+    exact = _exact_strokes("words", (0.5 - 0.3 - past, 0.5 + 0.3 + past), style, dashes)
+    inside = {"baseline": "middle", "fontWeight": 600}
+    over = {"baseline": "bottom", "dy": -(style.line_width + 2)}
+    numbers = [
+        {"data": vega.data("words")} | vega.text(field, mark, x=x, y=vega.room_y(f"{field}_y"))
+        for field, mark in (("inside", inside), ("label", over))
+    ]
+    layers = [*stack, exact, *numbers, *vega.room("words", "room")]
     datasets = breakdown_rows(labels, step, run, style)
-    title = "Where each emitted word came from"
-    return vega.chart(style, chart_title(title, style), datasets, layers)
+    title = vega.title("Where each emitted word came from", style)
+    return vega.chart(style, title, datasets, layers)
 
 
 def breakdown_caption(labels: Sequence[str], run: MonteCarloRun) -> str:

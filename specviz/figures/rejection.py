@@ -5,9 +5,7 @@ each one uses, and the sentences that compare them — all read from
 Both charts are Vega-Lite specs (:mod:`specviz.figures.vega`). Everything that changes with the
 pair or the number of words — the bars, how many there are, M in the legend, the axis's top, the
 word that classic cannot run — is a row of a named dataset: a new state updates the chart on the
-page in place. The pieces both charts need beyond :mod:`~specviz.figures.vega` (exact values as
-strokes, a legend entry whose words are data, an axis of shares that stops at 100 %) are here too,
-and the Variants lab uses them.
+page in place.
 """
 
 from __future__ import annotations
@@ -23,20 +21,15 @@ from specviz.figures.fit import fit_row
 from specviz.figures.numbers import percent
 from specviz.figures.style import ChartStyle
 from specviz.one_token import OneTokenStep
-from specviz.palette import Notation, Role
+from specviz.palette import Notation
 from specviz.rejection import ClassicPlan, PresetBounds, RejectionComparison
 
 #: The chart of proposals per word has bars 1, 2, ..., and a last one for "this many or more".
 _MOST_BARS = 10
 
-#: Exact values drawn over bars: a dashed ink stroke (a line, so that the bar under it shows).
+#: The dash of exact values drawn over bars, and their key's stroke.
 STROKE_DASH = [6, 3]
-
-#: Gap between the two bars of a pair, as a share of one bar's step.
-PAIR_GAP = 0.06
-
-#: Ticks above 100 %: the axis may run higher (room for numbers over the bars), a share cannot.
-_PAST_ALL = "datum.value > 1.000001"
+_STROKE_KEY = {"stroke": palette.INK, "strokeDash": STROKE_DASH}
 
 
 def bound_text(bound: float) -> str:
@@ -71,145 +64,7 @@ def proposals_shares(comparison: RejectionComparison) -> tuple[np.ndarray, np.nd
     return measured, exact
 
 
-# ------------------------------------------------------ chart pieces (the Variants lab's too)
-
-
-def share_y_to_100(title: str | None, field: str) -> dict:
-    """:func:`vega.share_y` whose ticks, labels and grid lines stop at 100 %."""
-    y = vega.share_y(title, field)
-    hide = {"condition": {"test": _PAST_ALL, "value": 0}, "value": 1}
-    y["axis"] |= {
-        "labelExpr": f"{_PAST_ALL} ? '' : datum.label",
-        "gridOpacity": hide,
-        "tickOpacity": hide,
-    }
-    return y
-
-
-def shown_if(test: str) -> dict:
-    """An opacity encoding that hides a mark where ``test`` fails: a bar of height 0 would still
-    draw its outline (a dashed line on the axis), and filtering it out would drop its word from
-    the x axis."""
-    return {"condition": {"test": test, "value": 1}, "value": 0}
-
-
-def pair_offset(domain: Sequence[object]) -> dict:
-    """The ``xOffset`` scale of two bars to a word, with a gap of :data:`PAIR_GAP` between them
-    (none outside them: :func:`pair_span` relies on it)."""
-    return {"domain": list(domain), "paddingInner": PAIR_GAP, "paddingOuter": 0}
-
-
-def pair_span(k: int) -> tuple[float, float]:
-    """Where bar ``k`` (0 or 1) of a pair sits in its word's band, as band positions."""
-    step = 1 / (2 - PAIR_GAP)
-    return k * step, k * step + step * (1 - PAIR_GAP)
-
-
-def strokes(
-    x: dict,
-    y: dict,
-    style: ChartStyle,
-    dash: Sequence[int],
-    span: tuple[float, float] = (0.0, 1.0),
-    **encoding: object,
-) -> dict:
-    """Exact values as dashed ink strokes over bars: rules from band position ``span[0]`` to
-    ``span[1]`` of each word (a whole band, or one bar of a pair: :func:`pair_span`). Their key
-    is a :func:`key_row`."""
-    return {
-        "mark": {"type": "rule", "stroke": palette.INK, "strokeDash": list(dash)}
-        | {"strokeWidth": style.line_width + 1},
-        "encoding": {
-            "x": {**x, "bandPosition": span[0]},
-            "x2": {"field": x["field"], "bandPosition": span[1]},
-            "y": y,
-            **encoding,
-        },
-    }
-
-
-def role_bars(role: Role, field: str, colour: dict, style: ChartStyle, **encoding: object) -> dict:
-    """Bars in ``role``'s colour and outline, named in the chart's colour legend by the rows'
-    field ``field`` (``colour``: :func:`vega.legend_scale` over every role of the chart)."""
-    return {
-        "mark": vega.role_bar(role, style),
-        "encoding": {
-            # Titled for screen readers (each bar is described); the legend needs no title.
-            "color": {"field": field, "type": "nominal", "scale": colour, "title": "bar"}
-            | {"legend": {"title": None}},
-            **encoding,
-        },
-    }
-
-
-def key_height(style: ChartStyle) -> float:
-    """Height (px) of one :func:`key_row`: about a legend's row (its symbols are relatively
-    smaller on a projector)."""
-    return style.font_size * (1.3 if style.projector else 1.5)
-
-
-def height(style: ChartStyle, rows: int) -> int:
-    """A chart's height (px) with ``rows`` rows of title, legend and keys over the one-line
-    title and one-row legend of ``style.height``: Streamlit fits the whole chart, its title and
-    legends too, into the height, so a plot under many rows would be squeezed flat. A
-    projector's plot gives two rows of its height up: the page's control and the chart it moves
-    must fit a 1280×720 screen together."""
-    return round(style.height + max(0, rows - 2 * style.projector) * key_height(style))
-
-
-def legend_over(rows: int, style: ChartStyle) -> dict:
-    """A colour legend above ``rows`` key rows: Vega places a legend by the plot alone, never
-    by the marks drawn above it."""
-    # In the key rows' lettering (Streamlit's theme sets its own font for legends).
-    return {"offset": round(rows * key_height(style)) + 6, "labelFont": vega.FONT}
-
-
-def key_row(
-    dataset: str, row: int, style: ChartStyle, line: dict | None = None, **text: object
-) -> list[dict]:
-    """A legend entry whose words change with the state, drawn above the plot, ``row`` rows up
-    (0: right over it): the one-row ``dataset``'s field ``label`` after a stroke with the
-    ``line`` mark properties where its field ``line`` is true (no ``line``: the words alone);
-    ``text`` are the words' mark properties.
-
-    Drawn as marks because a Vega legend whose entries are data sits beside the chart's other
-    legend, too wide for a phone, and cannot have no entries at all.
-    """
-    y = {"value": -(row + 0.5) * key_height(style) - 4}
-    words = {
-        "data": vega.data(dataset),
-        "mark": {"type": "text", "align": "left", "baseline": "middle"}
-        | {"fontSize": style.font_size, **text},
-        "encoding": {
-            "x": {"value": 36 if line else 0},
-            "y": y,
-            "text": {"field": "label", "type": "nominal"},
-        },
-    }
-    if not line:
-        return [words]
-    stroke = {
-        "data": vega.data(dataset),
-        "mark": {"type": "rule", "strokeWidth": style.line_width + 1, **line},
-        # Drawn where the row's field "line" is true: a key for strokes the chart draws.
-        "encoding": {
-            "x": {"value": 0},
-            "x2": {"value": 28},
-            "y": y,
-            "opacity": shown_if("datum.line"),
-        },
-    }
-    return [stroke, words]
-
-
 # ------------------------------------------------------------------------ this page's charts
-
-
-def _tooltip(word_title: str, field: str, title: str) -> list[dict]:
-    return [
-        {"field": "word", "type": "nominal", "title": word_title},
-        {"field": field, "type": "quantitative", "format": ".1%", "title": title},
-    ]
 
 
 def _names(style: ChartStyle) -> dict[str, str]:
@@ -228,13 +83,8 @@ def proposals_figure(comparison: RejectionComparison, style: ChartStyle) -> dict
     plan = comparison.classic.plan
     measured, exact = proposals_shares(comparison)
     words = [str(k) for k in range(1, measured.size)] + [f"{measured.size} or more"]
-    names = _names(style)
-    rows = [
-        {"i": k, "word": w, "measured": float(m), "speculative": float(k == 0), "exact": float(e)}
-        | {"runs": plan.runs, "measured_name": names["measured"]}
-        | {"speculative_name": names["speculative"]}
-        for k, (w, m, e) in enumerate(zip(words, measured, exact, strict=True))
-    ]
+    speculative = [float(k == 0) for k in range(measured.size)]
+    rows = vega.rows(words, measured=measured, speculative=speculative, exact=exact, runs=plan.runs)
     law = (
         f"classic, exact: M = {bound_text(plan.bound)} on average"
         if plan.runs
@@ -243,7 +93,8 @@ def proposals_figure(comparison: RejectionComparison, style: ChartStyle) -> dict
     datasets = {"bars": rows, "law": [{"label": law, "line": plan.runs}]}
     title = ["Proposals per word:", "classic vs speculative"]
     # Three rows over the house height: a title line, a legend row and the key.
-    return vega.chart(style, title, datasets, _proposals_layers(style), height=height(style, 3))
+    height = vega.height(style, 3)
+    return vega.chart(style, title, datasets, _proposals_layers(style), height=height)
 
 
 def _proposals_layers(style: ChartStyle) -> list[dict]:
@@ -251,7 +102,8 @@ def _proposals_layers(style: ChartStyle) -> list[dict]:
     over the bars (up to 20 of them): the caption lists every share."""
     names = _names(style)
     pair = [names["measured"], names["speculative"]]
-    colour = vega.legend_scale(pair, [palette.REJECTED, palette.ACCEPTED])
+    roles = (palette.REJECTED, palette.ACCEPTED)
+    colour = vega.colour(pair, roles, style, **vega.legend_over(1, style))
     x = vega.word_x(style, "proposals it took")
 
     def y(field: str) -> dict:
@@ -259,27 +111,24 @@ def _proposals_layers(style: ChartStyle) -> list[dict]:
         share["scale"]["domainMax"] = 1
         return share
 
-    def beside(field: str) -> dict:
-        return {"datum": names[field], "type": "nominal", "scale": pair_offset(pair)}
-
     bars = [
-        role_bars(
+        {"transform": [vega.named(names[field])]}
+        | vega.role_bars(
             role,
-            f"{field}_name",
             colour,
             style,
             x=x,
-            xOffset=beside(field),
+            xOffset=vega.pair_offset(pair, datum=names[field]),
             y=y(field),
-            opacity=shown_if(f"datum.{field} > 0"),
-            tooltip=_tooltip("proposals", field, names[field]),
+            tooltip=vega.tooltip(("word", "proposals"), (field, names[field], ".1%")),
         )
-        for role, field in ((palette.REJECTED, "measured"), (palette.ACCEPTED, "speculative"))
+        for role, field in zip(roles, ("measured", "speculative"), strict=True)
     ]
-    bars[0]["encoding"]["color"]["legend"] |= legend_over(1, style)
-    law = strokes(x, y("exact"), style, STROKE_DASH, pair_span(0), opacity=shown_if("datum.runs"))
+    law = vega.strokes(
+        x, y("exact"), style, STROKE_DASH, vega.pair_span(0), opacity=vega.shown_if("datum.runs")
+    )
     layers = [{"data": vega.data("bars")} | layer for layer in (*bars, law)]
-    return layers + key_row("law", 0, style, {"stroke": palette.INK, "strokeDash": STROKE_DASH})
+    return layers + vega.key_row("law", 0, style, _STROKE_KEY)
 
 
 def proposals_caption(comparison: RejectionComparison, notation: Notation) -> str:
@@ -316,78 +165,60 @@ def envelope_figure(
         top = min(max(top, float(envelope.max()) * 1.15), 3 * float(p.max()))
         words = fit_row([[percent(v) if v <= top else "↑" for v in envelope]], envelope, top, style)
         key = style.fill(f"classic's envelope M·{{D}}, M = {bound_text(plan.bound)}")
-    names = _names(style)
-    rows = [
-        {"i": i, "word": w, "kept": float(k), "refill": float(r), "stacked": float(k + r)}
-        # The envelope's strokes and numbers are drawn at most at the axis's top ("drawn").
-        | {"envelope": float(e), "drawn": float(min(e, top)), "label": text, "runs": plan.runs}
-        | {"kept_name": names["kept"], "refill_name": names["refill"]}
-        # The axis's top follows the data (an invisible point): room over the strokes for
-        # their numbers, under the keys.
-        | {"top": top * 1.1}
-        for i, (w, k, r, e, text) in enumerate(
-            zip(labels, kept, refill, envelope, words, strict=True)
-        )
-    ]
+    rows = vega.rows(
+        labels,
+        kept=kept,
+        refill=refill,
+        stacked=kept + refill,
+        envelope=envelope,
+        # The envelope's strokes and numbers are drawn at most at the axis's top.
+        drawn=np.minimum(envelope, top),
+        label=words,
+        runs=plan.runs,
+        # The axis's top follows the data: room over the strokes for their numbers.
+        top=top * 1.1,
+    )
     title = [
         style.fill("Envelopes: speculative uses {D} itself,"),
         style.fill("classic needs M·{D} over all of {T}"),
     ]
     datasets = {"bars": rows, "envelope": [{"label": key, "line": plan.runs}]}
+    datasets["yticks"] = vega.share_ticks(top * 1.1)
     # Three rows over the house height: a title line, a legend row and the key.
-    return vega.chart(style, title, datasets, _envelope_layers(style), height=height(style, 3))
+    height = vega.height(style, 3)
+    return vega.chart(style, title, datasets, _envelope_layers(style), height=height)
 
 
 def _envelope_layers(style: ChartStyle) -> list[dict]:
     """The layers of :func:`envelope_figure`: nothing in them depends on the state."""
     names = _names(style)
-    colour = vega.legend_scale([names["kept"], names["refill"]], [palette.ACCEPTED, palette.BUCKET])
-    x = vega.word_x(style)
-    kept = role_bars(
-        palette.ACCEPTED,
-        "kept_name",
-        colour,
-        style,
-        x=x,
-        y=share_y_to_100(None, "kept"),
-        opacity=shown_if("datum.kept > 0"),
-        tooltip=_tooltip("word", "kept", "kept guesses"),
-    )
-    kept["encoding"]["color"]["legend"] |= legend_over(1, style)
-    bucket = role_bars(
-        palette.BUCKET,
-        "refill_name",
-        colour,
-        style,
-        x=x,
-        y=share_y_to_100(None, "kept"),
-        y2={"field": "stacked"},
-        opacity=shown_if("datum.refill > 0"),
-        tooltip=_tooltip("word", "refill", "from the bucket"),
-    )
-    envelope = share_y_to_100(None, "drawn")
-    cover = strokes(
+    pair, roles = [names["kept"], names["refill"]], (palette.ACCEPTED, palette.BUCKET)
+    colour = vega.colour(pair, roles, style, **vega.legend_over(1, style))
+    x, y, envelope = vega.word_x(style), vega.room_y("kept"), vega.room_y("drawn")
+
+    def bars(k: int, field: str, title: str, **encoding: dict) -> dict:
+        tooltip = vega.tooltip(("word", "word"), (field, title, ".1%"))
+        return {"transform": [vega.named(pair[k])]} | vega.role_bars(
+            roles[k], colour, style, x=x, y=y, tooltip=tooltip, **encoding
+        )
+
+    cover = vega.strokes(
         x,
         envelope,
         style,
         STROKE_DASH,
-        opacity=shown_if("datum.runs"),
-        tooltip=_tooltip("word", "envelope", "classic's envelope"),
+        opacity=vega.shown_if("datum.runs"),
+        tooltip=vega.tooltip(("word", "word"), ("envelope", "classic's envelope", ".1%")),
     )
-    numbers = {
-        "mark": {"type": "text", "baseline": "bottom", "dy": -(style.line_width + 3)},
-        "encoding": {"x": x, "y": envelope, "text": {"field": "label", "type": "nominal"}},
-    }
-    frame = {
-        "mark": {"type": "point", "opacity": 0, "aria": False},
-        "encoding": {"y": share_y_to_100(None, "top")},
-    }
+    over = {"baseline": "bottom", "dy": -(style.line_width + 3)}
     layers = [
-        {"data": vega.data("bars")} | layer for layer in (kept, bucket, cover, numbers, frame)
+        bars(0, "kept", "kept guesses"),
+        bars(1, "refill", "from the bucket", y2={"field": "stacked"}),
+        cover,
+        vega.text("label", over, x=x, y=envelope),
     ]
-    return layers + key_row(
-        "envelope", 0, style, {"stroke": palette.INK, "strokeDash": STROKE_DASH}
-    )
+    layers = [{"data": vega.data("bars")} | layer for layer in layers]
+    return layers + vega.room("bars", "top") + vega.key_row("envelope", 0, style, _STROKE_KEY)
 
 
 def envelope_caption(

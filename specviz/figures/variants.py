@@ -17,16 +17,6 @@ from specviz import palette
 from specviz.figures import vega
 from specviz.figures.fit import fit_row
 from specviz.figures.numbers import percent, tv_text
-from specviz.figures.rejection import (
-    height,
-    key_row,
-    legend_over,
-    pair_offset,
-    pair_span,
-    share_y_to_100,
-    shown_if,
-    strokes,
-)
 from specviz.figures.style import ChartStyle
 from specviz.one_token import OneTokenStep
 from specviz.palette import Notation
@@ -135,7 +125,8 @@ def tradeoff_figure(checks: Sequence[RuleCheck], alpha: float, style: ChartStyle
     # legend of colours under the chart. No control moves this chart on a projector's first
     # screen: its plot keeps the two rows :func:`height` gives up there.
     rows = 2 + sum(1 + bool(c.params) for c in checks) - 1 + 1 + 2 + 2 * style.projector
-    return vega.chart(style, title, datasets, _tradeoff_layers(style), height=height(style, rows))
+    height = vega.height(style, rows)
+    return vega.chart(style, title, datasets, _tradeoff_layers(style), height=height)
 
 
 def _verdicts(style: ChartStyle) -> list[str]:
@@ -169,9 +160,7 @@ def _tradeoff_layers(style: ChartStyle) -> list[dict]:
         "mark": {"type": "rule", "strokeWidth": style.line_width, **dash},
         "encoding": {"x": x},
     }
-    frame = {"data": vega.data("frame"), "mark": {"type": "point", "opacity": 0, "aria": False}}
-    frame["encoding"] = {"y": y}
-    return [frame, marker, points, *key_row("alpha", 0, style, dash)]
+    return [vega.unseen("frame", y=y), marker, points, *vega.key_row("alpha", 0, style, dash)]
 
 
 def _rule_points(style: ChartStyle, x: dict, y: dict) -> dict:
@@ -191,7 +180,7 @@ def _rule_points(style: ChartStyle, x: dict, y: dict) -> dict:
                 "title": "rule",
                 "sort": {"field": "i", "op": "min"},
                 "scale": {"range": list(_SHAPES)},
-                "legend": legend_over(1, style)
+                "legend": vega.legend_over(1, style)
                 | {"symbolFillColor": palette.GRID, "symbolStrokeColor": palette.INK}
                 | {"labelExpr": "split(datum.label, '\\n')", "title": None},
             },
@@ -203,11 +192,9 @@ def _rule_points(style: ChartStyle, x: dict, y: dict) -> dict:
                 "legend": {"orient": "bottom", "symbolStrokeColor": palette.INK}
                 | {"labelFont": vega.FONT, "title": None},
             },
-            "tooltip": [
-                {"field": "name", "type": "nominal", "title": "rule"},
-                {"field": "acceptance", "type": "quantitative", "format": ".1%", "title": "keeps"},
-                {"field": "tv", "type": "quantitative", "format": ".3g", "title": "TV"},
-            ],
+            "tooltip": vega.tooltip(
+                ("name", "rule"), ("acceptance", "keeps", ".1%"), ("tv", "TV", ".3g")
+            ),
         },
     }
 
@@ -255,53 +242,46 @@ def variant_figure(
         "rule": [{"label": style.fill(check.rule.title)}],
         "tv": [{"label": style.fill(f"its words at TV = {tv_text(check.tv)} from {{T}}")}],
         "bars": bars,
+        "yticks": vega.share_ticks(top * 1.22),
     }
     title = style.fill("One rule up close: its words vs {T}")
     # Four rows over the house height: the legend's second, the runs' key, the rule, its TV.
-    return vega.chart(style, title, datasets, _variant_layers(style), height=height(style, 4))
+    height = vega.height(style, 4)
+    return vega.chart(style, title, datasets, _variant_layers(style), height=height)
 
 
 def _variant_layers(style: ChartStyle) -> list[dict]:
     """The layers of :func:`variant_figure`: nothing in them depends on the state."""
-    x = vega.word_x(style)
-    y = share_y_to_100(None, "share")
-    beside = {"field": "s", "type": "nominal", "scale": pair_offset([0, 1])}
-    runs = strokes(
+    x, y = vega.word_x(style), vega.room_y("share")
+    beside = vega.pair_offset([0, 1], field="s")
+    runs = vega.strokes(
         x,
-        share_y_to_100(None, "runs"),
+        vega.room_y("runs"),
         style,
         _RUNS_DASH,
-        pair_span(1),
-        opacity=shown_if("datum.s == 1"),
-        tooltip=[
-            {"field": "word", "type": "nominal"},
-            {"field": "runs", "type": "quantitative", "format": ".2%", "title": "its runs"},
-        ],
+        vega.pair_span(1),
+        opacity=vega.shown_if("datum.s == 1"),
+        tooltip=vega.tooltip("word", ("runs", "its runs", ".2%")),
     )
-    numbers = {
-        "mark": {"type": "text", "baseline": "bottom", "dy": -(style.line_width + 3)},
-        "encoding": {
-            "x": x,
-            "xOffset": beside,
-            "y": y,
-            "text": {"field": "label", "type": "nominal"},
-        },
-    }
-    frame = {
-        "mark": {"type": "point", "opacity": 0, "aria": False},
-        "encoding": {"y": share_y_to_100(None, "top")},
-    }
+    over = {"baseline": "bottom", "dy": -(style.line_width + 3)}
+    numbers = vega.text("label", over, x=x, xOffset=beside, y=y)
     bars = _bars_in_their_roles(style, x=x, xOffset=beside, y=y)
-    layers = [{"data": vega.data("bars")} | layer for layer in (bars, runs, numbers, frame)]
-    key = key_row("runs", 2, style, {"stroke": palette.INK, "strokeDash": _RUNS_DASH})
-    heading = key_row("rule", 1, style, fontWeight="bold") + key_row("tv", 0, style)
-    return layers + key + heading
+    layers = [{"data": vega.data("bars")} | layer for layer in (bars, runs, numbers)]
+    key = vega.key_row("runs", 2, style, {"stroke": palette.INK, "strokeDash": _RUNS_DASH})
+    heading = vega.key_row("rule", 1, style, fontWeight="bold") + vega.key_row("tv", 0, style)
+    return layers + vega.room("bars", "top") + key + heading
 
 
 def _bars_in_their_roles(style: ChartStyle, **encoding: object) -> dict:
     """Bars whose role is data: each row's fields "series" (its legend entry), "color" and
-    "patterned" — what :func:`vega.role_bar` spells out for a role known in advance."""
-    patterned = "datum.patterned"  # only the rejected role's cross-hatching can occur here
+    "patterned" — what :func:`vega.role_bars` spells out for a role known in advance; a bar of
+    no height hidden as there."""
+    patterned = "datum.patterned"
+    ink = vega.role_bar(palette.REJECTED, style)  # the one patterned role that can occur here
+
+    def outline(key: str, otherwise: object) -> dict:
+        return {"condition": {"test": patterned, "value": ink[key]}} | otherwise
+
     return {
         "mark": {"type": "bar"},
         "encoding": {
@@ -313,27 +293,13 @@ def _bars_in_their_roles(style: ChartStyle, **encoding: object) -> dict:
                 "type": "nominal",
                 "title": "bar",  # for screen readers: each bar is described
                 "scale": {"range": {"field": "color"}},
-                "legend": legend_over(3, style) | {"title": None},
+                "legend": vega.legend_over(3, style) | {"title": None},
             },
-            "stroke": {
-                "condition": {"test": patterned, "value": palette.INK},
-                "field": "color",
-                "type": "nominal",
-                "scale": None,
-            },
-            "strokeDash": {
-                "condition": {"test": patterned, "value": vega.DASH[palette.REJECTED.pattern]},
-                "value": [1, 0],
-            },
-            "strokeWidth": {
-                "condition": {"test": patterned, "value": style.line_width / 2 + 0.5},
-                "value": 1,
-            },
-            "tooltip": [
-                {"field": "word", "type": "nominal"},
-                {"field": "series", "type": "nominal", "title": "bar"},
-                {"field": "share", "type": "quantitative", "format": ".2%"},
-            ],
+            "stroke": outline("stroke", {"field": "color", "type": "nominal", "scale": None}),
+            "strokeDash": outline("strokeDash", {"value": [1, 0]}),
+            "strokeWidth": outline("strokeWidth", {"value": 1}),
+            "opacity": vega.shown_if("datum.share != 0"),
+            "tooltip": vega.tooltip("word", ("series", "bar"), ("share", None, ".2%")),
         },
     }
 

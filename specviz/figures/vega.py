@@ -9,13 +9,24 @@ lettering, projector mode.
 
 Specs are written directly (a dict costs microseconds; Altair's objects tens of milliseconds per
 chart); the tests validate every one against Vega-Lite's schema with Altair.
+
+Every chart module builds with the one helper for each job here: titles (:func:`title`), rows
+(:func:`rows`), tooltips and texts; share axes that reach the room over the bars (:func:`room_y`,
+:func:`room`); bars in a role's look named in the chart's one legend (:func:`role_bars`,
+:func:`colour`), two to a word (:func:`pair_offset`, :func:`pair_span`); exact values as strokes
+(:func:`strokes`); lines of words over the plot (:func:`key_row`, :func:`legend_over`,
+:func:`height`).
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 
+import numpy as np
+
 from specviz import palette
+from specviz.figures import fit
 from specviz.figures.style import ChartStyle
 from specviz.palette import Role
 
@@ -24,6 +35,17 @@ FONT = "Arial, 'Liberation Sans', Helvetica, sans-serif"
 
 #: The second cue of a patterned role (Vega-Lite has no fill patterns): its bars' outline.
 DASH: dict[str, list[int]] = {"/": [6, 3], ".": [2, 2], "x": [8, 3, 2, 3]}
+
+#: A role drawn as a dashed ink line in a legend (an exact value's outline), not as a bar.
+LINE = "line"
+
+#: Gap between the two bars of a word, as a share of one bar's step.
+PAIR_GAP = 0.08
+#: How far an exact value's stroke reaches past its bar's sides, as a share of the word's band.
+STROKE_PAST = 0.015
+
+#: Steps between the ticks of a share axis, the first that leaves at most six intervals.
+_TICK_STEPS = (0.01, 0.02, 0.05, 0.1, 0.2, 0.25)
 
 
 def config(style: ChartStyle) -> dict:
@@ -132,3 +154,290 @@ def role_bar(role: Role, style: ChartStyle, **mark: object) -> dict:
 def legend_scale(names: Sequence[str], roles: Sequence[Role]) -> dict:
     """A colour scale naming each role in the legend (the names carry the roles' icons)."""
     return {"domain": list(names), "range": [r.color for r in roles]}
+
+
+# ------------------------------------------------------------------------ titles, rows, texts
+
+
+def title(text: str, style: ChartStyle) -> list[str]:
+    """A title in the chart's lettering, in lines that fit its narrowest width.
+
+    A Vega title never wraps (it is cut with an ellipsis); bold type is about a tenth wider
+    than :mod:`~specviz.figures.fit`'s metrics say.
+    """
+    width = (style.width - 2 * fit.SIDE_MARGIN) / 1.1
+    return fit.wrap(style.fill(text), style.title_size, width).split("<br>")
+
+
+def rows(labels: Sequence[str], **columns: object) -> list[dict]:
+    """A dataset's rows, one per word: its place ``i`` (the axis's order), the word, and its
+    value of each column — a sequence of one value per word, or one value for all — as plain
+    Python numbers and texts (a spec is JSON)."""
+    for name, values in columns.items():
+        if _each(values) and len(values) != len(labels):
+            raise ValueError(f"column {name!r} has {len(values)} values for {len(labels)} words")
+
+    def cell(values: object, i: int) -> object:
+        value = values[i] if _each(values) else values
+        return value.item() if isinstance(value, np.generic) else value
+
+    return [
+        {"i": i, "word": w, **{k: cell(v, i) for k, v in columns.items()}}
+        for i, w in enumerate(labels)
+    ]
+
+
+def _each(values: object) -> bool:
+    """Whether a column gives one value per word (a text is one value)."""
+    return not isinstance(values, str) and np.ndim(values) > 0
+
+
+def literal(value: object) -> str:
+    """``value`` written as a Vega expression's literal (JSON is)."""
+    return json.dumps(value, ensure_ascii=False)
+
+
+def tooltip(*fields: str | tuple[str | None, ...]) -> list[dict]:
+    """A tooltip's lines: a field's name (a text), ``(field, title)``, or ``(field, title,
+    format)`` for a number (a D3 format: ``".1%"``)."""
+    lines = []
+    for entry in fields:
+        field, heading, form = (entry, None, None) if isinstance(entry, str) else (*entry, None)[:3]
+        line = {"field": field, "type": "quantitative" if form else "nominal"}
+        lines.append(
+            line | ({"title": heading} if heading else {}) | ({"format": form} if form else {})
+        )
+    return lines
+
+
+def text(field: str, mark: dict | None = None, **encoding: object) -> dict:
+    """A text mark (a number over a bar, a line of words) reading field ``field``, placed by
+    ``encoding``; ``mark`` adds properties to the house look (:func:`config`'s ``text``)."""
+    return {
+        "mark": {"type": "text", **(mark or {})},
+        "encoding": {**encoding, "text": {"field": field, "type": "nominal"}},
+    }
+
+
+# ------------------------------------------------------------------------ share axes with room
+
+
+def share_ticks(room: float) -> list[dict]:
+    """Dataset ``yticks`` of a :func:`room_y` axis reaching up to ``room``: evenly spaced, at most
+    seven ticks, never past 100 % (a share cannot be more; the axis only goes higher to make
+    room for the numbers over the bars)."""
+    top = min(room, 1.0)
+    step = next((s for s in _TICK_STEPS if top / s <= 6 + 1e-9), _TICK_STEPS[-1])
+    return [{"v": round(k * step, 10)} for k in range(int(top / step + 1e-9) + 1)]
+
+
+def ticks_from(dataset: str, field: str) -> dict:
+    """An axis's tick values read from a dataset's field: they follow the data."""
+    return {"expr": f"pluck(data('{dataset}'), '{field}')"}
+
+
+def room_y(field: str, title: str | None = None) -> dict:
+    """:func:`share_y` of a chart with numbers over its bars: from 0 up to exactly its room
+    (:func:`room`; no rounding up: the numbers were fitted to that height), its ticks from
+    dataset ``yticks`` (:func:`share_ticks`)."""
+    y = share_y(title, field)
+    # No tick count: Vega would thin the given values down to it.
+    axis = {k: v for k, v in y["axis"].items() if k != "tickCount"}
+    return y | {
+        "scale": y["scale"] | {"nice": False},
+        "axis": axis | {"values": ticks_from("yticks", "v")},
+    }
+
+
+def unseen(dataset: str, **encoding: object) -> dict:
+    """An invisible layer: its rows stretch the axes' domains (Vega's automatic domains follow
+    the data), or bring a dataset an axis reads its ticks from into the chart."""
+    return {
+        "data": data(dataset),
+        "mark": {"type": "point", "opacity": 0, "aria": False},
+        "encoding": encoding,
+    }
+
+
+def room(dataset: str, field: str) -> list[dict]:
+    """The layers that make a :func:`room_y` axis reach the room in ``dataset``'s ``field``,
+    and read its ticks from dataset ``yticks``."""
+    return [unseen(dataset, y=room_y(field)), unseen("yticks", y=room_y("v"))]
+
+
+# ------------------------------------------------------------------------ bars in a role's look
+
+
+def role_bars(
+    role: Role, colour: dict, style: ChartStyle, mark: dict | None = None, **encoding: object
+) -> dict:
+    """Bars in ``role``'s look (:func:`role_bar`), named by ``colour`` (:func:`colour`) in the
+    chart's one legend; ``encoding`` places them, and a bar of no height is hidden (its outline
+    would draw a line where there is nothing; filtering it out would drop its word from the x
+    axis)."""
+    y, y2 = encoding["y"]["field"], encoding.get("y2", {}).get("field")
+    empty = f"datum.{y} != {f'datum.{y2}' if y2 else 0}"
+    return {
+        "mark": role_bar(role, style, **(mark or {})),
+        "encoding": {"color": colour, "opacity": shown_if(empty), **encoding},
+    }
+
+
+def colour(
+    names: Sequence[str],
+    roles: Sequence[Role],
+    style: ChartStyle,
+    field: str = "part",
+    **legend: object,
+) -> dict:
+    """The colour channel of a chart's one legend: each row's ``field`` (a layer's constant
+    name: :func:`named`) is entry ``names[k]``, drawn as ``roles[k]`` (:func:`symbols`);
+    ``legend`` sets the legend's properties."""
+    return {
+        "field": field,
+        "type": "nominal",
+        "title": "bar",  # each bar is described to screen readers; the legend needs no title
+        "scale": legend_scale(names, roles),
+        "legend": {"title": None, **symbols(names, roles, style), **legend},
+    }
+
+
+def named(name: str) -> dict:
+    """The transform giving a layer's rows the legend entry ``name`` in field ``part`` (a
+    constant ``datum`` cannot carry a scale in Vega-Lite's schema)."""
+    return {"calculate": literal(name), "as": "part"}
+
+
+def symbols(names: Sequence[str], roles: Sequence[Role], style: ChartStyle) -> dict:
+    """Legend symbols that repeat the marks' cues other than colour: a patterned role's square
+    has its bars' dashed ink outline, a :data:`LINE` role is a dashed ink stroke. Vega
+    evaluates these for each entry (``datum.value`` is its name)."""
+    shape, dash, ink, width = {}, {}, {}, {}
+    for name, role in zip(names, roles, strict=True):
+        if role.pattern == LINE:
+            shape[name], width[name] = "stroke", style.line_width
+            dash[name] = [2 * style.line_width, style.line_width]
+        elif role.pattern in DASH:
+            dash[name] = DASH[role.pattern]
+        if role.pattern:
+            ink[name] = palette.INK
+    return {
+        "symbolType": _by_entry(shape, "'square'"),
+        "symbolDash": _by_entry(dash, "[]"),
+        "symbolStrokeColor": _by_entry(ink, "scale('color', datum.value)"),
+        "symbolStrokeWidth": _by_entry(width, "1.5"),
+    }
+
+
+def _by_entry(values: dict[str, object], otherwise: str) -> dict:
+    """A Vega expression: ``values[datum.value]`` for the entries it names, else ``otherwise``."""
+    expr = otherwise
+    for name, value in values.items():
+        expr = f"datum.value === {literal(name)} ? {literal(value)} : {expr}"
+    return {"expr": expr}
+
+
+def pair_offset(domain: Sequence[object], **channel: object) -> dict:
+    """The ``xOffset`` channel of two bars to a word (``channel``: its field or datum), with a
+    gap of :data:`PAIR_GAP` between them and none outside (:func:`pair_span` relies on it)."""
+    scale = {"domain": list(domain), "paddingInner": PAIR_GAP, "paddingOuter": 0}
+    return {"type": "nominal", **channel, "scale": scale}
+
+
+def pair_span(k: int) -> tuple[float, float]:
+    """Where bar ``k`` (0 left, 1 right) of a pair sits in its word's band, as band positions,
+    :data:`STROKE_PAST` past its sides (not past the band's: positions run from 0 to 1)."""
+    step = 1 / (2 - PAIR_GAP)
+    start = k * step
+    return max(0.0, start - STROKE_PAST), min(1.0, start + step * (1 - PAIR_GAP) + STROKE_PAST)
+
+
+def strokes(
+    x: dict,
+    y: dict,
+    style: ChartStyle,
+    dash: Sequence[int] | None = None,
+    span: tuple[float, float] = (0.0, 1.0),
+    **encoding: object,
+) -> dict:
+    """Exact values as dashed ink strokes over bars (a line, so that the bar under it shows):
+    rules from band position ``span[0]`` to ``span[1]`` of each word ``x`` (a whole band, or one
+    bar of a pair: :func:`pair_span`); ``dash`` (or a ``strokeDash`` encoding) their dash."""
+    mark = {"type": "rule", "stroke": palette.INK, "strokeWidth": style.line_width + 1}
+    return {
+        "mark": mark | ({"strokeDash": list(dash)} if dash else {}),
+        "encoding": {
+            "x": {**x, "bandPosition": span[0]},
+            "x2": {"field": x["field"], "bandPosition": span[1]},
+            "y": y,
+            **encoding,
+        },
+    }
+
+
+# ------------------------------------------------------------------------ keys drawn over the plot
+
+
+def shown_if(test: str) -> dict:
+    """An opacity encoding that hides a mark where ``test`` fails (filtering it out would drop
+    its word from the x axis)."""
+    return {"condition": {"test": test, "value": 1}, "value": 0}
+
+
+def key_height(style: ChartStyle) -> float:
+    """Height (px) of one :func:`key_row`: about a legend's row (its symbols are relatively
+    smaller on a projector)."""
+    return style.font_size * (1.3 if style.projector else 1.5)
+
+
+def height(style: ChartStyle, rows: int) -> int:
+    """A chart's height (px) with ``rows`` rows of title, legend and keys over the one-line
+    title and one-row legend of ``style.height``.
+
+    Streamlit fits the whole chart, its title and legends too, into the height, so a plot under
+    many rows would be squeezed flat. A projector's plot gives two rows of its height up: the
+    page's control and the chart it moves must fit a 1280×720 screen together.
+    """
+    return round(style.height + max(0, rows - 2 * style.projector) * key_height(style))
+
+
+def legend_over(rows: int, style: ChartStyle) -> dict:
+    """Legend properties placing it above ``rows`` key rows: Vega places a legend by the plot
+    alone, never by the marks drawn above it."""
+    # In the key rows' lettering (Streamlit's theme sets its own font for legends).
+    return {"offset": round(rows * key_height(style)) + 6, "labelFont": FONT}
+
+
+def key_row(
+    dataset: str,
+    row: int,
+    style: ChartStyle,
+    line: dict | None = None,
+    field: str = "label",
+    **words: object,
+) -> list[dict]:
+    """A line of words that change with the state, drawn above the plot ``row`` rows up (0:
+    right over it; :func:`legend_over` keeps the legend clear of it).
+
+    The words are the one-row ``dataset``'s ``field`` (``words``: their mark properties), after
+    a stroke with the ``line`` mark properties where its field ``line`` is true — a key for
+    strokes the chart draws (no ``line``: the words alone). Drawn as marks because a Vega
+    legend whose entries are data sits beside the chart's other legend, too wide for a phone,
+    and cannot have no entries at all.
+    """
+    y = {"value": -(row + 0.5) * key_height(style) - 4}
+    mark = {"align": "left", "baseline": "middle", "fontSize": style.font_size, **words}
+    label = {"data": data(dataset)} | text(field, mark, x={"value": 36 if line else 0}, y=y)
+    if not line:
+        return [label]
+    stroke = {
+        "data": data(dataset),
+        "mark": {"type": "rule", "strokeWidth": style.line_width + 1, **line},
+        "encoding": {
+            "x": {"value": 0},
+            "x2": {"value": 28},
+            "y": y,
+            "opacity": shown_if("datum.line"),
+        },
+    }
+    return [stroke, label]

@@ -12,8 +12,8 @@ from collections.abc import Sequence
 
 from specviz import palette
 from specviz.figures import vega
-from specviz.figures.convergence import chart_title, zoo_chart_caption, zoo_spec
-from specviz.figures.montecarlo import pair_layers, pair_rows, share_ticks
+from specviz.figures.convergence import zoo_chart_caption, zoo_spec
+from specviz.figures.montecarlo import pair_layers, pair_rows
 from specviz.figures.numbers import percent, tv_text
 from specviz.figures.style import DEFAULT_STYLE, ChartStyle
 from specviz.one_token import OneTokenStep
@@ -40,24 +40,17 @@ def zoo_law_figure(
         f"{palette.REJECTED.icon} output of the mistake",
     )
     rows = pair_rows(labels, kinds, step.p, comparison.law, style, headroom=ZOO_HEADROOM)
-    heading = {
-        "data": vega.data("heading"),
-        "mark": {
-            "type": "text",
-            "align": "left",
-            "baseline": "top",
-            "fontSize": style.font_size,
-            "fontWeight": 600,
-        },
-        "encoding": {"x": {"value": 4}, "y": {"value": 4}, "text": {"field": "text"}},
-    }
+    mark = {"align": "left", "baseline": "top", "fontSize": style.font_size, "fontWeight": 600}
+    heading = {"data": vega.data("heading")} | vega.text(
+        "text", mark, x={"value": 4}, y={"value": 4}
+    )
     layers = [*pair_layers(kinds, (palette.TARGET, palette.REJECTED), style), heading]
     datasets = {
         "bars": rows,
-        "yticks": share_ticks(rows[0]["room"] if rows else 1.0),
+        "yticks": vega.share_ticks(rows[0]["room"] if rows else 1.0),
         "heading": [{"text": f"{title}: TV = {tv_text(comparison.tv)}"}],
     }
-    name = chart_title(f"The mistake's output vs target {t}", style)
+    name = vega.title(f"The mistake's output vs target {t}", style)
     return vega.chart(style, name, datasets, layers)
 
 
