@@ -59,8 +59,8 @@ PROBE = """
   // A chart: a Plotly or Vega chart, or anything in a shadow root (the live view).
   const inChart = (n) => {
     const el = n.nodeType === 1 ? n : n.parentElement;
-    return !!el && (el.getRootNode() instanceof ShadowRoot ||
-                    !!el.closest('[data-testid="stPlotlyChart"], [data-testid="stVegaLiteChart"], #chart'));
+    return !!el && (el.getRootNode() instanceof ShadowRoot || !!el.closest(
+      '[data-testid="stPlotlyChart"], [data-testid="stVegaLiteChart"], #chart'));
   };
   const inSidebar = (n) => {
     const el = n.nodeType === 1 ? n : n.parentElement;

@@ -42,8 +42,8 @@ with controls:
                 f"target calls plus c × {run.draft_calls} draft steps. A cost model, not a "
                 "stopwatch.")  # fmt: skip
 with right:
-    page.chart(*fig.arrow(fig.words_figure(curve, run, style)), key="dec.chart.gamma")
-    page.chart(*fig.arrow(fig.speed_figure(curve, run, cost, style)), key="dec.chart.speed")
+    page.chart(*fig.words_figure(curve, run, style), key="dec.chart.gamma")
+    page.chart(*fig.speed_figure(curve, run, cost, style), key="dec.chart.speed")
 
 left, middle, last = st.columns([2, 2, 1], vertical_alignment="bottom")
 with left:
@@ -72,7 +72,7 @@ st.iframe(fig.timeline_html(words, run, style), height="content",
 
 st.header("When does it pay?")
 check = page.cached(toy_check, temperature, gamma)  # every pair: predicted and measured
-page.chart(*fig.arrow(fig.alpha_figure(check, gamma, cost, style)), key="dec.chart.alpha")
+page.chart(*fig.alpha_figure(check, gamma, cost, style), key="dec.chart.alpha")
 st.markdown(fig.PUBLISHED)
 st.markdown(fig.COST_NOTE)
 
@@ -84,9 +84,9 @@ st.markdown(fig.check_note(check))
 # Side by side on a screen; one under the other on a projector (large type needs the width).
 left, right = (st.container(), st.container()) if scenario.projector else st.columns(2, gap="large")
 with left:
-    page.chart(*fig.arrow(fig.in_a_row_figure(curve[gamma], style)), key="dec.chart.row")
+    page.chart(*fig.in_a_row_figure(curve[gamma], style), key="dec.chart.row")
 with right:
-    page.chart(*fig.arrow(fig.shares_figure(curve[gamma], words, style)), key="dec.chart.shares")
+    page.chart(*fig.shares_figure(curve[gamma], words, style), key="dec.chart.shares")
 with st.expander("How the prediction is computed"):
     st.markdown(note.fill(fig.HOW_PREDICTED))
 

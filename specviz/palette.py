@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class Role:
-    """How one meaning is drawn: colour, plotly fill pattern, icon and name.
+    """How one meaning is drawn: colour, fill pattern, icon and name.
 
     ``color`` fills bars and lines; ``text_color`` is the same hue darkened for small text on white.
     """

@@ -6,7 +6,6 @@ see ``conftest.py``). Browser helpers live in ``streamlit_server.py``.
 
 from __future__ import annotations
 
-import base64
 import json
 from collections.abc import Iterator
 from pathlib import Path
@@ -55,29 +54,6 @@ def z_score(observed: float, expected: float, std_error: float) -> float:
 # --------------------------------------------------------------------------- figures
 
 
-def trace(fig: Any, name_part: str) -> Any:
-    """The one trace whose name contains ``name_part``, of a ``go.Figure`` or a figure's JSON."""
-    data = fig["data"] if isinstance(fig, dict) else fig.data
-    names = [(t.get("name") if isinstance(t, dict) else t.name) or "" for t in data]
-    matches = [t for t, name in zip(data, names, strict=True) if name_part in name]
-    assert len(matches) == 1, names
-    return matches[0]
-
-
-def values(data: Any) -> np.ndarray:
-    """A Plotly data array as float64: plain lists (None as NaN), or plotly 7's typed arrays
-    ``{"dtype", "bdata", "shape"}``."""
-    if isinstance(data, dict) and "bdata" in data:
-        arr = np.frombuffer(base64.b64decode(data["bdata"]), dtype=np.dtype(data["dtype"]))
-        if "shape" in data:
-            arr = arr.reshape([int(n) for n in str(data["shape"]).split(",")])
-        return arr.astype(np.float64)
-    return np.array([np.nan if v is None else v for v in data], dtype=np.float64)
-
-
-# --------------------------------------------------------------------------- pages (AppTest)
-
-
 def open_page(
     script: str,
     query: dict[str, str] | None = None,
@@ -121,22 +97,6 @@ def query(at: AppTest) -> dict[str, str]:
 def metrics(at: AppTest) -> dict[str, str]:
     """Metric label -> shown value."""
     return {m.label: m.value for m in at.metric}
-
-
-def plotly_figures(at: AppTest) -> list[dict]:
-    """Every Plotly chart's figure JSON, in page order."""
-    return [json.loads(chart.proto.spec) for chart in at.get("plotly_chart")]
-
-
-def plotly_chart(at: AppTest, key: str) -> dict:
-    """The figure JSON of the one Plotly chart whose element key ends with ``key``."""
-    (element,) = [c for c in at.get("plotly_chart") if c.proto.id.endswith(key)]
-    return json.loads(element.proto.spec)
-
-
-def vega_specs(at: AppTest) -> list[dict]:
-    """Every Vega-Lite chart's spec, in page order."""
-    return [json.loads(chart.proto.spec) for chart in at.get("vega_lite_chart")]
 
 
 def vega_chart(at: AppTest, title: str) -> tuple[dict, dict[str, list[dict]]]:

@@ -409,7 +409,7 @@ def link_params(url: str) -> dict[str, str]:
 
 
 def poll(page: Page, check: Any, what: str, timeout_ms: float = 10_000) -> Any:
-    """Plotly redraws a moment after the rerun: retry ``check`` (pumping the page) until it
+    """Charts redraw a moment after the rerun: retry ``check`` (pumping the page) until it
     returns something truthy, and return that."""
     deadline = time.perf_counter() + timeout_ms / 1000
     while True:

@@ -69,7 +69,7 @@ SCRIPTS = all_scripts()
 CASES = [(script, seat) for script in SCRIPTS for seat in SEATS]
 IDS = [f"{page_id(script)}-{seat.name}" for script, seat in CASES]
 
-#: Plotly bars glide for 450 ms after a rerun (style.TRANSITION).
+#: Vega redraws a chart a moment after a rerun.
 SETTLE_MS = 600
 
 

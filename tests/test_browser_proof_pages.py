@@ -56,7 +56,7 @@ def open_at(browser, url: str, width: int, height: int):
     watcher = watch_stream(page)
     open_app(page, url)
     wait_for_charts(page)
-    page.wait_for_timeout(500)  # Plotly's transitions
+    page.wait_for_timeout(500)  # Vega redraws a moment after the run
     return context, page, watcher
 
 

@@ -1,32 +1,23 @@
-"""The fast figure paths write exactly what the slow, checked ones write.
+"""Every chart is a valid Vega-Lite spec, and its state is data only.
 
-Two shortcuts keep a class's reruns cheap (benchmarks/README.md has the measurements):
-
-- ``style.figure`` builds a ``go.Figure`` without Plotly's validation. Every figure any page
-  builds through it is rebuilt here through validation (``style.validated_figure``) and the two
-  JSON texts must be identical — found by running every page under AppTest with a checking
-  ``figure`` in place, so a new page or builder is covered without touching this file;
-- the convergence charts are written as Vega-Lite dicts (``monte_carlo_spec``, ``zoo_spec``)
-  instead of through Altair: every one must pass Vega-Lite's schema (Altair validates it).
+Charts are written as dicts (:mod:`specviz.figures.vega`), not through Altair (tens of
+milliseconds a chart, on every new state): every one must pass Vega-Lite's schema, which Altair
+checks here. Every page's charts are checked as the page sends them, found by running every page
+under AppTest, so a new page or chart is covered without touching this file.
 """
 
 from __future__ import annotations
 
-import copy
-import importlib
-import pkgutil
+import json
 import random
 
 import altair as alt
-import plotly.io as pio
+import pyarrow as pa
 import pytest
-import streamlit as st
 from helpers import REPO
 from streamlit.testing.v1 import AppTest
 from streamlit_server import all_scripts, page_id
 
-import specviz.figures
-from specviz.figures import style
 from specviz.figures.exactness import acceptance_figure, bucket_figure, proof_figure
 from specviz.figures.montecarlo import monte_carlo_figures
 from specviz.figures.style import ChartStyle
@@ -44,41 +35,17 @@ STYLES = [
 ]
 
 
-def _json(fig) -> str:
-    return pio.to_json(fig, validate=False)
-
-
-def _checking(checked: list[str]):
-    fast_figure = style.figure
-
-    def figure(data, layout_spec):
-        slow = style.validated_figure(copy.deepcopy(data), copy.deepcopy(layout_spec))
-        fast = fast_figure(data, layout_spec)
-        assert _json(fast) == _json(slow), "an unvalidated figure differs from the validated one"
-        checked.append(layout_spec.get("title", {}).get("text", "?"))
-        return fast
-
-    return figure
-
-
-@pytest.fixture
-def checked_figures(monkeypatch) -> list[str]:
-    """Every ``figure`` imported from style in specviz.figures.*, replaced by a checking one."""
-    checked: list[str] = []
-    figure = _checking(checked)
-    for info in pkgutil.iter_modules(specviz.figures.__path__):
-        module = importlib.import_module(f"specviz.figures.{info.name}")
-        if getattr(module, "figure", None) is style.figure:
-            monkeypatch.setattr(module, "figure", figure)
-    monkeypatch.setattr(style, "figure", figure)
-    st.cache_resource.clear()  # figures cached by an earlier test would not be rebuilt
-    yield checked
-    st.cache_resource.clear()  # nothing built by the checker stays in the shared cache
+def sent_spec(chart) -> dict:
+    """A chart's spec as the browser gets it: the datasets Streamlit moved out, put back."""
+    spec = json.loads(chart.proto.spec)
+    datasets = {d.name: pa.ipc.open_stream(d.data.data).read_all().to_pylist()
+                for d in chart.proto.datasets}  # fmt: skip
+    return spec | ({"datasets": datasets} if datasets else {})
 
 
 @pytest.mark.parametrize("script", all_scripts(), ids=[page_id(s) for s in all_scripts()])
 @pytest.mark.parametrize("mode", ["", "projector=1&letters=chen"])
-def test_every_pages_figures_are_the_validated_ones(script, mode, checked_figures) -> None:
+def test_every_pages_charts_are_valid_vega_lite(script, mode) -> None:
     at = AppTest.from_file(str(REPO / "app.py"), default_timeout=120)
     for key, value in (pair.split("=") for pair in mode.split("&") if pair):
         at.query_params[key] = value
@@ -86,6 +53,9 @@ def test_every_pages_figures_are_the_validated_ones(script, mode, checked_figure
     if script.name != "app.py":
         at.switch_page(str(script.relative_to(REPO))).run()
     assert not at.exception, [e.message for e in at.exception]
+    assert not at.get("plotly_chart"), "one chart mechanism: Vega-Lite"
+    for chart in at.get("vega_lite_chart"):
+        valid_vega_lite(sent_spec(chart))
 
 
 def test_step_figures_of_many_states_are_valid_vega_lite() -> None:

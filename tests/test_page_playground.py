@@ -699,7 +699,7 @@ def test_a_typed_word_with_nothing_left_keeps_the_old_one() -> None:
 
 
 def test_the_weight_editor_is_drawn_only_while_it_is_open() -> None:
-    """Its 17 widgets are most of a run's work: a learner dragging the bars does not pay for them."""
+    """Its 17 widgets are most of a run's work: a learner dragging bars does not pay for them."""
     at = open_page(PLAYGROUND, LINK)
     assert not [s for s in at.slider if s.key and s.key.startswith("pg.")]
     at.session_state["pg.edit"] = True

@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-import pyarrow as pa
 
 from specviz import palette
 from specviz.decoding import LEVIATHAN_TABLE2, RANGES, Decoding, Origin, WordsPerCall
@@ -87,15 +86,6 @@ _KINDS = {"yours": ("━ your c", [1, 0], palette.TARGET.color, 2),
 STAR = "M0,-1L.3,-.3L1,-.3L.45,.15L.6,.9L0,.45L-.6,.9L-.45,.15L-1,-.3L-.3,-.3Z"
 _SERIES = ("● predicted from the two models", "▬ ▬ i.i.d. formula", "◆ this text", "★ best γ")
 _ROLES = (palette.TARGET, palette.NEUTRAL, palette.DRAFT, palette.ACCEPTED)
-
-
-def arrow(chart: tuple[dict, str]) -> tuple[dict, str]:
-    """A chart and caption with the datasets as Arrow tables, which Streamlit sends as they are
-    (a list of rows goes through pandas first: 2 ms a dataset against 0.1 ms, measured)."""
-    spec, caption = chart
-    tables = {name: pa.table({k: [r.get(k) for r in rows] for k in dict.fromkeys(
-              k for r in rows for k in r)}) for name, rows in spec["datasets"].items()}  # fmt: skip
-    return spec | {"datasets": tables}, caption
 
 
 def _x(value: float) -> str:

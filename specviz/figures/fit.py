@@ -1,10 +1,10 @@
 """Text that fits: how wide a label is drawn, and which form of a row of labels can be read.
 
-Plotly neither wraps titles nor keeps labels from colliding (it rotates them, or hides the ones
-past the edge), so every chart lays out its own text with these estimates: a title is wrapped to
-the narrowest column it is shown in (:attr:`ChartStyle.width`), tick labels and numbers printed
-over bars take the most complete form that leaves a gap between neighbours, or none at all. This
-is the one place that decides whether text fits; the HTML views get its answers as data.
+Vega neither wraps titles nor chooses between forms of a label, so every chart lays out its own
+text with these estimates: a title is wrapped to the narrowest column it is shown in
+(:attr:`ChartStyle.width`), tick labels and numbers printed over bars take the most complete form
+that leaves a gap between neighbours, or none at all. This is the one place that decides whether
+text fits; the HTML views get its answers as data.
 """
 
 from __future__ import annotations
@@ -167,26 +167,6 @@ def tick_words(labels: Sequence[str], style: ChartStyle) -> tuple[list[str], int
 
 
 #: Width (px) of a legend entry's symbol and the gap after it, and the gap between two entries.
-_LEGEND_SYMBOL = 44
-_LEGEND_GAP = 5
-
-
-def legend_rows(names: Sequence[str], style: ChartStyle) -> int:
-    """How many rows a horizontal legend of ``names`` takes at the narrowest chart width.
-
-    Plotly's rule: one row if every entry fits side by side in the plot's width, otherwise columns
-    as wide as the widest entry.
-    """
-    if not names:
-        return 0
-    room = plot_width(style)
-    entries = [_LEGEND_SYMBOL + text_width(name, style.font_size) for name in names]
-    if sum(entries) + _LEGEND_GAP * (len(entries) - 1) < room:
-        return 1
-    columns = max(1, int((room + _LEGEND_GAP) // (max(entries) + _LEGEND_GAP)))
-    return math.ceil(len(entries) / columns)
-
-
 def row_fits(text: Sequence[str], heights: Sequence[float], top: float, style: ChartStyle) -> bool:
     """Whether a :func:`text_row` over a token axis can be read: neighbours at about the same
     height (judged on a plot half the figure's height, ``top`` the y range's top) must not touch.

@@ -19,11 +19,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NoReturn, TypeVar
 
-# Imported here, at the first page's import, not lazily by Plotly inside a rerun: a session's
-# first Home run importing pandas while other sessions' Plotly looked it up raised "partially
-# initialized module 'pandas'" in a class under load (benchmarks/README.md). ~0.3 s, once.
+# Imported here, at the first page's import, not lazily inside a rerun: a session's first run
+# importing pandas while other sessions' runs looked it up raised "partially initialized module
+# 'pandas'" in a class under load (benchmarks/README.md). ~0.3 s, once.
 import pandas  # noqa: F401
-import plotly.graph_objects as go
+import pyarrow as pa
 import streamlit as st
 
 from specviz.figures.style import ChartStyle
@@ -314,9 +314,9 @@ def _style(projector: bool, swapped: bool) -> ChartStyle:
     return ChartStyle(projector=projector, notation=Notation(swapped=swapped))
 
 
-# cache_resource, not cache_data: results and figures are shared read-only (st.plotly_chart copies
-# figures), and unpickling a Plotly figure on every hit would cost more than building it. One
-# cache for every page: a class on one state builds each thing once.
+# cache_resource, not cache_data: results and figures are shared read-only, and unpickling them on
+# every hit would cost more than building them. One cache for every page: a class on one state
+# builds each thing once.
 @st.cache_resource(max_entries=PAGE_KEPT_RESULTS, show_spinner=False)
 def _cached(_fn: Callable[..., Any], _args: tuple[Any, ...], name: str, key: tuple) -> Any:
     # ``_fn`` and ``_args`` are not hashed (leading underscore): ``name`` and ``key`` determine
@@ -365,23 +365,12 @@ def figures(build: Callable[..., T], *data: Any, key: tuple = ()) -> T:
     return _cached(build, (s.labels, s.step(), style(), *data), _name(build), cache_key)
 
 
-#: Plotly's mode bar is noise on a projector; charts follow the column width.
-CHART_CONFIG = {"displayModeBar": False, "responsive": True}
+def chart(figure: dict, caption: str, key: str) -> None:
+    """Show a Vega-Lite chart (:mod:`specviz.figures.vega`) with its caption below it.
 
-
-def chart(figure: go.Figure | dict, caption: str, key: str) -> None:
-    """Show a chart with its caption as alt text and, below it, as visible text.
-
-    ``figure`` is a Vega-Lite spec (a dict, :mod:`specviz.figures.vega`) or a Plotly figure.
     ``theme=None`` keeps the builders' font sizes, which Streamlit's theme would override
     (projector mode).
     """
-    if not isinstance(figure, dict):
-        st.plotly_chart(
-            figure, width="stretch", key=key, config=CHART_CONFIG, theme=None, alt=caption
-        )
-        st.caption(caption)
-        return
     # The alt text names the chart and points to its description below: a caption in ``alt``
     # would change with the data and remount the chart instead of updating it in place.
     title = figure.get("title", "")
@@ -391,9 +380,22 @@ def chart(figure: go.Figure | dict, caption: str, key: str) -> None:
     # find it by the container's ``st-key-`` class.
     with st.container(key=key):
         st.vega_lite_chart(
-            spec=figure,
+            spec=figure | {"datasets": {k: _arrow(v) for k, v in figure["datasets"].items()}},
             width="stretch",
             theme=None,
             alt=f"Chart: {title}. Described in the text below it.",
         )
     st.caption(caption)
+
+
+def _arrow(rows: list[dict] | pa.Table) -> pa.Table | list[dict]:
+    """A dataset as an Arrow table, which Streamlit sends as it is: a list of rows goes through
+    pandas first (2 ms a dataset against 0.1 ms, measured on the decoding page). A column Arrow
+    cannot type (numbers and words mixed) stays rows."""
+    if isinstance(rows, pa.Table):
+        return rows
+    columns = dict.fromkeys(key for row in rows for key in row)
+    try:
+        return pa.table({key: [row.get(key) for row in rows] for key in columns})
+    except (pa.ArrowInvalid, pa.ArrowTypeError):
+        return rows
