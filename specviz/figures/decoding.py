@@ -160,7 +160,8 @@ def _against_gamma(field: str, title: str, data: dict, extra: list, style: Chart
     """A chart against γ: prediction, i.i.d. formula, this text, the learner's γ (the legend on
     the chart of words per call, above the other)."""
     legend = field == "words"
-    key = [_legend(n, _SERIES, _ROLES, 2 * legend) for n in _SERIES]
+    # One column on a screen: two do not fit a phone's 390 px.
+    key = [_legend(n, _SERIES, _ROLES, (2 if style.projector else 1) * legend) for n in _SERIES]
     x = _q("g", "γ, guesses per target call", axis={"tickMinStep": 1})
     y = _q(field, title, axis={"minExtent": 2 * style.font_size + 6})  # the two charts align
     line = {"type": "line", "point": True, "strokeWidth": style.line_width + 1}

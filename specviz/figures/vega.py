@@ -83,6 +83,10 @@ def config(style: ChartStyle) -> dict:
             "color": palette.INK,
         },
         "text": {"font": FONT, "fontSize": style.text_size, "color": palette.INK},
+        # Marks stay out of the accessibility tree: Vega gives the container of a mark without
+        # a field an image role and no name, and the chart's alt text and the caption under it
+        # say what every mark shows, with its numbers.
+        "mark": {"aria": False},
     }
 
 
@@ -106,6 +110,8 @@ def chart(
         "height": style.height,
         "datasets": datasets,
         "layer": list(layers),
+        # Room for a y axis title's glyphs, which Vega sets at the very edge.
+        "padding": {"left": 3, "right": 0, "top": 0, "bottom": 0},
         **top,
     }
 
