@@ -13,7 +13,7 @@ import numpy as np
 
 from specviz import palette
 from specviz.decoding import LEVIATHAN_TABLE2, RANGES, Decoding, Origin, WordsPerCall
-from specviz.figures import fit, vega
+from specviz.figures import vega
 from specviz.figures.html import attribute, render
 from specviz.figures.numbers import percent
 from specviz.figures.style import ChartStyle
@@ -90,11 +90,6 @@ _ROLES = (palette.TARGET, palette.NEUTRAL, palette.DRAFT, palette.ACCEPTED)
 
 def _x(value: float) -> str:
     return f"{value:.2f}×"
-
-
-def _title(text: str, style: ChartStyle) -> list[str]:
-    """A title in lines that fit the chart's narrowest width (a Vega title never wraps)."""
-    return fit.wrap(text, style.title_size, style.width - 2 * fit.SIDE_MARGIN).split("<br>")
 
 
 def _pace(speedup: float) -> str:
@@ -174,7 +169,7 @@ def _against_gamma(field: str, title: str, data: dict, extra: list, style: Chart
               _layer("rows/point", diamond, key[2], x=x, y=y)]  # fmt: skip
     name = _TITLES[legend]
     size = {"width": "container", "height": style.height // 2 + (110 if legend else 40)}
-    return vega.chart(style, _title(name, style), data, layers, **size)
+    return vega.chart(style, vega.title(name, style), data, layers, **size)
 
 
 _TITLES = ("Speed-up against γ when a draft step costs c", "Words per target call against γ")
@@ -311,7 +306,7 @@ def alpha_figure(
               "la": w.alpha + _NAME_AT[k][0], "ls": w.speedup(cost) + _NAME_AT[k][1]}
              for k, w in zip(PAIR_SHORT, predictions, strict=True)]  # fmt: skip
     params = [{"kind": k, "c": c, "g": gamma} for k, c in zip(_KINDS, (cost, 0, SLOW_COST))]  # noqa: B905
-    title = _title("Speed-up against α, with your γ guesses per call", style)
+    title = vega.title("Speed-up against α, with your γ guesses per call", style)
     spec = vega.chart(style, title, {"rows": params + pairs, "published": PUBLISHED_ROWS}, layers,
                       width="container", height=style.height + 200)  # fmt: skip
     above = _ABOVE
@@ -392,7 +387,7 @@ def in_a_row_figure(prediction: WordsPerCall, style: ChartStyle) -> tuple[dict, 
               _layer("rows", inside, x=x, y=y, text={"field": "text"}),
               _layer("rows", dash, key[1], y=y | {"field": "alpha"})]  # fmt: skip
     data = {"rows": bars}
-    title = _title("Is every guess kept with the same chance?", style)
+    title = vega.title("Is every guess kept with the same chance?", style)
     shown = ", ".join(percent(c) for c in chances if c is not None) or "none"
     return vega.chart(style, title, data, layers, width="container"), (
         "Bars: the chance that guess k of a call is kept, given that the guesses before it were "
@@ -429,7 +424,7 @@ def shares_figure(
                      x={"datum": 0, "type": "quantitative", "scale": x["scale"]})]  # fmt: skip
     few = max(1, min(3, len(shown) // 2))
     size = {"height": {"step": 26 if style.projector else 20}, "width": "container"}
-    title = _title("Which words did the draft guess right?", style)
+    title = vega.title("Which words did the draft guess right?", style)
     return vega.chart(style, title, {"rows": bars}, layers, **size), (
         f"Stacked bars for the {len(shown)} commonest words of a long text: the share of each "
         "word's uses that were kept guesses of the draft, the rest written by the target "
