@@ -53,6 +53,7 @@ from tests.streamlit_server import StreamlitServer
 
 TIMEOUT = 60.0  # a rerun or first page slower than this counts as an error
 OK = ForwardMsg.ScriptFinishedStatus.Value("FINISHED_SUCCESSFULLY")
+FRAGMENT_OK = ForwardMsg.ScriptFinishedStatus.Value("FINISHED_FRAGMENT_RUN_SUCCESSFULLY")
 RERUN_INTERRUPTED = ForwardMsg.ScriptFinishedStatus.Value("FINISHED_EARLY_FOR_RERUN")
 WIDGET_TYPES = ("slider", "selectbox", "radio", "checkbox", "number_input", "text_input")
 
@@ -117,6 +118,9 @@ class Student:
     ids: dict[str, str] = field(default_factory=dict)  # key -> widget id
     sent: dict[str, WidgetState] = field(default_factory=dict)  # widget id -> last value
     trigger: WidgetState | None = None  # a live view's trigger, sent until a run takes it in
+    fragments: dict[str, str] = field(default_factory=dict)  # widget id -> its fragment's id
+    fragment: str = ""  # the fragment to rerun: the one of the control just moved, if any
+    timed_fragment: bool = False  # the page has a fragment with run_every
     gestures: int = 0  # gestures sent to the live view
     query: str = ""  # the address bar's query string (page_info_changed follows it)
     cached: set[str] = field(default_factory=set)  # hashes of cacheable messages received
@@ -144,6 +148,8 @@ def rerun_message(student: Student, page: str, url: str) -> bytes:
     state = msg.rerun_script
     state.page_name = page
     state.query_string = student.query
+    # As a browser does: a control inside a fragment reruns only that fragment.
+    state.fragment_id = student.fragment
     state.widget_states.widgets.extend(student.sent.values())
     if student.trigger is not None:
         state.widget_states.widgets.append(student.trigger)
@@ -162,7 +168,9 @@ def read_forward(student: Student, raw: bytes) -> int | None:
         student.cached.add(msg.hash)
     kind = msg.WhichOneof("type")
     if kind == "delta" and msg.delta.WhichOneof("type") == "new_element":
-        _note_element(student, msg.delta.new_element)
+        _note_element(student, msg.delta.new_element, msg.delta.fragment_id)
+    elif kind == "auto_rerun":
+        student.timed_fragment = True
     elif kind == "page_info_changed":
         student.query = msg.page_info_changed.query_string
     elif kind == "page_not_found":
@@ -176,8 +184,11 @@ def read_forward(student: Student, raw: bytes) -> int | None:
     return None
 
 
-def _note_element(student: Student, element) -> None:
+def _note_element(student: Student, element, fragment: str) -> None:
     kind = element.WhichOneof("type")
+    widget_id = getattr(getattr(element, kind or "", None), "id", None)
+    if fragment and isinstance(widget_id, str):
+        student.fragments[widget_id] = fragment
     if kind == "exception":
         student.errors.append(f"exception: {element.exception.type}: {element.exception.message}")
     elif kind == "code":
@@ -208,7 +219,8 @@ async def run_once(ws, student: Student, page: str, url: str) -> float:
     await ws.send(rerun_message(student, page, url))
     status = await until_finished(ws, student)
     student.trigger = None  # a trigger is sent once; a run in flight when a replica died resends it
-    if status != OK:
+    student.fragment = ""
+    if status not in (OK, FRAGMENT_OK):
         student.errors.append(f"run finished with {ForwardMsg.ScriptFinishedStatus.Name(status)}")
     return time.perf_counter() - start
 
@@ -274,9 +286,10 @@ def change_one(student: Student, keys: Sequence[str], rng: random.Random) -> str
     key = rng.choice(shown)
     if key == BARS:
         drag_bar(student, rng)
-        return key
-    change = random_change(student.widgets[key], rng)
-    student.sent[change.id] = change
+    else:
+        change = random_change(student.widgets[key], rng)
+        student.sent[change.id] = change
+    student.fragment = student.fragments.get(student.ids[key], "")
     return key
 
 
@@ -324,7 +337,11 @@ async def interact(ws, student: Student, plan: ClassPlan, url: str, end: float, 
             ws = await reopen(student, plan, url, end)
             if ws is None:
                 return
-            continue  # a tab that was idle sends nothing on reconnecting
+            # An idle tab sends nothing on reconnecting — unless its page has a timed fragment:
+            # then Streamlit's frontend asks for a whole run at once (the Playground relies on it).
+            if student.timed_fragment:
+                await run_once(ws, student, plan.page, url)
+            continue
         if time.perf_counter() >= end:
             return
         next_change += plan.every + rng.uniform(-plan.jitter, plan.jitter)
@@ -335,10 +352,11 @@ async def interact(ws, student: Student, plan: ClassPlan, url: str, end: float, 
             student.reruns.append(await run_once(ws, student, plan.page, url))
         except websockets.ConnectionClosed:
             # The replica went away during the run. A browser whose run was in flight asks the
-            # new server for a run at once, with the same values (and the change in them).
+            # new server for a whole run at once, with the same values (and the change in them).
             ws = await reopen(student, plan, url, end)
             if ws is None:
                 return
+            student.fragment = ""
             student.reruns.append(await run_once(ws, student, plan.page, url))
         student.rerun_at.append(time.perf_counter())
         check_kept(student, key)
@@ -518,7 +536,12 @@ def report(result: ClassResult, label: str = "") -> str:
         lines.append(
             f"  server      RSS {s['rss_start_mb']:.0f} MB at start, {s['rss_peak_mb']:.0f} MB "
             f"peak, {s['rss_end_mb']:.0f} MB at the end; CPU {s['server_cpu_s']:.1f} s "
-            f"({1e3 * s['server_cpu_s'] / max(1, s['reruns'] + s['students']):.0f} ms per run)"
+            f"({1e3 * s['server_cpu_s'] / max(1, s['reruns'] + s['students']):.0f} ms per run"
+            + (
+                f"; {s['change_cpu_ms']:.1f} ms per change after the first pages)"
+                if "change_cpu_ms" in s
+                else ")"
+            )
         )
     lines.append(
         f"  load tool   CPU {s['client_cpu_s']:.1f} s; machine load average {result.load[0]:.1f} "
@@ -565,6 +588,7 @@ class ServerWatch:
         self.peak = self.start_rss
         self.cpu0 = {pid: cpu_seconds(pid) for pid in self.pids}
         self.cpu = dict(self.cpu0)
+        self.history: list[tuple[float, float]] = []  # (perf_counter, total CPU s) per sample
         self._task: asyncio.Task | None = None
 
     def sample(self) -> None:
@@ -575,6 +599,7 @@ class ServerWatch:
             else:
                 self.rss[pid] = 0.0
         self.peak = max(self.peak, sum(self.rss.values()))
+        self.history.append((time.perf_counter(), sum(self.cpu.values())))
 
     async def _sample(self) -> None:
         while True:
@@ -603,8 +628,22 @@ async def _watched(plan: ClassPlan, url: str, pids: Sequence[int]) -> ClassResul
     watch = ServerWatch(pids)
     watch.start()
     result = await run_class_async(plan, url)
-    result.server = watch.stop()
+    result.server = watch.stop() | _cpu_per_change(result, watch.history)
     return result
+
+
+def _cpu_per_change(result: ClassResult, history: list[tuple[float, float]]) -> dict[str, float]:
+    """Server CPU per change once every student has a page (the first pages left out): from the
+    first sample after the last first page to the end, over the changes that ended meanwhile."""
+    arrived = [s.first_page_at for s in result.students]
+    if not history or None in arrived:
+        return {}
+    since = result.started + max(arrived)
+    later = [(t, cpu) for t, cpu in history if t >= since]
+    if len(later) < 2:
+        return {}
+    changes = sum(at >= later[0][0] for s in result.students for at in s.rerun_at)
+    return {"change_cpu_ms": 1e3 * (later[-1][1] - later[0][1]) / max(1, changes)}
 
 
 def run_watched(plan: ClassPlan, url: str, pids: Sequence[int] = ()) -> ClassResult:

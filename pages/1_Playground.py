@@ -8,7 +8,6 @@ from specviz.ui import editor, page, state
 from specviz.ui.live import live_view
 
 page.setup("pages/1_Playground.py")
-scenario = state.current()
 note = state.notation()
 
 st.title("Playground")
@@ -20,11 +19,10 @@ page.intro(
     )
     + note.explain()
 )
+
 page.show_notices(GAMMA, DECODE_COST)
 
 presets, guesses, costs = st.columns([3, 2, 2], gap="large", vertical_alignment="top")
-with presets:
-    editor.preset_picker(scenario, note)
 with guesses:
     gamma = state.param_widget(
         GAMMA,
@@ -43,16 +41,32 @@ with costs:
         "big target. Every target call also waits for γ such guesses.",
     )
 
-live_view(gamma, cost, page.style())
 
-# Drawn only while open: 17 widgets a learner dragging the bars does not see would cost most of
-# the server's time per gesture.
-with st.expander(
-    "Rename the words, change how many there are, or type exact weights",
-    key="pg.edit",
-    on_change="rerun",
-) as box:
-    if box.open:
-        editor.weight_editor(scenario, note)
+# A gesture on the bars reruns only this fragment: what a drag cannot change (the menu, the
+# settings, the prose, γ and c) stays as it is, and the server does about half the work per
+# gesture (benchmarks/README.md). ``run_every``: a page with a timed fragment asks a server it
+# reconnects to (a replica died) for a whole run at once, so that server knows this fragment
+# before the next drag asks it to rerun it — a fragment it does not know, Streamlit drops.
+# Once an hour costs nothing.
+@st.fragment(run_every=3600)
+def weights(gamma: int, cost: float) -> None:
+    """Everything the words and weights move: the preset on show, the view, the share link."""
+    scenario = state.current()
+    with presets:
+        editor.preset_picker(scenario, note)
+    live_view(gamma, cost, page.style())
 
-page.finish()
+    # Drawn only while open: 17 widgets a learner dragging the bars does not see would cost
+    # most of the server's time per gesture.
+    with st.expander(
+        "Rename the words, change how many there are, or type exact weights",
+        key="pg.edit",
+        on_change="rerun",
+    ) as box:
+        if box.open:
+            editor.weight_editor(scenario, note)
+
+    page.finish()
+
+
+weights(gamma, cost)

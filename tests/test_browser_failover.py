@@ -103,18 +103,20 @@ def _tab(browser, replicas: Replicas, url: str, avoid: int | None = None):
     raise AssertionError("round robin never gave the second tab the other replica")
 
 
-def _failover(browser, replicas: Replicas):
-    """Tabs A and B on different replicas, A's replica killed, A reconnected."""
+def _failover(browser, replicas: Replicas, *, move_first: bool):
+    """Tabs A and B on different replicas, A's replica killed, A reconnected. With
+    ``move_first``, tab A moves a weight first (its last run is then the live view's fragment),
+    so the state it must keep is not the link it was opened with."""
     url = f"{replicas.url}/Playground{QUERY}"
     ctx_a, a, watch_a, replica_a = _tab(browser, replicas, url)
     ctx_b, b, watch_b, replica_b = _tab(browser, replicas, url, avoid=replica_a)
-    # Tab A moves a weight first, so the state it must keep is not the link it was opened with.
     thumb = slider(a, "target p weight of sofa")
-    thumb.focus()
-    with rerun_waiter(a):
-        a.keyboard.press("ArrowRight")
+    if move_first:
+        thumb.focus()
+        with rerun_waiter(a):
+            a.keyboard.press("ArrowRight")
     before = snapshot(a)
-    assert link_params(before["url"])["p"] == "60,21,10,10", before["url"]
+    assert link_params(before["url"])["p"] == ("60,21,10,10" if move_first else "60,20,10,10")
 
     replicas.kill(replica_a)
     killed = time.perf_counter()
@@ -129,7 +131,9 @@ def _failover(browser, replicas: Replicas):
 def test_a_tab_whose_replica_dies_keeps_its_page_and_the_others_never_notice(
     browser, replicas
 ) -> None:
-    (ctx_a, a, watch_a), (ctx_b, b, watch_b), before, _, reconnected = _failover(browser, replicas)
+    (ctx_a, a, watch_a), (ctx_b, b, watch_b), before, _, reconnected = _failover(
+        browser, replicas, move_first=True
+    )
     try:
         after = snapshot(a)
         assert after == before, "the page changed when its replica died"
@@ -153,16 +157,21 @@ def test_a_tab_whose_replica_dies_keeps_its_page_and_the_others_never_notice(
 
 
 def test_the_first_change_after_the_failover_takes_effect(browser, replicas) -> None:
-    (ctx_a, a, watch_a), (ctx_b, _, _), before, thumb, _ = _failover(browser, replicas)
+    """The hard case: the tab's last run was a whole page, not the live view's fragment, so only
+    the fragment's ``run_every`` makes the frontend run the page on the new replica — without it
+    the new server drops the drag's fragment run and the link never follows."""
+    (ctx_a, a, watch_a), (ctx_b, _, _), before, thumb, _ = _failover(
+        browser, replicas, move_first=False
+    )
     try:
         thumb.focus()  # a disconnected page disables its widgets, which drops the focus
         with rerun_waiter(a):
-            a.keyboard.press("ArrowRight")  # target weight of sofa: 21 -> 22
+            a.keyboard.press("ArrowRight")  # target weight of sofa: 20 -> 21
         after = snapshot(a)
-        assert thumb.get_attribute("aria-valuenow") == "22", (
+        assert thumb.get_attribute("aria-valuenow") == "21", (
             "the bar snapped back: the change was lost"
         )
-        assert link_params(after["url"])["p"] == "60,22,10,10", after["url"]
+        assert link_params(after["url"])["p"] == "60,21,10,10", after["url"]
         assert after["charts"] != before["charts"], "the charts did not follow the change"
         assert not watch_a.exceptions
 
