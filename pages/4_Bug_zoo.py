@@ -74,8 +74,7 @@ m[2].metric(
 if comparison.detectable_from:
     st.markdown(
         f"Distance **{tv_text(comparison.tv)}** (total variation): {percent(comparison.tv)} of "
-        "the probability "
-        "of the emitted words sits on the wrong words. With fewer than about "
+        "the probability of the emitted words sits on the wrong words. With fewer than about "
         f"{comparison.detectable_from:,} runs the bias hides in the noise any exact sampler "
         "has; with more, it sticks out, and ever more clearly as N grows."
     )

@@ -42,7 +42,7 @@ if scenario.projector:  # the control's own chart right under it; the numbers af
 m = st.columns(4)
 m[0].metric(
     "Classic: proposals/word",
-    fr.bound_text(plan.expected_proposals),
+    fr.bound_text(plan.bound),
     help=note.fill("M = max {T}(x)/{D}(x): the average number of proposals per word (exact)."),
 )
 m[1].metric(
@@ -59,8 +59,8 @@ m[3].metric(
     help=note.fill("Speculative α = Σ min({T}, {D}) vs classic 1/M."),
 )
 st.markdown(fr.verdict(comparison, scenario.labels, note))
-if fr.cut_note(comparison):
-    st.caption(fr.cut_note(comparison))
+if cut := fr.cut_note(comparison):
+    st.caption(cut)
 if scenario.projector:
     page.chart(*figures["envelope"], key="rs.chart.envelope")
 else:

@@ -16,7 +16,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from specviz.limits import MAX_ENTRIES, MAX_VOCAB, ROUNDING, SUM_TOLERANCE
+from specviz.limits import MAX_DECODE_ENTRIES, MAX_ENTRIES, MAX_VOCAB, ROUNDING, SUM_TOLERANCE
 
 #: How far (a few dozen ulps) an α computed by summing may stray outside [0, 1] and be clipped.
 _ALPHA_SLACK = 1e-14
@@ -35,9 +35,8 @@ def short(x: object, limit: int = 60) -> str:
 
 
 def real_array(x: object, name: str, what: str = "a number or an array of numbers") -> np.ndarray:
-    """``x`` as a float64 array if it holds real numbers only (ints, floats; not bools, text,
-    complex numbers, dates or objects), else ValueError. NaN and infinities pass: callers that
-    refuse them say so."""
+    """``x`` as a float64 array if it holds ints and floats only (not bools, text, complex
+    numbers, dates or objects); NaN and infinities pass, for the callers to refuse."""
     if isinstance(x, str | bytes):
         raise ValueError(f"{name} must be {what}; got text {short(x)}")
     try:
@@ -117,11 +116,9 @@ def whole_array(x: object, name: str, *, minimum: int = 0, maximum: int) -> np.n
 
 
 def choice(value: object, name: str, options: tuple) -> object:
-    """The one of ``options`` equal to ``value`` (compared by equality, never by truthiness).
-
-    Text matches only text, a bool only a bool (``1`` is not ``True``), a number only a number,
-    None only None; the option itself is returned (``30.0`` given for ``30`` comes back ``30``).
-    """
+    """The one of ``options`` equal to ``value``, itself (``30.0`` given for ``30`` comes back
+    ``30``): text matches only text, a bool only a bool (``1`` is not ``True``), a number only
+    a number, None only None."""
     kind = _kind(value)
     if kind is not None:
         for option in options:
@@ -214,13 +211,10 @@ def float_vector(x: object, name: str) -> np.ndarray:
 
 
 def prob_vector(x: object, name: str) -> np.ndarray:
-    """A probability vector, renormalised to sum to 1 in float64.
-
-    The vector must already sum to 1 within :data:`~specviz.limits.SUM_TOLERANCE`. One that is
-    off by more than rounding (probabilities printed to 7 digits) is renormalised, so every
-    identity downstream holds to machine precision; one off by rounding only is kept bit for
-    bit, so that equal entries of p and q stay equal (no second rounding).
-    """
+    """A probability vector summing to 1 within :data:`~specviz.limits.SUM_TOLERANCE`, in
+    float64. One off by more than rounding (printed to 7 digits) is renormalised, so identities
+    downstream hold to machine precision; one off by rounding only is kept bit for bit, so that
+    equal entries of p and q stay equal."""
     arr = float_vector(x, name)
     total = float(arr.sum())
     if abs(total - 1.0) > SUM_TOLERANCE:
@@ -242,44 +236,27 @@ def prob_pair(p: object, q: object) -> tuple[np.ndarray, np.ndarray]:
     return p_arr, q_arr
 
 
-def prob_rows(p: object, q: object, *, ndim: int | None = None) -> None:
-    """Check, without copying, that ``p`` and ``q`` are what :func:`prob_pair` returns, or
-    stacks of such rows: float64 numpy arrays of one shape (``ndim`` dimensions if given), each
-    row non-negative and summing to 1 within :data:`~specviz.limits.SUM_TOLERANCE`.
-
-    For the hot paths that take validated vectors (``one_token.checked_step`` and ``step_rows``):
-    two passes over the entries (a minimum and the row sums), where :func:`prob_pair` parses,
-    copies and renormalises.
-    """
-    arrays: list[np.ndarray] = []
-    for name, x in (("p", p), ("q", q)):
-        if not isinstance(x, np.ndarray) or x.dtype != np.float64:
-            raise ValueError(
-                f"{name} must be a float64 numpy array of probabilities, as prob_pair returns "
-                f"(step() takes any vector); got {short(x)}"
-            )
-        if x.ndim == 0 or x.shape[-1] == 0 or (ndim is not None and x.ndim != ndim):
-            dims = "rows of probabilities" if ndim is None else f"a {ndim}-D array"
-            raise ValueError(f"{name} must be {dims}, not empty; got an array of shape {x.shape}")
-        arrays.append(x)
-    if arrays[0].shape != arrays[1].shape:
+def prob_table(x: object, name: str) -> np.ndarray:
+    """``x`` as a (rows, words) table of probability rows, each renormalised as
+    :func:`prob_vector` does, or a ValueError naming ``name``."""
+    shape = getattr(x, "shape", None)  # refuse a huge array before copying it
+    if isinstance(shape, tuple) and len(shape) == 2 and shape[0] * shape[1] > MAX_DECODE_ENTRIES:
+        raise ValueError(f"{name} has shape {shape}; at most {MAX_DECODE_ENTRIES:,} entries")
+    arr = real_array(x, name, "a table of probabilities (row s: the words after context s)")
+    if arr.ndim != 2 or 0 in arr.shape or arr.size > MAX_DECODE_ENTRIES:
         raise ValueError(
-            f"p and q must have the same shape; got {arrays[0].shape} and {arrays[1].shape}"
+            f"{name} must be a non-empty (contexts, words) table of at most "
+            f"{MAX_DECODE_ENTRIES:,} entries; got shape {arr.shape}"
         )
-    for name, x in zip(("p", "q"), arrays, strict=True):
-        sums = np.atleast_1d(x.sum(axis=-1))
-        # NaN compares False both ways: "not within tolerance" catches it, "beyond" would not.
-        within = np.abs(sums - 1.0) <= SUM_TOLERANCE
-        if not within.all():
-            if not np.isfinite(x).all():
-                raise ValueError(f"{name} contains NaN or infinity")
-            total = float(sums[np.argmin(within)])
-            raise ValueError(
-                f"{name} must sum to 1 (each row, within {SUM_TOLERANCE:g}); "
-                f"one sums to {total:.9g}"
-            )
-        if x.min() < 0:
-            raise ValueError(f"{name} has a negative entry: {float(x.min()):g}")
+    bad = np.argwhere(~np.isfinite(arr) | (arr < 0))
+    if bad.size:
+        i, j = (int(k) for k in bad[0])
+        raise ValueError(f"{name}[{i}, {j}] = {arr[i, j]} is not a probability")
+    totals = arr.sum(axis=1)
+    off = np.flatnonzero(np.abs(totals - 1.0) > SUM_TOLERANCE)
+    if off.size:
+        raise ValueError(f"{name}[{off[0]}] sums to {totals[off[0]]:.9g}, not 1")
+    return arr / np.where(np.abs(totals - 1.0) > ROUNDING, totals, 1.0)[:, None]
 
 
 def alpha_values(alpha: object) -> np.ndarray:
@@ -330,8 +307,8 @@ def generator(seed: object) -> np.random.Generator:
 
 
 def seed_value(seed: object, maximum: int = SEED_LIMIT) -> int:
-    """A seed that must be given (not None): a whole number in ``[0, maximum]`` (at most
-    ``2**64 - 1``). Floats are refused, even whole ones: a seed is an id, not a quantity."""
+    """A seed that must be given: a whole number in ``[0, maximum]`` (at most ``2**64 - 1``);
+    floats are refused, even whole ones (a seed is an id, not a quantity)."""
     if isinstance(seed, bool | np.bool_) or not isinstance(seed, numbers.Integral):
         raise ValueError(
             "seed must be a whole number from 0 to 2**64 - 1 (or None, or a numpy Generator, "

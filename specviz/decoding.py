@@ -21,25 +21,24 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike
 
-from specviz._checks import generator, real, real_array, short, whole
+from specviz._checks import generator, prob_table, real_array, short, whole
 from specviz.limits import (
     MAX_BATCH_WORK,
     MAX_CALLS_WORK,
     MAX_CURVE_WORK,
     MAX_DECODE_CONTEXTS,
-    MAX_DECODE_ENTRIES,
     MAX_DECODE_GAMMA,
     MAX_DECODE_TOKENS,
     MAX_DECODE_WORK,
     ROUNDING,
-    SUM_TOLERANCE,
 )
 from specviz.one_token import step_rows
 from specviz.sampling import SeedLike
-from specviz.theory import expected_tokens_per_step
+from specviz.theory import expected_tokens_per_step, speedup
 
 
 def _frozen(arr: np.ndarray) -> np.ndarray:
+    """``arr``, made read-only: a cached result is shared by every session."""
     arr.setflags(write=False)
     return arr
 
@@ -83,28 +82,6 @@ class DecodingPair:
         return int(self.p.shape[1])
 
 
-def probability_table(x: object, name: str) -> np.ndarray:
-    """``x`` as a (S, V) table of next-word distributions, each row summing to 1 (renormalised
-    when off by more than rounding, as :func:`~specviz._checks.prob_vector` does), or a
-    ValueError naming ``name``."""
-    shape = getattr(x, "shape", None)
-    if isinstance(shape, tuple) and len(shape) == 2 and shape[0] * shape[1] > MAX_DECODE_ENTRIES:
-        raise ValueError(f"{name} has shape {shape}; at most {MAX_DECODE_ENTRIES:,} entries")
-    arr = real_array(x, name, "a table of probabilities (row s: the words after context s)")
-    if arr.ndim != 2 or 0 in arr.shape or arr.size > MAX_DECODE_ENTRIES:
-        raise ValueError(f"{name} must be a non-empty (contexts, words) table of at most "
-                         f"{MAX_DECODE_ENTRIES:,} entries; got shape {arr.shape}")  # fmt: skip
-    bad = np.argwhere(~np.isfinite(arr) | (arr < 0))
-    if bad.size:
-        i, j = (int(k) for k in bad[0])
-        raise ValueError(f"{name}[{i}, {j}] = {arr[i, j]} is not a probability")
-    totals = arr.sum(axis=1)
-    off = np.flatnonzero(np.abs(totals - 1.0) > SUM_TOLERANCE)
-    if off.size:
-        raise ValueError(f"{name}[{off[0]}] sums to {totals[off[0]]:.9g}, not 1")
-    return arr / np.where(np.abs(totals - 1.0) > ROUNDING, totals, 1.0)[:, None]
-
-
 def decoding_pair(
     target: ArrayLike, draft: ArrayLike, *, follow: ArrayLike | None = None, start: int = 0
 ) -> DecodingPair:
@@ -112,7 +89,7 @@ def decoding_pair(
     context after each word (default: the word itself), ``start`` the first context. A bad table
     (shape, a row not summing to 1, negative, NaN/inf), ``follow`` or ``start`` raises
     ValueError naming it."""
-    p, q = probability_table(target, "target"), probability_table(draft, "draft")
+    p, q = prob_table(target, "target"), prob_table(draft, "draft")
     if p.shape != q.shape:
         raise ValueError(f"target and draft must have one shape; got {p.shape} and {q.shape}")
     size, vocab = p.shape
@@ -171,10 +148,8 @@ class Decoding:
         return self.n_tokens / self.target_calls
 
     def speedup(self, c: float) -> float:
-        """Plain decoding's cost (one target call per word) over this run's, when a draft step
-        costs ``c`` target calls and nothing else costs anything."""
-        cost = real(c, "c (draft cost / target cost)", low=0.0)
-        return self.n_tokens / (self.target_calls + cost * self.draft_calls)
+        """This run's :func:`~specviz.theory.speedup` when a draft step costs ``c``."""
+        return speedup(self.words_per_call, self.gamma, c)
 
 
 def _check_run(gamma: object, n_tokens: object) -> tuple[int, int]:
@@ -315,13 +290,11 @@ def _draw(sampler: tuple, s: np.ndarray, u: np.ndarray) -> np.ndarray:
 def decode_batch(
     pair: DecodingPair, *, gamma: int, n_tokens: int, runs: int, seed: SeedLike = None
 ) -> DecodingBatch:
-    """``runs`` independent runs of :func:`decode` at once (numpy over the runs, at most
-    ``runs x n_tokens x (gamma + 1) = MAX_BATCH_WORK``): the same mappings from uniforms to
-    words and verdicts, uniforms drawn in another order — they agree in law, not draw for
-    draw."""
-    pair = _pair(pair)
-    g = whole(gamma, "gamma (drafts per target call)", maximum=MAX_DECODE_GAMMA)
-    n = whole(n_tokens, "n_tokens", minimum=1, maximum=MAX_DECODE_TOKENS)
+    """``runs`` independent runs of :func:`decode` at once (numpy over the runs, each within
+    :func:`decode`'s limits, at most ``runs x n_tokens x (gamma + 1) = MAX_BATCH_WORK``): the
+    same mappings from uniforms to words and verdicts, uniforms drawn in another order — they
+    agree in law, not draw for draw."""
+    pair, (g, n) = _pair(pair), _check_run(gamma, n_tokens)
     r = whole(runs, "runs", minimum=1, maximum=MAX_BATCH_WORK)
     if r * n * (g + 1) > MAX_BATCH_WORK:
         raise ValueError(f"runs x n_tokens x (gamma + 1) is more than a batch takes "
@@ -379,9 +352,8 @@ class WordsPerCall:
     guessed: np.ndarray
 
     def speedup(self, c: float) -> float:
-        """The long-run speed-up when a guess costs ``c`` target calls:
-        ``long_run / (gamma·c + 1)``."""
-        return self.long_run / (self.gamma * real(c, "c (draft cost / target cost)", low=0.0) + 1)
+        """The long-run :func:`~specviz.theory.speedup` when a guess costs ``c``."""
+        return speedup(self.long_run, self.gamma, c)
 
 
 def _reached(pair: DecodingPair) -> tuple[np.ndarray, np.ndarray]:
@@ -426,8 +398,8 @@ def _long_run(kernel: np.ndarray) -> np.ndarray:
 
 
 def _kernels(pair: DecodingPair, gamma: int) -> tuple[np.ndarray, list[np.ndarray], list]:
-    """The reached contexts, ``M^k 1`` and ``M^k`` for ``k = 0 .. gamma``, and the matrices
-    ``R`` and ``P`` over them."""
+    """The reached contexts, ``M^k`` for ``k = 0 .. gamma``, and the matrices ``R`` and ``P``
+    over them."""
     order, dst = _reached(pair)
     m, r, p = (_matrix(getattr(pair, name)[order], dst) for name in ("kept", "refill", "p"))
     powers = [np.eye(len(order))]
@@ -481,21 +453,23 @@ def _predict(pair: DecodingPair, gammas: Sequence[int]) -> tuple[WordsPerCall, .
 
 def expected_calls(pair: DecodingPair, *, gamma: int, n_tokens: int) -> float:
     """The expected number of target calls that write ``n_tokens`` words from the start (the
-    last call cut there), what simulated texts average: with ``C_m[s]`` the calls still needed
-    for ``m`` words from a call at ``s``, ``C_m = 1 + sum_j K_j C_{m-j}`` (0 for ``m <= 0``),
-    ``K_j`` moving a call that writes ``j`` words to where the next starts (``M^(j-1) R``, then
-    ``M^gamma P`` for ``j = gamma + 1``). At most ``MAX_CALLS_WORK`` multiply-adds."""
+    last call cut there), what simulated texts average: the sum over ``m < n_tokens`` of the
+    chance that a call starts after ``m`` words, each under the one rounding rule (identical
+    models: a whole number). ``a_m``, where calls start after ``m`` words, is
+    ``sum_j a_(m-j) K_j``, ``K_j`` moving a call that writes ``j`` words to where the next
+    starts (``M^(j-1) R``, then ``M^gamma P`` for ``j = gamma + 1``). At most
+    ``MAX_CALLS_WORK`` multiply-adds."""
     pair = _pair(pair)
     g, n = _check_run(gamma, n_tokens)
     order, powers, (r, p) = _kernels(pair, g)
     if n * (g + 1) * order.size**2 > MAX_CALLS_WORK:
         raise ValueError(f"n_tokens x (gamma + 1) x contexts² is more than {MAX_CALLS_WORK:,}")
     moves = np.array([power @ r for power in powers[:-1]] + [powers[-1] @ p])  # K_1 .. K_(g+1)
-    needed = [np.zeros(order.size)] * (g + 1)  # C_m for m = -g .. 0
-    for _ in range(n):
-        past = np.array(needed[-1 : -g - 2 : -1])  # C_(m-1) .. C_(m-g-1)
-        needed.append(1 + np.einsum("jst,jt->s", moves, past))
-    return float(needed[-1][0])
+    starts = [np.zeros(order.size)] * g + [np.eye(order.size)[0]]  # a_(-g) .. a_(-1), a_0
+    for _ in range(1, n):
+        past = np.array(starts[-1 : -g - 2 : -1])  # a_(m-1) .. a_(m-g-1)
+        starts.append(np.einsum("js,jst->t", past, moves))
+    return float(_snap(np.array(starts[g:]).sum(axis=1)).sum())
 
 
 # -------------------------------------------------------------------- published measurements

@@ -1,6 +1,6 @@
-"""Toy language models for the page "Many words per call": the six target/draft pairs it offers,
-their sampling settings (Hugging Face's rules), and what the page shows of them (pure functions:
-the page caches their results).
+"""Toy language models for the page "Many words per call": the six target/draft pairs it offers
+(their sampling settings: :mod:`specviz.sampling_settings`) and what the page shows of them (pure
+functions: the page caches their results).
 
 The corpus (``specviz/data/corpus.txt``: twenty short sentences about a cat and a dog, written
 for this project) is one circle of 35 words, every sentence ending in ".". The target reads two
@@ -17,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
-from specviz._checks import choice, real, seed_value, whole
+from specviz._checks import choice, real, seed_value
 from specviz.decoding import (
     Decoding,
     DecodingPair,
@@ -27,10 +27,10 @@ from specviz.decoding import (
     decode_batch,
     decoding_pair,
     expected_calls,
-    probability_table,
     words_per_call,
 )
 from specviz.limits import CHECK_RUNS, CHECK_WORDS, CURVE_GAMMA, PAIR_KEYS
+from specviz.sampling_settings import sampled
 
 CORPUS_PATH = Path(__file__).resolve().parent / "data" / "corpus.txt"
 END = "."
@@ -60,45 +60,6 @@ def corpus() -> tuple[tuple[str, ...], np.ndarray]:
     seen = list(dict.fromkeys(text))
     words = tuple(sorted(seen, key=lambda w: (-text.count(w), seen.index(w))))
     return words, np.array([words.index(w) for w in text], dtype=np.int64)
-
-
-def sampled(
-    rows: np.ndarray, temperature: float, top_k: int | None = None, top_p: float | None = None
-) -> np.ndarray:
-    """Each row of next-word probabilities as a sampler sees it, by Hugging Face's rules
-    (``transformers``' warpers, in their order): logits ``log p`` divided by ``T``, then top-k,
-    then top-p; ``T = 0`` is greedy decoding, all mass on the first likeliest word (``argmax``),
-    where top-k and top-p play no part.
-
-    Top-k keeps every word at least as likely as the k-th, ties with it included; top-p sorts
-    ascending (stably: on a tie the lower word id goes first), removes words while their
-    cumulative mass is at most ``1 - top_p``, and keeps the likeliest word always.
-    """
-    rows, t = probability_table(rows, "rows"), real(temperature, "temperature", low=0.0)
-    if t == 0:
-        out = np.zeros_like(rows)
-        out[np.arange(len(rows)), rows.argmax(axis=1)] = 1.0
-        return out
-    out = rows
-    if t != 1:  # at T = 1, log then exp would move the numbers by rounding
-        with np.errstate(divide="ignore", over="ignore"):  # log 0 = -inf; a tiny T: greedy
-            z = np.log(rows)
-            out = np.exp((z - z.max(axis=1, keepdims=True)) / t)
-        out /= out.sum(axis=1, keepdims=True)
-    if top_k is not None:
-        k = min(whole(top_k, "top_k", minimum=1), rows.shape[1])
-        kth = -np.sort(-out, axis=1)[:, k - 1 : k]
-        out = np.where(out < kth, 0.0, out)
-        out /= out.sum(axis=1, keepdims=True)
-    if top_p is not None:
-        mass = real(top_p, "top_p", low=0.0, high=1.0, low_open=True)
-        order = np.argsort(out, axis=1, kind="stable")
-        drop = np.cumsum(np.take_along_axis(out, order, axis=1), axis=1) <= 1 - mass
-        drop[:, -1] = False
-        np.put_along_axis(drop, order, drop.copy(), axis=1)
-        out = np.where(drop, 0.0, out)
-        out /= out.sum(axis=1, keepdims=True)
-    return out
 
 
 def _ngram_tables() -> tuple[dict[str, np.ndarray], np.ndarray, int]:

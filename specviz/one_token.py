@@ -25,45 +25,31 @@ from typing import NamedTuple
 import numpy as np
 from numpy.typing import ArrayLike
 
-from specviz._checks import float_vector, prob_pair, prob_rows, prob_vector
+from specviz._checks import float_vector, prob_pair, prob_table, prob_vector
 from specviz.limits import ROUNDING
 
 
 def _frozen(arr: np.ndarray) -> np.ndarray:
+    """``arr``, made read-only: a cached result is shared by every session."""
     arr.setflags(write=False)
     return arr
 
 
 @dataclass(frozen=True, eq=False)
 class OneTokenStep:
-    """Every exact quantity of the one-token step for one pair (p, q).
+    """Every exact quantity of the one-token step for one pair (p, q), built by :func:`step`.
 
-    Build it with :func:`step`. Arrays are read-only and have one entry per token.
-
-    Attributes
-    ----------
-    p, q : numpy.ndarray
-        The target's and the draft's probabilities.
-    accept : numpy.ndarray
-        ``a(x) = min(1, p(x)/q(x))``, the chance a proposal of ``x`` is kept; 1.0 where
-        ``q(x) = 0`` (never proposed: the value is vacuous).
-    kept : numpy.ndarray
-        ``q(x)·a(x) = min(p, q)(x)``: probability that ``x`` is proposed and kept.
-    bounced : numpy.ndarray
-        ``max(0, q - p)(x)``: probability that ``x`` is proposed and sent back
-        (``kept + bounced = q``).
-    refill : numpy.ndarray
-        ``max(0, p - q)(x) = Z·r(x)``: probability that ``x`` arrives from the bucket
-        (``kept + refill = p``).
-    residual : numpy.ndarray
-        ``r = refill / Z``, the bucket's contents; all zeros when ``Z = 0``.
-    balance : numpy.ndarray
-        int, ``+1`` over-sampled (``q > p``: some proposals bounced), ``-1`` under-sampled
-        (``q < p``: topped up from the bucket), ``0`` balanced.
-    alpha : float
-        Acceptance rate ``sum(min(p, q))``; exactly 1 when ``Z = 0``.
-    z : float
-        The bucket's size ``Z = sum(max(0, p - q)) = P(rejection)``; also ``TV(p, q)``.
+    Arrays are read-only, one entry per token: ``p`` and ``q``; ``accept``, ``a(x) = min(1,
+    p(x)/q(x))`` (1.0 where ``q(x) = 0``: never proposed); ``kept = min(p, q)``, proposed and
+    kept; ``bounced = max(0, q - p)``, proposed and sent back (``kept + bounced = q``);
+    ``refill = max(0, p - q) = Z·r``, arriving from the bucket (``kept + refill = p``);
+    ``residual = refill / Z`` (all zeros when ``Z = 0``); ``balance``, +1 over-sampled (q > p),
+    -1 under-sampled (q < p), 0 balanced; ``bucket_weights``, what a rejected proposal's
+    replacement is drawn from: the refill, or ``p`` when nothing is refilled (a rejection can
+    still happen, with probability ~1e-16 where ``p < q`` by rounding or ``q(x) <= 1e-12`` for a
+    word the target forbids: ``p`` keeps the sampler total, never emits a forbidden word, and
+    stays within 1e-12). ``alpha = sum(min(p, q))`` is exactly 1 when ``Z = 0``; ``z``, the
+    bucket's size ``Z = sum(max(0, p - q)) = P(rejection) = TV(p, q)``.
     """
 
     p: np.ndarray
@@ -74,6 +60,7 @@ class OneTokenStep:
     refill: np.ndarray
     residual: np.ndarray
     balance: np.ndarray
+    bucket_weights: np.ndarray
     alpha: float
     z: float
 
@@ -89,43 +76,22 @@ class OneTokenStep:
 
     @property
     def output(self) -> np.ndarray:
-        """Law of the emitted token, assembled from its two routes: ``kept + Z·r``
-        (``Z·r`` is the refill).
-
-        Term by term this is ``min(p, q) + max(0, p - q) = p``: the theorem.
-        """
+        """Law of the emitted token from its two routes, ``kept + refill``: term by term
+        ``min(p, q) + max(0, p - q) = p``, the theorem."""
         return self.kept + self.refill
-
-    @property
-    def bucket_weights(self) -> np.ndarray:
-        """What a sampler draws a rejected proposal's replacement from (unnormalised).
-
-        The residual's weights. When nothing is refilled, a rejection can still happen — with
-        probability ~1e-16 where ``p < q`` by rounding, or ``q(x) <= 1e-12`` for a word the
-        target forbids — and must go somewhere: to ``p``, which keeps the sampler total, never
-        emits a forbidden word, and keeps its law within that 1e-12 of exact.
-        """
-        return self.refill if self.refill.any() else self.p
 
 
 def step(p: ArrayLike, q: ArrayLike) -> OneTokenStep:
-    """Compute the one-token step for target ``p`` and draft ``q``.
+    """Compute every quantity of the one-token step for target ``p`` and draft ``q``.
 
     Parameters
     ----------
     p, q : array_like
-        Target and draft probability vectors of equal length.
+        Target and draft probability vectors of equal length; anything else raises ValueError.
 
     Returns
     -------
     OneTokenStep
-        Acceptance per token, kept / bounced / refilled mass, the residual, the balance per
-        token, α and Z — all from one pass.
-
-    Raises
-    ------
-    ValueError
-        If ``p`` or ``q`` is not a probability vector, or their lengths differ.
 
     Examples
     --------
@@ -135,39 +101,19 @@ def step(p: ArrayLike, q: ArrayLike) -> OneTokenStep:
     >>> s.residual.round(12)
     array([0.75, 0.25, 0.  , 0.  ])
     """
-    return checked_step(*prob_pair(p, q))
-
-
-def checked_step(p: np.ndarray, q: np.ndarray) -> OneTokenStep:
-    """:func:`step` of vectors already validated and renormalised (float64 numpy arrays, as
-    :func:`~specviz._checks.prob_pair` returns them): the samplers, rules and engines call it
-    after checking their own arguments, so a vector is parsed once per call, not once per layer.
-
-    Raises
-    ------
-    ValueError
-        If ``p`` or ``q`` is not such a vector (a list, NaN, a negative entry, a sum off 1), or
-        their shapes differ. The check is two passes over the entries, without a copy.
-    """
-    prob_rows(p, q, ndim=1)
+    p, q = prob_pair(p, q)  # fresh copies, frozen with the rest
     rows = _rows(p, q)
-    return OneTokenStep(
-        p=_frozen(p.copy()),
-        q=_frozen(q.copy()),
-        accept=_frozen(rows.accept),
-        kept=_frozen(rows.kept),
-        bounced=_frozen(rows.bounced),
-        refill=_frozen(rows.refill),
-        residual=_frozen(rows.residual),
-        balance=_frozen(rows.balance),
-        alpha=float(rows.alpha),
-        z=float(rows.z),
-    )
+    arrays = map(_frozen, (p, q, *rows[:7]))  # p, q, accept, ..., bucket_weights
+    return OneTokenStep(*arrays, alpha=float(rows.alpha), z=float(rows.z))
+
+
+#: The name the samplers, rules and engines call :func:`step` by: a vector checked before is
+#: checked again, at the cost of a copy (the same bits: it sums to 1 up to rounding).
+checked_step = step
 
 
 class StepRows(NamedTuple):
-    """The one-token step of every row of ``p`` and ``q`` at once (see :func:`step_rows`):
-    arrays of their shape, and per row ``alpha``, ``z`` and ``bucket_weights``."""
+    """:func:`step_rows`' result: arrays of the rows' shape, and ``alpha`` and ``z`` per row."""
 
     accept: np.ndarray
     kept: np.ndarray
@@ -180,27 +126,22 @@ class StepRows(NamedTuple):
     z: np.ndarray
 
 
-def step_rows(p: np.ndarray, q: np.ndarray) -> StepRows:
-    """The one-token step of each row of validated ``p`` and ``q`` (one vector, or a stack of
-    them): the ONE implementation of the step, which :func:`checked_step` wraps for one pair and
-    the decoding engine runs over every context of a text at once.
+def step_rows(p: ArrayLike, q: ArrayLike) -> StepRows:
+    """The one-token step of each row of two (contexts, words) tables of probability rows, of
+    one shape: what the decoding engine runs over every context at once.
 
-    Row ``i`` of the result is, bit for bit, ``checked_step(p[i], q[i])``: every operation is
-    per entry or a sum along the last axis, which numpy adds up row by row as it adds up one
-    vector (tests/test_one_token.py holds this).
-
-    Raises
-    ------
-    ValueError
-        If ``p`` or ``q`` is not a float64 numpy array of probability rows, or their shapes
-        differ (see :func:`~specviz._checks.prob_rows`).
+    Row ``i`` is, bit for bit, ``step(p[i], q[i])``: both run :func:`_rows`, whose every
+    operation is per entry or a sum along the last axis, which numpy adds up row by row as it
+    adds up one vector. A bad table raises ValueError naming it.
     """
-    prob_rows(p, q)
+    p, q = prob_table(p, "p"), prob_table(q, "q")
+    if p.shape != q.shape:
+        raise ValueError(f"p and q must have the same shape; got {p.shape} and {q.shape}")
     return _rows(p, q)
 
 
 def _rows(p: np.ndarray, q: np.ndarray) -> StepRows:
-    """:func:`step_rows` once its arguments are checked."""
+    """The ONE implementation of the step, on checked vectors or tables of rows."""
     diff = p - q
     # p(x) = 0 is never rounding: it is a filter, and a proposal of x must always be rejected.
     same = (np.abs(diff) <= ROUNDING) & ((p > 0) | (q == 0))
@@ -222,32 +163,18 @@ def _rows(p: np.ndarray, q: np.ndarray) -> StepRows:
     some = (refilled > 0)[..., None]
     residual = np.where(some, refill / np.where(some, refilled[..., None], 1.0), 0.0)
     balance = np.where(same, 0, np.sign(-diff)).astype(np.int64)
-    # What a rejection draws from: the refill, or p when nothing is refilled (see
-    # OneTokenStep.bucket_weights).
     bucket = np.where(refill.any(axis=-1)[..., None], refill, p)
     return StepRows(accept, kept, bounced, refill, residual, balance, bucket, alpha, z)
 
 
-# ------------------------------------------------------------------ the public functions
+# --------------------------------------------------------- the same quantities one at a time
 
 
 def normalize(weights: ArrayLike) -> np.ndarray:
-    """Turn non-negative weights into a probability vector.
+    """Turn weights into a probability vector, ``weights / sum(weights)`` in float64.
 
-    Parameters
-    ----------
-    weights : array_like
-        1-D, finite, non-negative, with a positive sum (slider positions, counts, ...).
-
-    Returns
-    -------
-    numpy.ndarray
-        float64 probabilities ``weights / sum(weights)``.
-
-    Raises
-    ------
-    ValueError
-        If ``weights`` is not 1-D, is empty, holds NaN/inf or a negative entry, or sums to 0.
+    ``weights`` (slider positions, counts, ...) must be 1-D, finite and non-negative with a
+    positive sum; anything else raises ValueError.
 
     Examples
     --------
@@ -269,18 +196,9 @@ def normalize(weights: ArrayLike) -> np.ndarray:
 
 
 def acceptance_probs(p: ArrayLike, q: ArrayLike) -> np.ndarray:
-    """Per-token probability that a proposal of that token is accepted.
+    """Per token, the chance a proposal of it is accepted: ``a(x) = min(1, p(x) / q(x))``.
 
-    Parameters
-    ----------
-    p, q : array_like
-        Target and draft probability vectors of equal length.
-
-    Returns
-    -------
-    numpy.ndarray
-        ``a(x) = min(1, p(x) / q(x))``. Where ``q(x) == 0`` the token is never proposed and the
-        value is reported as 1.0 (vacuous).
+    1.0 where ``q(x) = 0`` (never proposed: vacuous). ``p`` and ``q`` are as for :func:`step`.
 
     Examples
     --------
@@ -291,19 +209,10 @@ def acceptance_probs(p: ArrayLike, q: ArrayLike) -> np.ndarray:
 
 
 def acceptance_rate(p: ArrayLike, q: ArrayLike) -> float:
-    """Probability that a draft proposal is accepted.
+    """The chance a draft proposal is accepted: ``alpha = sum(min(p, q)) = 1 - TV(p, q)``.
 
-    Parameters
-    ----------
-    p, q : array_like
-        Target and draft probability vectors of equal length.
-
-    Returns
-    -------
-    float
-        ``alpha = sum(min(p, q)) = 1 - TV(p, q)``. Symmetric in ``p`` and ``q``; no lossless
-        single-draft scheme accepts more often (maximal coupling). Exactly 1 for two vectors
-        equal up to rounding.
+    No lossless single-draft scheme accepts more often (maximal coupling); exactly 1 for two
+    vectors equal up to rounding. ``p`` and ``q`` are as for :func:`step`.
 
     Examples
     --------
@@ -314,18 +223,8 @@ def acceptance_rate(p: ArrayLike, q: ArrayLike) -> float:
 
 
 def rejection_mass(p: ArrayLike, q: ArrayLike) -> float:
-    """Size of the "leftover bucket": the probability that a proposal is rejected.
-
-    Parameters
-    ----------
-    p, q : array_like
-        Target and draft probability vectors of equal length.
-
-    Returns
-    -------
-    float
-        ``Z = sum(max(0, p - q)) = 1 - alpha``: the mass ``p`` has beyond ``q`` on under-sampled
-        tokens, which is exactly the probability of a rejection.
+    """The leftover bucket's size ``Z = sum(max(0, p - q)) = 1 - alpha``, the chance of a
+    rejection. ``p`` and ``q`` are as for :func:`step`.
 
     Examples
     --------
@@ -336,19 +235,10 @@ def rejection_mass(p: ArrayLike, q: ArrayLike) -> float:
 
 
 def residual(p: ArrayLike, q: ArrayLike) -> np.ndarray:
-    """The residual distribution a rejected proposal is replaced from.
+    """The residual ``r = max(0, p - q) / Z`` a rejected proposal is replaced from.
 
-    Parameters
-    ----------
-    p, q : array_like
-        Target and draft probability vectors of equal length.
-
-    Returns
-    -------
-    numpy.ndarray
-        ``r(x) = max(0, p(x) - q(x)) / Z``. It lives on the under-sampled tokens (``q < p``).
-        When ``Z == 0`` (``p == q`` up to rounding) the residual is never reached and all zeros
-        are returned — never NaN.
+    All zeros when ``Z = 0`` (``p == q`` up to rounding: never reached), never NaN. ``p`` and
+    ``q`` are as for :func:`step`.
 
     Examples
     --------
@@ -359,18 +249,8 @@ def residual(p: ArrayLike, q: ArrayLike) -> np.ndarray:
 
 
 def output_distribution(p: ArrayLike, q: ArrayLike) -> np.ndarray:
-    """Exact law of the emitted token, assembled from the procedure's two routes.
-
-    Parameters
-    ----------
-    p, q : array_like
-        Target and draft probability vectors of equal length.
-
-    Returns
-    -------
-    numpy.ndarray
-        ``q(x) * a(x) + Z * r(x)``: mass arriving by an accepted proposal plus mass arriving from
-        the bucket. Term by term this is ``min(p, q) + max(0, p - q) = p`` — the theorem.
+    """Exact law of the emitted token from its two routes, ``q·a + Z·r``: term by term
+    ``min(p, q) + max(0, p - q) = p``, the theorem. ``p`` and ``q`` are as for :func:`step`.
 
     Examples
     --------
@@ -381,18 +261,8 @@ def output_distribution(p: ArrayLike, q: ArrayLike) -> np.ndarray:
 
 
 def total_variation(a: ArrayLike, b: ArrayLike) -> float:
-    """Total variation distance ``sum(|a - b|) / 2`` between two laws.
-
-    Parameters
-    ----------
-    a, b : array_like
-        Probability vectors of equal length.
-
-    Returns
-    -------
-    float
-        The distance in [0, 1]; differences of at most 1e-12 per token count as 0 (the one
-        rounding rule), so two vectors equal up to rounding are at distance 0.
+    """Total variation distance ``sum(|a - b|) / 2`` between two probability vectors of one
+    length, in [0, 1]; gaps of at most 1e-12 per token count as 0 (the one rounding rule).
 
     Examples
     --------

@@ -11,52 +11,37 @@ does not cover ``p`` — and one draw from the leftover bucket for the part it m
 retry: one proposal per word, at most two draws, never a loop, whatever the pair.
 
 :func:`classic_plan` gives the exact numbers, :func:`classic_sample` runs the loop literally,
-:func:`rejection_comparison` puts both samplers side by side for a page, and
-:func:`across_presets` gives the exact numbers on each of the Playground's presets.
+:func:`rejection_comparison` puts both samplers side by side, and :func:`across_presets` gives
+the exact numbers on each of the Playground's presets.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import ArrayLike
 
-from specviz._checks import choice, generator, prob_pair, seed_value, sequence, whole
+from specviz._checks import generator, prob_pair, seed_value, whole
 from specviz.limits import MAX_CLASSIC_PROPOSALS, MAX_RULE_DRAWS, REJECTION_PROPOSAL_BUDGET
-from specviz.one_token import OneTokenStep, checked_step, normalize
+from specviz.one_token import OneTokenStep, normalize, step
 from specviz.sampling import SeedLike, inverse_cdf, speculative_sample
 from specviz.scenario import PRESETS_BY_KEY
-
-#: Every preset of the Playground, in its order.
-PRESET_KEYS: tuple[str, ...] = tuple(PRESETS_BY_KEY)
 
 
 @dataclass(frozen=True, eq=False)
 class ClassicPlan:
-    """The exact numbers of classic rejection sampling of ``p`` with proposals from ``q``.
-
-    Attributes
-    ----------
-    p, q : numpy.ndarray
-        The target and the proposal (draft) law.
-    bound : float
-        ``M = max p(x)/q(x)`` over the words with ``p(x) > 0``: the smallest envelope ``M q``
-        that covers ``p``; ``inf`` where ``q`` misses a word ``p`` can say.
-    blocked : numpy.ndarray
-        int, the words with ``q(x) = 0 < p(x)``: no envelope covers them.
-    accept : numpy.ndarray
-        ``p(x) / (M q(x))``, the chance a proposal of ``x`` is kept (0 where ``q(x) = 0``, and
-        everywhere when the sampler cannot run).
-    """
+    """The exact numbers of classic rejection sampling of target ``p`` with proposals from
+    ``q``: ``bound``, ``M = max p(x)/q(x)`` over the words with ``p(x) > 0`` (the smallest
+    envelope ``M q`` that covers ``p``, and the proposals per word on average; ``inf`` where
+    ``q`` misses a word ``p`` can say), and the words ``blocked`` (``q(x) = 0 < p(x)``: no
+    envelope covers them)."""
 
     p: np.ndarray
     q: np.ndarray
     bound: float
     blocked: np.ndarray
-    accept: np.ndarray
 
     @property
     def runs(self) -> bool:
@@ -68,78 +53,32 @@ class ClassicPlan:
         """Chance that one proposal is kept: ``1/M`` (0 when the sampler cannot run)."""
         return 1.0 / self.bound if self.runs else 0.0
 
-    @property
-    def expected_proposals(self) -> float:
-        """Proposals per emitted word on average: ``M`` (``inf`` when it cannot run)."""
-        return self.bound
-
-    @property
-    def proposals_sd(self) -> float:
-        """Standard deviation of the proposals per word, ``sqrt(M (M - 1))`` (geometric)."""
-        return math.sqrt(self.bound * (self.bound - 1.0)) if self.runs else math.inf
-
 
 def classic_plan(p: ArrayLike, q: ArrayLike) -> ClassicPlan:
-    """The exact numbers of classic rejection sampling of ``p`` with proposals from ``q``.
-
-    Parameters
-    ----------
-    p, q : array_like
-        Target and proposal probability vectors of equal length.
-
-    Returns
-    -------
-    ClassicPlan
-        The bound ``M``, the words no envelope covers, the acceptance per proposal.
-
-    Raises
-    ------
-    ValueError
-        On bad ``p``/``q``. A pair the sampler cannot handle is *not* an error: the plan says
-        so (``runs`` is False, ``bound`` is ``inf``).
+    """The exact numbers of classic rejection sampling of target ``p`` with proposals from
+    ``q`` (probability vectors of one length; anything else raises ValueError). A pair the
+    sampler cannot handle is not an error: its plan has ``runs`` False and ``bound`` inf.
 
     Examples
     --------
     >>> plan = classic_plan([0.4, 0.3, 0.2, 0.1], [0.1, 0.2, 0.3, 0.4])
-    >>> plan.bound, plan.acceptance, plan.expected_proposals
-    (4.0, 0.25, 4.0)
+    >>> plan.bound, plan.acceptance
+    (4.0, 0.25)
     >>> classic_plan([0.4, 0.3, 0.2, 0.1], [0.5, 0.3, 0.2, 0.0]).runs
     False
     """
-    return _plan(*prob_pair(p, q))
-
-
-def _plan(p: np.ndarray, q: np.ndarray) -> ClassicPlan:
+    p, q = prob_pair(p, q)
     needed = p > 0
-    blocked = np.flatnonzero(needed & (q == 0))
-    accept = np.zeros_like(p)
-    if blocked.size:
-        return ClassicPlan(p, q, math.inf, blocked, accept)
-    with np.errstate(over="ignore"):  # a ratio of ~1e308 is a bound of inf: it cannot run
-        ratios = p[needed] / q[needed]
-    bound = float(ratios.max())
-    if not math.isfinite(bound):
-        return ClassicPlan(p, q, math.inf, blocked, accept)
-    proposed = q > 0
-    accept[proposed] = np.minimum(1.0, p[proposed] / (bound * q[proposed]))
-    return ClassicPlan(p, q, bound, blocked, accept)
+    with np.errstate(divide="ignore", over="ignore"):  # p/0 or a ratio of ~1e308: M = inf
+        bound = float((p[needed] / q[needed]).max())
+    return ClassicPlan(p, q, bound, np.flatnonzero(needed & (q == 0)))
 
 
 @dataclass(frozen=True, eq=False)
 class ClassicRun:
-    """``n`` words drawn by the classic rejection loop, each with the proposals it took.
-
-    Attributes
-    ----------
-    plan : ClassicPlan
-        The exact numbers of the pair.
-    n : int
-        Words asked for; 0 were drawn when the sampler cannot run (``plan.runs`` is False).
-    output : numpy.ndarray
-        int64, the emitted words (empty when it cannot run).
-    proposals : numpy.ndarray
-        int64, how many proposals each emitted word took (each at least 1).
-    """
+    """``n`` words asked of the classic rejection loop: the ``output`` words and the
+    ``proposals`` each took (int64; both empty when the sampler cannot run), and the pair's
+    ``plan``."""
 
     plan: ClassicPlan
     n: int
@@ -158,38 +97,21 @@ class ClassicRun:
 
     @property
     def std_error(self) -> float:
-        """Standard error of :attr:`mean_proposals` from the plan's exact spread."""
-        return self.plan.proposals_sd / math.sqrt(self.output.size) if self.ran else math.inf
+        """Standard error of :attr:`mean_proposals` from the geometric law's exact spread,
+        ``sqrt(M (M - 1) / words)``."""
+        m, words = self.plan.bound, self.output.size
+        return math.sqrt(m * (m - 1.0)) / math.sqrt(words) if self.ran else math.inf
 
 
 def classic_sample(p: ArrayLike, q: ArrayLike, n: int, seed: SeedLike = None) -> ClassicRun:
-    """Run classic rejection sampling ``n`` times, one proposal at a time.
+    """Run classic rejection sampling ``n`` times (``0 <= n <= 10**7``), one proposal at a time.
 
     Each run draws ``x ~ q`` and a uniform ``u``, keeps ``x`` when ``u·M·q(x) < p(x)``, and
-    otherwise starts again; it never looks at the law it produces.
-
-    Parameters
-    ----------
-    p, q : array_like
-        Target and proposal probability vectors of equal length.
-    n : int
-        Words to draw, ``0 <= n <= 10**7``; about ``n·M`` proposals are made, at most
-        ``10**8`` (:data:`~specviz.limits.MAX_CLASSIC_PROPOSALS`).
-    seed : None, int or numpy.random.Generator, optional
-        The same int seed gives the same run.
-
-    Returns
-    -------
-    ClassicRun
-        The words and the proposals each took; no words (and ``ran`` False) where the sampler
-        cannot run, which is not an error.
-
-    Raises
-    ------
-    ValueError
-        On bad input, or when ``n·M`` is beyond the proposals the loop may make.
+    otherwise starts again. No words are drawn where the sampler cannot run (not an error); bad
+    input, or ``n·M`` beyond :data:`~specviz.limits.MAX_CLASSIC_PROPOSALS`, raises ValueError.
+    The same int ``seed`` gives the same run.
     """
-    plan = _plan(*prob_pair(p, q))
+    plan = classic_plan(p, q)
     size = whole(n, "n", maximum=MAX_RULE_DRAWS)
     rng = generator(seed)
     if not plan.runs:
@@ -235,28 +157,15 @@ def _loop(plan: ClassicPlan, n: int, rng: np.random.Generator) -> tuple[np.ndarr
 
 @dataclass(frozen=True, eq=False)
 class RejectionComparison:
-    """Classic rejection sampling and speculative sampling on the same pair and seed.
-
-    Attributes
-    ----------
-    n : int
-        Words asked of each sampler.
-    step : OneTokenStep
-        The speculative step of the pair (α, the bucket ``Z``).
-    classic : ClassicRun
-        Words of the classic loop: ``n``, or as many as its proposal budget allows (about
-        ``budget / M``); none if it cannot run.
-    speculative_rejections : int
-        How many of ``n`` speculative runs (same seed) needed their one bucket draw.
-    speculative_output : numpy.ndarray
-        int64 word counts of those ``n`` runs.
-    """
+    """Classic rejection sampling and speculative sampling on the same pair and seed: ``n``
+    words asked of each, the pair's speculative ``step``, the ``classic`` run (``n`` words, or
+    as many as its proposal budget allows; none if it cannot run), and how many of the ``n``
+    speculative runs needed their one bucket draw (``speculative_rejections``)."""
 
     n: int
     step: OneTokenStep
     classic: ClassicRun
     speculative_rejections: int
-    speculative_output: np.ndarray
 
     @property
     def classic_cut(self) -> bool:
@@ -273,41 +182,21 @@ class RejectionComparison:
 def rejection_comparison(
     p: ArrayLike, q: ArrayLike, n: int, seed: int, budget: int = REJECTION_PROPOSAL_BUDGET
 ) -> RejectionComparison:
-    """Both samplers, ``n`` words each, from the same seed.
+    """Both samplers, ``n`` words each (``0 <= n <= 10**7``), from the same whole ``seed``.
 
-    Parameters
-    ----------
-    p, q : array_like
-        Target and draft probability vectors of equal length.
-    n : int
-        Words per sampler, ``0 <= n <= 10**7``.
-    seed : int
-        A whole number ``>= 0``; both samplers start from it.
-    budget : int, default 10**7
-        Most proposals the classic loop may make, ``1 <= budget <= 10**8``: with ``n·M`` beyond
-        it, the loop runs ``floor(budget / ceil(M))`` words (at least one) instead of ``n``.
-
-    Returns
-    -------
-    RejectionComparison
+    The classic loop makes at most ``budget`` proposals (``1 <= budget <= 10**8``): with
+    ``n·M`` beyond it, it runs ``floor(budget / ceil(M))`` words (at least one) instead of ``n``.
+    Bad input raises ValueError naming it.
     """
     p_arr, q_arr = prob_pair(p, q)
     start = seed_value(seed)
     size = whole(n, "n", maximum=MAX_RULE_DRAWS)
     cap = whole(budget, "budget", minimum=1, maximum=MAX_CLASSIC_PROPOSALS)
-    plan = _plan(p_arr, q_arr)
-    words = size
-    if plan.runs:
-        words = min(size, max(1, cap // math.ceil(plan.bound)))
+    plan = classic_plan(p_arr, q_arr)
+    words = min(size, max(1, cap // math.ceil(plan.bound))) if plan.runs else size
     classic = classic_sample(p_arr, q_arr, words, start)
-    draws = speculative_sample(p_arr, q_arr, size, start)
-    return RejectionComparison(
-        n=size,
-        step=checked_step(p_arr, q_arr),
-        classic=classic,
-        speculative_rejections=int((~draws.accepted).sum()),
-        speculative_output=np.bincount(draws.output, minlength=p_arr.size).astype(np.int64),
-    )
+    rejected = ~speculative_sample(p_arr, q_arr, size, start).accepted
+    return RejectionComparison(size, step(p_arr, q_arr), classic, int(rejected.sum()))
 
 
 @dataclass(frozen=True)
@@ -320,35 +209,11 @@ class PresetBounds:
     bound: float
 
 
-def across_presets(keys: Sequence[str] = PRESET_KEYS) -> tuple[PresetBounds, ...]:
-    """α and ``M`` on some of the Playground's presets (exact, no sampling).
-
-    Parameters
-    ----------
-    keys : sequence of str, default every preset
-        Preset keys (:data:`~specviz.scenario.PRESETS_BY_KEY`), in the order wanted.
-
-    Returns
-    -------
-    tuple of PresetBounds
-    """
+def across_presets() -> tuple[PresetBounds, ...]:
+    """α and ``M`` on each of the Playground's presets, in its order (exact, no sampling)."""
     out = []
-    for i, key in enumerate(sequence(keys, "keys")):
-        preset = PRESETS_BY_KEY[choice(key, f"keys[{i}]", PRESET_KEYS)]
+    for preset in PRESETS_BY_KEY.values():
         p, q = normalize(preset.p_weights), normalize(preset.q_weights)
-        out.append(
-            PresetBounds(preset.key, preset.title, checked_step(p, q).alpha, _plan(p, q).bound)
-        )
+        bounds = step(p, q).alpha, classic_plan(p, q).bound
+        out.append(PresetBounds(preset.key, preset.title, *bounds))
     return tuple(out)
-
-
-__all__ = [
-    "ClassicPlan",
-    "ClassicRun",
-    "PresetBounds",
-    "RejectionComparison",
-    "across_presets",
-    "classic_plan",
-    "classic_sample",
-    "rejection_comparison",
-]

@@ -1,32 +1,24 @@
-"""Verification rules — the correct one, its variants and the bug zoo's mistakes — as objects.
+"""Verification rules — the correct one, its variants and the bug zoo's mistakes.
 
-A rule is one way of turning a draft's proposal into an emitted token. Each rule carries
+A rule is one way of turning a draft's proposal into an emitted token. Each :class:`Rule` has its
+**exact law** in closed form, a **literal sampler** that runs the procedure with its own uniforms
+and never looks at the law (the tests compare the two with a chi-square test: that is what proves
+the closed forms right), a count-level sampler for huge ``n``, its acceptance rate, and the words
+the app shows for it, written with ``{T}`` for the target's letter and ``{D}`` for the draft's.
 
-* its **exact law** in closed form (:meth:`Rule.law`);
-* a **literal sampler** that runs the procedure step by step with its own uniforms and never looks
-  at the law (:meth:`Rule.sample`) — the tests compare the two with a chi-square test, which is
-  what proves the closed forms right;
-* a **count-level sampler** for huge ``n`` (:meth:`Rule.counts`);
-* its **acceptance rate**, the chance that the emitted token is a draft the rule accepted
-  (:meth:`Rule.acceptance`);
-* the words the app shows for it (title, what the code does, why the output is or is not
-  biased, where it was seen), written with ``{T}`` for the target's letter and ``{D}`` for the
-  draft's (:class:`~specviz.palette.Notation` fills them).
-
-A rule is added by writing one class (or one instance of a generic class) and listing it in
-:data:`RULES` — nothing else. Notation: ``p`` is the target, ``q`` the draft;
-``a(x) = min(1, p(x)/q(x))``, ``Z = sum(max(0, p - q))``, ``r = max(0, p - q) / Z`` and
-``alpha = sum(min(p, q)) = 1 - Z``.
+Notation: ``p`` is the target, ``q`` the draft; ``a(x) = min(1, p(x)/q(x))``,
+``Z = sum(max(0, p - q))``, the bucket ``r = max(0, p - q) / Z`` and ``alpha = 1 - Z``.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+from numpy.random import Generator
 from numpy.typing import ArrayLike
 
 from specviz._checks import choice, generator, prob_pair, real, whole
@@ -56,6 +48,15 @@ TRADE_OFF = "trade-off"
 #: 24-bit integer times 2**-24: it is exactly 0 with probability 2**-24 = 1/16,777,216.
 FLOAT32_STEP = 2.0 ** -(np.finfo(np.float32).nmant + 1)
 
+Values = dict[str, Any]
+#: A two-route rule's (proposal law, chance that a proposed word is kept, fallback law).
+Laws = tuple[np.ndarray, np.ndarray, np.ndarray]
+#: What a literal test gives: (kept?, replacement words, or None to draw them from the fallback).
+Tried = tuple[np.ndarray, np.ndarray | None]
+Routes = Callable[[OneTokenStep, Values], Laws]
+#: A literal test of drafts, given the step, the drafts, the routes' keep chances and the rng.
+Test = Callable[[OneTokenStep, np.ndarray, np.ndarray, Generator], Tried]
+
 
 @dataclass(frozen=True)
 class Param:
@@ -79,50 +80,167 @@ class RuleUnavailableError(ValueError):
     """The rule has no law on this pair (e.g. redrawing from q when p and q share no word)."""
 
 
+# ------------------------------------------------------------------------- the maths of a rule
+
+
+def _ratio_test(s: OneTokenStep, draft: np.ndarray, keep: np.ndarray, rng: Generator) -> Tried:
+    """Keep ``x`` when ``u·q(x) < p(x)``: ``a(x)`` without a division, never passed by p(x) = 0."""
+    return rng.random(draft.size) * s.q[draft] < s.p[draft], None
+
+
+@dataclass(frozen=True)
+class _TwoRoutes:
+    """A rule that proposes from one law, keeps a proposal ``x`` with a fixed chance, and on a
+    rejection emits a word of one fixed fallback law. Its law is
+    ``proposal·keep + (1 - sum(proposal·keep))·fallback/sum(fallback)``, unless ``closed_form``
+    gives it (a replacement that depends on the rejected proposal)."""
+
+    routes: Routes
+    test: Test = _ratio_test
+    closed_form: Callable[[OneTokenStep], np.ndarray] | None = None
+
+    def law(self, s: OneTokenStep, v: Values) -> np.ndarray:
+        if self.closed_form is not None:
+            return self.closed_form(s)
+        proposal, keep, fallback = self.routes(s, v)
+        kept = proposal * keep
+        rejected = max(0.0, 1.0 - float(kept.sum()))
+        return kept + rejected * fallback / fallback.sum()
+
+    def acceptance(self, s: OneTokenStep, v: Values) -> float:
+        proposal, keep, _ = self.routes(s, v)
+        return float((proposal * keep).sum())
+
+    def sample(self, s: OneTokenStep, n: int, rng: Generator, v: Values) -> np.ndarray:
+        proposal, keep, fallback = self.routes(s, v)
+        draft = inverse_cdf(proposal, rng.random(n))
+        kept, replacement = self.test(s, draft, keep, rng)
+        if replacement is None:
+            replacement = draft.copy()
+            replacement[~kept] = inverse_cdf(fallback, rng.random(int((~kept).sum())))
+        return np.where(kept, draft, replacement)
+
+
+def _candidate_steps(s: OneTokenStep, k: int) -> list[OneTokenStep]:
+    """The one-token steps of the ``k`` tries: ``(p_1, q), (p_2, q), ...``."""
+    steps = [s]
+    while len(steps) < k and steps[-1].z > 0:  # with z = 0 every later candidate is kept
+        bucket = steps[-1].bucket_weights
+        steps.append(checked_step(bucket / bucket.sum(), s.q))
+    return steps
+
+
+class _Candidates:
+    """SpecInfer's ``k`` i.i.d. draft candidates. Candidate ``i`` is tested against the current
+    target ``p_i`` with ``min(1, p_i(x)/q(x))``; after a rejection the target becomes the bucket
+    ``p_{i+1} = norm(max(0, p_i - q))``; after ``k`` rejections the word is drawn from the last
+    bucket. Each try is the exact rule for ``p_i``, so by induction the output has law ``p``."""
+
+    def law(self, s: OneTokenStep, v: Values) -> np.ndarray:
+        law = np.zeros_like(s.p)
+        reach = 1.0  # probability that every earlier candidate was rejected
+        steps = _candidate_steps(s, v["k"])
+        for one in steps:
+            law += reach * one.kept
+            reach *= one.z
+        return law + reach * steps[-1].bucket_weights / steps[-1].bucket_weights.sum()
+
+    def acceptance(self, s: OneTokenStep, v: Values) -> float:
+        return 1.0 - math.prod(one.z for one in _candidate_steps(s, v["k"]))
+
+    def sample(self, s: OneTokenStep, n: int, rng: Generator, v: Values) -> np.ndarray:
+        out = np.empty(n, dtype=np.int64)
+        pending = np.arange(n)
+        steps = _candidate_steps(s, v["k"])
+        for one in steps:
+            if pending.size == 0:
+                break
+            draft = inverse_cdf(s.q, rng.random(pending.size))
+            kept = rng.random(pending.size) * s.q[draft] < one.p[draft]
+            out[pending[kept]] = draft[kept]
+            pending = pending[~kept]
+        if pending.size:
+            out[pending] = inverse_cdf(steps[-1].bucket_weights, rng.random(pending.size))
+        return out
+
+
+class _Redraw:
+    """Propose from q and test, again and again, until a proposal is kept: law ``min(p, q)/alpha``,
+    which exists only where ``alpha > 0``."""
+
+    def law(self, s: OneTokenStep, v: Values) -> np.ndarray:
+        return s.kept / s.alpha
+
+    def acceptance(self, s: OneTokenStep, v: Values) -> float:
+        return 1.0  # every emitted token is an accepted draft (eventually)
+
+    def sample(self, s: OneTokenStep, n: int, rng: Generator, v: Values) -> np.ndarray:
+        """The runs still waiting each try a block of proposals, in order, and keep the first
+        one accepted (the later ones are never looked at, as in the sequential loop)."""
+        if n / s.alpha > MAX_REDRAW_PROPOSALS:
+            raise ValueError(
+                f"redraw_from_q with alpha = {s.alpha:.3g} needs about n/alpha = "
+                f"{n / s.alpha:,.0f} proposals for n = {n:,} runs; the per-draw sampler allows at "
+                f"most {MAX_REDRAW_PROPOSALS:,}. Use counts() for this case."
+            )
+        out = np.empty(n, dtype=np.int64)
+        pending = np.arange(n)
+        held = 1 << 22  # proposals held in memory at once
+        # A block of 2/alpha proposals finishes a run with probability >= 1 - e**-2.
+        block = min(math.ceil(2.0 / s.alpha), held)
+        while pending.size:
+            runs, pending = pending[: held // block], pending[held // block :]
+            draft = inverse_cdf(s.q, rng.random(runs.size * block)).reshape(runs.size, block)
+            accepted = rng.random(draft.shape) * s.q[draft] < s.p[draft]
+            hit = accepted.any(axis=1)
+            out[runs[hit]] = draft[hit, accepted.argmax(axis=1)[hit]]
+            pending = np.concatenate((pending, runs[~hit]))
+        return out
+
+
+# ---------------------------------------------------------------------------------- the rule
+
+
 @dataclass(frozen=True)
 class Rule:
-    """One verification rule. Subclasses implement :meth:`_law`, :meth:`_sample` and
-    :meth:`_acceptance` on a validated :class:`~specviz.one_token.OneTokenStep`.
+    """One verification rule: its words, its parameters and its maths.
 
     Attributes
     ----------
     key : str
-        Short id (``RULES[key]``; also what a share link carries).
+        Short id (``RULES[key]``; also what a share link carries); :attr:`title` follows from it.
     kind : str
         :data:`EXACT` (the output law is ``p`` for every pair), :data:`MISTAKE` (a bug) or
-        :data:`TRADE_OFF` (not ``p`` in general, by design: for speed, or exact only for
-        greedy decoding).
-    title : str
-        A few words for a legend or a menu.
+        :data:`TRADE_OFF` (not ``p`` in general, by design).
     what : str
         One sentence: what the procedure does (for a mistake: what the code does wrong).
     why : str
         One sentence: why its output is — or is not — the target's law.
     source : str
         Where the rule or the mistake comes from (paper, project and file, or issue).
+    maths : object
+        The procedure and its closed forms, on a validated step (private).
     params : tuple of Param
         Extra parameters with their defaults.
     """
 
     key: str
     kind: str
-    title: str
     what: str
     why: str
     source: str
+    maths: _TwoRoutes | _Candidates | _Redraw
     params: tuple[Param, ...] = ()
 
     @property
-    def exact(self) -> bool:
-        """Whether the emitted token has law ``p`` for every pair (p, q)."""
-        return self.kind == EXACT
+    def title(self) -> str:
+        """A few words for a legend or a menu."""
+        return RULE_TITLES[self.key]
 
     @property
     def defaults(self) -> dict[str, Any]:
         """The parameters' default values."""
         return {param.name: param.default for param in self.params}
-
-    # -- the public face: validate, then run the rule on the step --------------------------
 
     def law(self, p: ArrayLike, q: ArrayLike, **params: Any) -> np.ndarray:
         """Exact law of the token this rule emits.
@@ -134,474 +252,61 @@ class Rule:
             ValueError) where the rule has no law on this pair.
         """
         s, values = self._prepare(p, q, params)
-        return _finish(self._law(s, values))
+        return _finish(self.maths.law(s, values))
 
     def sample(
         self, p: ArrayLike, q: ArrayLike, n: int, seed: SeedLike = None, **params: Any
     ) -> np.ndarray:
-        """Run the procedure ``n`` times, one draw at a time; the ``n`` emitted tokens (int64).
-
-        ``n`` is at most :data:`~specviz.limits.MAX_RULE_DRAWS`.
-        """
+        """Run the procedure ``n`` times (at most :data:`~specviz.limits.MAX_RULE_DRAWS`), one
+        draw at a time; the ``n`` emitted tokens (int64)."""
         s, values = self._prepare(p, q, params)
         size = whole(n, "n", maximum=MAX_RULE_DRAWS)
-        rng = generator(seed)
-        return self._sample(s, size, rng, values).astype(np.int64)
+        return self.maths.sample(s, size, generator(seed), values).astype(np.int64)
 
     def counts(
         self, p: ArrayLike, q: ArrayLike, n: int, seed: SeedLike = None, **params: Any
     ) -> np.ndarray:
-        """Output counts of ``n`` independent runs (``n`` up to 10**15), in O(V) time.
-
-        The runs are i.i.d. with law :meth:`law`, so their counts are exactly
-        ``Multinomial(n, law)`` — the law of ``np.bincount(self.sample(p, q, n))``.
-        """
+        """Output counts of ``n`` independent runs (``n`` up to 10**15), in O(V) time: exactly
+        ``Multinomial(n, law)``, the law of ``np.bincount(self.sample(p, q, n))``."""
         s, values = self._prepare(p, q, params)
         size = whole(n, "n", maximum=MAX_COUNT_DRAWS)
         rng = generator(seed)
-        return multinomial_on_support(rng, size, _finish(self._law(s, values)))
+        return multinomial_on_support(rng, size, _finish(self.maths.law(s, values)))
 
     def acceptance(self, p: ArrayLike, q: ArrayLike, **params: Any) -> float:
         """Probability that the emitted token is a draft the rule accepted (one pass)."""
         s, values = self._prepare(p, q, params)
-        return float(min(1.0, max(0.0, self._acceptance(s, values))))
+        return float(min(1.0, max(0.0, self.maths.acceptance(s, values))))
 
     def available(self, p: ArrayLike, q: ArrayLike) -> bool:
         """Whether the rule has a law on this pair (only ``redraw_from_q`` ever has not)."""
         return self._available(checked_step(*prob_pair(p, q)))
 
-    # -- hooks --------------------------------------------------------------------------------
-
     def _available(self, s: OneTokenStep) -> bool:
-        return True
-
-    def _law(self, s: OneTokenStep, v: dict[str, Any]) -> np.ndarray:
-        raise NotImplementedError
-
-    def _sample(
-        self, s: OneTokenStep, n: int, rng: np.random.Generator, v: dict[str, Any]
-    ) -> np.ndarray:
-        raise NotImplementedError
-
-    def _acceptance(self, s: OneTokenStep, v: dict[str, Any]) -> float:
-        raise NotImplementedError
+        # Only the redraw loop can lack a law: it never ends where p and q share no word.
+        return not isinstance(self.maths, _Redraw) or s.alpha > 0
 
     def _prepare(
         self, p: object, q: object, params: Mapping[str, Any]
-    ) -> tuple[OneTokenStep, dict[str, Any]]:
+    ) -> tuple[OneTokenStep, Values]:
         s = checked_step(*prob_pair(p, q))
         known = {param.name: param for param in self.params}
         unknown = sorted(set(params) - set(known))
         if unknown:
-            allowed = ", ".join(known) if known else "none"
             raise ValueError(
                 f"unknown parameter(s) {', '.join(map(str, unknown))} for rule {self.key!r}; "
-                f"it takes: {allowed}"
+                f"it takes: {', '.join(known) or 'none'}"
             )
         values = {
             name: param.check(params.get(name, param.default)) for name, param in known.items()
         }
         if not self._available(s):
-            raise RuleUnavailableError(self._unavailable_message())
-        return s, values
-
-    def _unavailable_message(self) -> str:
-        return f"rule {self.key!r} has no law on this pair"
-
-
-@dataclass(frozen=True)
-class TwoRouteRule(Rule):
-    """A rule that proposes from one law, accepts token ``x`` with a fixed probability, and on a
-    rejection draws from one fixed law. Its output is
-    ``proposal * accept + (1 - sum(proposal * accept)) * fallback / sum(fallback)``.
-
-    Subclasses give :meth:`_routes` (the three laws) and :meth:`_test` (the literal acceptance
-    test, with its own uniforms).
-    """
-
-    def _routes(
-        self, s: OneTokenStep, v: dict[str, Any]
-    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """(proposal law, acceptance probability per token, unnormalised fallback law)."""
-        raise NotImplementedError
-
-    def _test(
-        self, s: OneTokenStep, draft: np.ndarray, rng: np.random.Generator, v: dict[str, Any]
-    ) -> tuple[np.ndarray, np.ndarray]:
-        """(accepted?, the uniforms drawn — empty when the test draws none)."""
-        u = rng.random(draft.size)
-        return u * s.q[draft] < s.p[draft], u
-
-    def _law(self, s: OneTokenStep, v: dict[str, Any]) -> np.ndarray:
-        proposal, accept, fallback = self._routes(s, v)
-        accepted = proposal * accept
-        rejected = max(0.0, 1.0 - float(accepted.sum()))
-        return accepted + rejected * fallback / fallback.sum()
-
-    def _acceptance(self, s: OneTokenStep, v: dict[str, Any]) -> float:
-        proposal, accept, _ = self._routes(s, v)
-        return float((proposal * accept).sum())
-
-    def _replacement(
-        self, s: OneTokenStep, fallback: np.ndarray, u: np.ndarray, rng: np.random.Generator
-    ) -> np.ndarray:
-        """Tokens replacing the rejected drafts (``u``: their test uniforms)."""
-        return inverse_cdf(fallback, rng.random(u.size))
-
-    def _sample(
-        self, s: OneTokenStep, n: int, rng: np.random.Generator, v: dict[str, Any]
-    ) -> np.ndarray:
-        proposal, _, fallback = self._routes(s, v)
-        draft = inverse_cdf(proposal, rng.random(n)).astype(np.int64)
-        accepted, u = self._test(s, draft, rng, v)
-        output = draft.copy()
-        rejected = np.flatnonzero(~accepted)
-        if rejected.size:
-            u_rejected = u[rejected] if u.size else np.empty(rejected.size)
-            output[rejected] = self._replacement(s, fallback, u_rejected, rng)
-        return output
-
-
-# --------------------------------------------------------------------------------- the rules
-
-
-@dataclass(frozen=True)
-class Correct(TwoRouteRule):
-    """Leviathan et al.'s rule: accept with min(1, p/q), else draw from the residual."""
-
-    def _routes(
-        self, s: OneTokenStep, v: dict[str, Any]
-    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        return s.q, s.accept, s.bucket_weights
-
-
-@dataclass(frozen=True)
-class GreedyVerification(TwoRouteRule):
-    """Keep the draft only if it is the target's most likely word; otherwise emit that word.
-
-    Its law is the one-hot law on ``argmax p`` (ties: the first such word, as ``np.argmax``):
-    the target's greedy choice, which is ``p`` itself only when ``p`` is one-hot.
-    """
-
-    def _routes(
-        self, s: OneTokenStep, v: dict[str, Any]
-    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        top = _one_hot(s.p)
-        return s.q, top, top
-
-    def _test(
-        self, s: OneTokenStep, draft: np.ndarray, rng: np.random.Generator, v: dict[str, Any]
-    ) -> tuple[np.ndarray, np.ndarray]:
-        # The test compares words, not probabilities: no uniform is drawn.
-        return draft == int(np.argmax(s.p)), np.empty(0)
-
-    def _replacement(
-        self, s: OneTokenStep, fallback: np.ndarray, u: np.ndarray, rng: np.random.Generator
-    ) -> np.ndarray:
-        return np.full(u.size, int(np.argmax(s.p)), dtype=np.int64)
-
-
-@dataclass(frozen=True)
-class TokenMatching(Rule):
-    """The target draws its own word ``y ~ p``; a draft equal to it is kept, else ``y`` is
-    emitted. The output is always ``y``: exactly ``p``, accepted with ``sum(p·q)``."""
-
-    def _law(self, s: OneTokenStep, v: dict[str, Any]) -> np.ndarray:
-        # Kept: x = y, probability q(x)p(x). Otherwise the target's own y: p(y)(1 - q(y)).
-        return s.q * s.p + s.p * (1.0 - s.q)
-
-    def _acceptance(self, s: OneTokenStep, v: dict[str, Any]) -> float:
-        return float((s.p * s.q).sum())
-
-    def _sample(
-        self, s: OneTokenStep, n: int, rng: np.random.Generator, v: dict[str, Any]
-    ) -> np.ndarray:
-        draft = inverse_cdf(s.q, rng.random(n))
-        sample = inverse_cdf(s.p, rng.random(n))
-        return np.where(draft == sample, draft, sample)
-
-
-@dataclass(frozen=True)
-class MultiCandidate(Rule):
-    """SpecInfer's multi-step speculative sampling with ``k`` i.i.d. draft candidates.
-
-    Candidate ``i`` (drawn from ``q``) is tested against the current target ``p_i`` with
-    ``min(1, p_i(x)/q(x))``; after a rejection the target becomes the bucket
-    ``p_{i+1} = norm(max(0, p_i - q))``; after ``k`` rejections the word is drawn from
-    ``p_{k+1}``. Each try is the exact one-token rule for ``p_i``, so by induction the output
-    has law ``p``; the word is a kept candidate with probability ``1 - prod(Z_i)``.
-    """
-
-    def _steps(self, s: OneTokenStep, k: int) -> list[OneTokenStep]:
-        """The one-token steps of the ``k`` tries: ``(p_1, q), (p_2, q), ...``."""
-        steps = [s]
-        for _ in range(1, k):
-            last = steps[-1]
-            if last.z == 0:
-                break  # every candidate is kept from here on: later targets are never reached
-            bucket = last.bucket_weights
-            steps.append(checked_step(bucket / bucket.sum(), s.q))
-        return steps
-
-    def _law(self, s: OneTokenStep, v: dict[str, Any]) -> np.ndarray:
-        law = np.zeros_like(s.p)
-        reach = 1.0  # probability that every earlier candidate was rejected
-        steps = self._steps(s, v["k"])
-        for one in steps:
-            law += reach * one.kept
-            reach *= one.z
-        return law + reach * steps[-1].bucket_weights / steps[-1].bucket_weights.sum()
-
-    def _acceptance(self, s: OneTokenStep, v: dict[str, Any]) -> float:
-        return 1.0 - math.prod(one.z for one in self._steps(s, v["k"]))
-
-    def _sample(
-        self, s: OneTokenStep, n: int, rng: np.random.Generator, v: dict[str, Any]
-    ) -> np.ndarray:
-        out = np.empty(n, dtype=np.int64)
-        pending = np.arange(n)
-        steps = self._steps(s, v["k"])
-        for one in steps:
-            if pending.size == 0:
-                break
-            draft = inverse_cdf(s.q, rng.random(pending.size))
-            # The same division-free test as the standard rule, against this try's target.
-            kept = rng.random(pending.size) * s.q[draft] < one.p[draft]
-            out[pending[kept]] = draft[kept]
-            pending = pending[~kept]
-        if pending.size:
-            out[pending] = inverse_cdf(steps[-1].bucket_weights, rng.random(pending.size))
-        return out
-
-
-@dataclass(frozen=True)
-class ResampleFromP(TwoRouteRule):
-    """On a rejection, draw from p instead of the residual."""
-
-    def _routes(
-        self, s: OneTokenStep, v: dict[str, Any]
-    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        return s.q, s.accept, s.p
-
-
-@dataclass(frozen=True)
-class InvertedRatio(TwoRouteRule):
-    """The acceptance ratio upside down: min(1, q/p)."""
-
-    def _routes(
-        self, s: OneTokenStep, v: dict[str, Any]
-    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        return s.q, _inverted_accept(s.p, s.q), s.bucket_weights
-
-    def _test(
-        self, s: OneTokenStep, draft: np.ndarray, rng: np.random.Generator, v: dict[str, Any]
-    ) -> tuple[np.ndarray, np.ndarray]:
-        # The division-free form of u < q/p: a p(x) = 0 proposal is always accepted (q/0 = inf).
-        u = rng.random(draft.size)
-        return u * s.p[draft] < s.q[draft], u
-
-
-@dataclass(frozen=True)
-class TopkMismatch(TwoRouteRule):
-    """The draft samples from its top-k filtered law; the test and the residual use the raw q."""
-
-    def _routes(
-        self, s: OneTokenStep, v: dict[str, Any]
-    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        return top_k(s.q, v["k"]), s.accept, s.bucket_weights
-
-
-@dataclass(frozen=True)
-class TypicalAcceptance(TwoRouteRule):
-    """Medusa's typical acceptance, one token: keep a plausible draft, else draw from p."""
-
-    def _routes(
-        self, s: OneTokenStep, v: dict[str, Any]
-    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        return s.q, _typical_mask(s.p, v["eps"], v["delta"]), s.p
-
-    def _test(
-        self, s: OneTokenStep, draft: np.ndarray, rng: np.random.Generator, v: dict[str, Any]
-    ) -> tuple[np.ndarray, np.ndarray]:
-        # Medusa's test is deterministic: no uniform is drawn.
-        return _typical_mask(s.p, v["eps"], v["delta"])[draft] > 0, np.empty(0)
-
-
-@dataclass(frozen=True)
-class ReuseUniform(TwoRouteRule):
-    """The acceptance test's uniform is reused to pick the replacement from the residual.
-
-    Given a rejection of ``x``, ``u`` is uniform on ``[a(x), 1)``; the replacement is the token
-    whose interval of the residual's CDF holds ``u``. Token ``k`` gains
-    ``q(x) |[a(x), 1) ∩ I_k|`` from each ``x``: summed, ``G(F(k)) - G(F(k-1))`` with
-    ``G(t) = sum_x q(x) max(0, t - a(x))``, evaluated exactly in O(V log V) with sorted
-    prefix sums. With one residual token, or ``p == q``, the law is exactly ``p``.
-    """
-
-    def _routes(
-        self, s: OneTokenStep, v: dict[str, Any]
-    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        return s.q, s.accept, s.bucket_weights
-
-    def _law(self, s: OneTokenStep, v: dict[str, Any]) -> np.ndarray:
-        edges = _residual_edges(s.bucket_weights)
-        # Only proposals with a(x) < 1 can be rejected; each spreads its rejected mass
-        # q(x)(1 - a(x)) uniformly over [a(x), 1) of the residual's CDF axis.
-        rejectable = (s.q > 0) & (s.accept < 1)
-        starts = s.accept[rejectable]
-        weights = s.q[rejectable]
-        order = np.argsort(starts, kind="stable")
-        starts, weights = starts[order], weights[order]
-        w_cum = np.concatenate(([0.0], np.cumsum(weights)))
-        wa_cum = np.concatenate(([0.0], np.cumsum(weights * starts)))
-        # G(t) = sum over starts <= t of w * (t - start): the rejected mass with u below t.
-        j = np.searchsorted(starts, edges, side="right")
-        g = edges * w_cum[j] - wa_cum[j]
-        return s.kept + np.diff(g)
-
-    def _replacement(
-        self, s: OneTokenStep, fallback: np.ndarray, u: np.ndarray, rng: np.random.Generator
-    ) -> np.ndarray:
-        return inverse_cdf(fallback, u)
-
-
-@dataclass(frozen=True)
-class Float32LessEqual(TwoRouteRule):
-    """The acceptance test ``u <= p(x)/q(x)`` with a float32 uniform ``u``.
-
-    ``u = j·2**-24`` with ``j`` uniform on ``0 .. 2**24 - 1``, so ``P(u <= r)`` is
-    ``(floor(r·2**24) + 1)·2**-24`` for ``r < 1``: never 0, even for ``r = p(x)/q(x) = 0``.
-    The bucket is the correct one.
-    """
-
-    def _routes(
-        self, s: OneTokenStep, v: dict[str, Any]
-    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        return s.q, _float32_accept(s.p, s.q), s.bucket_weights
-
-    def _test(
-        self, s: OneTokenStep, draft: np.ndarray, rng: np.random.Generator, v: dict[str, Any]
-    ) -> tuple[np.ndarray, np.ndarray]:
-        # A float32 uniform, as torch.rand draws it, compared with <= (a proposal has q > 0).
-        u = rng.random(draft.size, dtype=np.float32)
-        with np.errstate(over="ignore"):  # a ratio that overflows to inf passes, as it should
-            ratio = s.p[draft] / s.q[draft]
-        return u <= ratio, u.astype(np.float64)
-
-
-@dataclass(frozen=True)
-class RedrawFromQ(Rule):
-    """On a rejection, discard the draft and draw a fresh one from q, until one passes."""
-
-    def _available(self, s: OneTokenStep) -> bool:
-        return s.alpha > 0
-
-    def _unavailable_message(self) -> str:
-        return (
-            "redraw_from_q needs alpha = sum(min(p, q)) > 0; here p and q have disjoint "
-            "supports, so no draft is ever accepted and the redraw loop never ends (the law "
-            "does not exist)"
-        )
-
-    def _law(self, s: OneTokenStep, v: dict[str, Any]) -> np.ndarray:
-        return s.kept / s.alpha
-
-    def _acceptance(self, s: OneTokenStep, v: dict[str, Any]) -> float:
-        return 1.0  # every emitted token is an accepted draft (eventually)
-
-    def _sample(
-        self, s: OneTokenStep, n: int, rng: np.random.Generator, v: dict[str, Any]
-    ) -> np.ndarray:
-        """Each run proposes from q and tests, again and again, until a proposal is accepted.
-
-        Runs still waiting are handled together in rounds; in each round every waiting run
-        tries a block of proposals in order and keeps the first accepted one (later ones in the
-        block are never looked at, as in the sequential loop), so the law is the plain loop's.
-        """
-        p, q, alpha = s.p, s.q, s.alpha
-        if n / alpha > MAX_REDRAW_PROPOSALS:
-            raise ValueError(
-                f"redraw_from_q with alpha = {alpha:.3g} needs about n/alpha = {n / alpha:,.0f} "
-                f"proposals for n = {n:,} runs; the per-draw sampler allows at most "
-                f"{MAX_REDRAW_PROPOSALS:,}. Use counts() for this case."
+            raise RuleUnavailableError(
+                "redraw_from_q needs alpha = sum(min(p, q)) > 0; here p and q have disjoint "
+                "supports, so no draft is ever accepted and the redraw loop never ends (the law "
+                "does not exist)"
             )
-        out = np.empty(n, dtype=np.int64)
-        pending = np.arange(n)
-        chunk = 1 << 22  # proposals held in memory at once
-        # A block of ceil(2/alpha) proposals finishes a run with probability >= 1 - e**-2.
-        block = min(max(1, math.ceil(2.0 / alpha)), chunk)
-        rows_per_chunk = max(1, chunk // block)
-        # Enough rounds that some run is still waiting with probability below e**-60.
-        miss_per_round = -block * math.log1p(-alpha) if alpha < 1 else math.inf
-        max_rounds = max(2, math.ceil((60.0 + math.log(n + 1)) / miss_per_round) + 1)
-        for _ in range(max_rounds):
-            if pending.size == 0:
-                return out
-            still = []
-            for start in range(0, pending.size, rows_per_chunk):
-                runs = pending[start : start + rows_per_chunk]
-                shape = (runs.size, block)
-                draft = inverse_cdf(q, rng.random(shape).ravel()).reshape(shape)
-                accepted = rng.random(shape) * q[draft] < p[draft]
-                hit = accepted.any(axis=1)
-                first = accepted.argmax(axis=1)
-                out[runs[hit]] = draft[hit, first[hit]]
-                still.append(runs[~hit])
-            pending = np.concatenate(still)
-        if pending.size == 0:
-            return out
-        raise RuntimeError(  # pragma: no cover - probability below e**-60
-            f"redraw_from_q: {pending.size} runs still unaccepted after {max_rounds} rounds"
-        )
-
-
-# ------------------------------------------------------------------------------- helpers
-
-
-def _one_hot(p: np.ndarray) -> np.ndarray:
-    """1.0 on the target's most likely word (the first of a tie), 0.0 elsewhere."""
-    top = np.zeros_like(p)
-    top[int(np.argmax(p))] = 1.0
-    return top
-
-
-def _float32_accept(p: np.ndarray, q: np.ndarray) -> np.ndarray:
-    """``P(u <= p(x)/q(x))`` for a float32 uniform ``u``; 1 where ``q(x) = 0`` (vacuous)."""
-    out = np.ones_like(p)
-    proposed = q > 0
-    with np.errstate(over="ignore"):  # p/q overflows to inf only where the ratio is >= 1 anyway
-        ratio = np.minimum(1.0, p[proposed] / q[proposed])
-    # u = j·step <= ratio  <=>  j <= ratio/step: floor(ratio/step) + 1 of the 1/step values of j.
-    out[proposed] = np.minimum(1.0, (np.floor(ratio / FLOAT32_STEP) + 1.0) * FLOAT32_STEP)
-    return out
-
-
-def _inverted_accept(p: np.ndarray, q: np.ndarray) -> np.ndarray:
-    """``min(1, q/p)``; 1 where ``p == 0`` (the coded ``q/0 = inf``) or ``q == 0`` (vacuous)."""
-    out = np.ones_like(p)
-    both = (p > 0) & (q > 0)
-    out[both] = np.minimum(1.0, q[both] / p[both])
-    return out
-
-
-def _typical_mask(p: np.ndarray, eps: float, delta: float) -> np.ndarray:
-    """1.0 where Medusa's typical-acceptance test passes, 0.0 elsewhere."""
-    support = p > 0
-    entropy = float(-(p[support] * np.log(p[support])).sum())
-    threshold = min(eps, delta * math.exp(-entropy))
-    return (p > threshold).astype(np.float64)
-
-
-def _residual_edges(bucket: np.ndarray) -> np.ndarray:
-    """Edges ``E`` with token k owning ``u`` in ``[E[k], E[k+1])``, exactly as ``inverse_cdf``.
-
-    ``inverse_cdf`` sends everything past the last positive token's lower edge to that token, so
-    its interval is closed at 1 and the zero-mass tokens after it get empty intervals.
-    """
-    edges = np.concatenate(([0.0], np.cumsum(bucket) / bucket.sum()))
-    last = int(np.flatnonzero(bucket)[-1])
-    edges[last + 1 :] = 1.0
-    return edges
+        return s, values
 
 
 def _finish(law: np.ndarray) -> np.ndarray:
@@ -610,13 +315,95 @@ def _finish(law: np.ndarray) -> np.ndarray:
     return law / law.sum()
 
 
-# ------------------------------------------------------------------------------- registry
+# ----------------------------------------------------------------- what single rules compute
+
+
+def _standard(s: OneTokenStep, v: Values) -> Laws:
+    """Propose from q, keep with ``a(x)``, refill from the bucket: the correct rule's routes."""
+    return s.q, s.accept, s.bucket_weights
+
+
+def _sure_test(s: OneTokenStep, draft: np.ndarray, keep: np.ndarray, rng: Generator) -> Tried:
+    """A test that draws no uniform (greedy's comparison of words, Medusa's threshold): the
+    routes' keep chance is 1 or 0."""
+    return keep[draft] > 0, None
+
+
+def _greedy_routes(s: OneTokenStep, v: Values) -> Laws:
+    """Keep only the target's top word (the first of a tie, as ``np.argmax``), else emit it."""
+    top = (np.arange(s.size) == np.argmax(s.p)).astype(np.float64)
+    return s.q, top, top
+
+
+def _matching_test(s: OneTokenStep, draft: np.ndarray, keep: np.ndarray, rng: Generator) -> Tried:
+    """The target draws its own word ``y ~ p``: a draft equal to it is kept, else ``y`` is."""
+    own = inverse_cdf(s.p, rng.random(draft.size))
+    return draft == own, own
+
+
+def _inverted_test(s: OneTokenStep, draft: np.ndarray, keep: np.ndarray, rng: Generator) -> Tried:
+    """``u < q(x)/p(x)`` without a division: a p(x) = 0 proposal always passes (q/0 = inf)."""
+    return rng.random(draft.size) * s.p[draft] < s.q[draft], None
+
+
+def _inverted_accept(p: np.ndarray, q: np.ndarray) -> np.ndarray:
+    """``min(1, q/p)``; 1 where ``p == 0`` (the coded ``q/0 = inf``)."""
+    return np.minimum(1.0, np.divide(q, p, out=np.ones_like(p), where=p > 0))
+
+
+def _typical_mask(p: np.ndarray, eps: float, delta: float) -> np.ndarray:
+    """1.0 where Medusa's test ``p(x) > min(eps, delta·exp(-H(p)))`` passes, 0.0 elsewhere."""
+    support = p > 0
+    entropy = float(-(p[support] * np.log(p[support])).sum())
+    return (p > min(eps, delta * math.exp(-entropy))).astype(np.float64)
+
+
+def _reuse_test(s: OneTokenStep, draft: np.ndarray, keep: np.ndarray, rng: Generator) -> Tried:
+    """The ratio test, whose uniform then also picks the replacement from the bucket."""
+    u = rng.random(draft.size)
+    return u * s.q[draft] < s.p[draft], inverse_cdf(s.bucket_weights, u)
+
+
+def _reuse_law(s: OneTokenStep) -> np.ndarray:
+    """Law of the reused uniform. Given a rejection of ``x``, ``u`` is uniform on ``[a(x), 1)``,
+    and token ``k`` gains ``q(x)·|[a(x), 1) ∩ I_k|``, ``I_k`` its interval of the bucket's CDF
+    (as :func:`~specviz.sampling.inverse_cdf` cuts it). Summed over ``x`` this is
+    ``G(F(k)) - G(F(k-1))`` with ``G(t) = sum_x q(x) max(0, t - a(x))``: sorted prefix sums."""
+    bucket = s.bucket_weights
+    edges = np.concatenate(([0.0], np.cumsum(bucket) / bucket.sum()))
+    # inverse_cdf gives everything past the last positive token's lower edge to that token.
+    edges[int(np.flatnonzero(bucket)[-1]) + 1 :] = 1.0
+    rejectable = (s.q > 0) & (s.accept < 1)
+    order = np.argsort(s.accept[rejectable], kind="stable")
+    starts, weights = s.accept[rejectable][order], s.q[rejectable][order]
+    w_cum = np.concatenate(([0.0], np.cumsum(weights)))
+    wa_cum = np.concatenate(([0.0], np.cumsum(weights * starts)))
+    j = np.searchsorted(starts, edges, side="right")
+    return s.kept + np.diff(edges * w_cum[j] - wa_cum[j])
+
+
+def _float32_accept(p: np.ndarray, q: np.ndarray) -> np.ndarray:
+    """``P(u <= p(x)/q(x))`` for a float32 uniform ``u``; 1 where ``q(x) = 0`` (vacuous)."""
+    with np.errstate(over="ignore"):  # p/q overflows to inf only where the ratio is >= 1 anyway
+        ratio = np.minimum(1.0, np.divide(p, q, out=np.ones_like(p), where=q > 0))
+    # u = j·step <= ratio  <=>  j <= ratio/step: floor(ratio/step) + 1 of the 1/step values of j.
+    return np.minimum(1.0, (np.floor(ratio / FLOAT32_STEP) + 1.0) * FLOAT32_STEP)
+
+
+def _float32_test(s: OneTokenStep, draft: np.ndarray, keep: np.ndarray, rng: Generator) -> Tried:
+    """A float32 uniform, as torch.rand draws it, compared with <= (a proposal has q > 0)."""
+    u = rng.random(draft.size, dtype=np.float32)
+    with np.errstate(over="ignore"):  # a ratio that overflows to inf passes, as it should
+        return u <= s.p[draft] / s.q[draft], None
+
+
+# ---------------------------------------------------------------------------------- registry
 
 _ALL: tuple[Rule, ...] = (
-    Correct(
+    Rule(
         key="correct",
         kind=EXACT,
-        title=RULE_TITLES["correct"],
+        maths=_TwoRoutes(_standard),
         what=(
             "Accept the draft x with probability min(1, {T}(x)/{D}(x)); on a rejection draw "
             "the replacement from the leftover bucket max(0, {T} − {D})/Z."
@@ -627,10 +414,10 @@ _ALL: tuple[Rule, ...] = (
         ),
         source="Leviathan, Kalman & Matias (ICML 2023), Algorithm 1; Chen et al. (2023).",
     ),
-    GreedyVerification(
+    Rule(
         key="greedy",
         kind=TRADE_OFF,
-        title=RULE_TITLES["greedy"],
+        maths=_TwoRoutes(_greedy_routes, _sure_test),
         what=(
             "The draft x is kept only if it is the target's most likely word (the largest "
             "{T}(x)); otherwise that most likely word is emitted instead."
@@ -647,10 +434,15 @@ _ALL: tuple[Rule, ...] = (
             "target's argmax)."
         ),
     ),
-    TokenMatching(
+    Rule(
         key="token_matching",
         kind=EXACT,
-        title=RULE_TITLES["token_matching"],
+        # Kept: x = y, with chance q(x)p(x). Otherwise the target's own y: p(y)(1 - q(y)).
+        maths=_TwoRoutes(
+            lambda s, v: (s.q, s.p, s.p * (1 - s.q)),
+            _matching_test,
+            lambda s: s.q * s.p + s.p * (1.0 - s.q),
+        ),
         what=(
             "The target draws its own word from {T}, independently of the draft; the draft is "
             "kept if it is the same word, and otherwise the target's word is emitted."
@@ -667,10 +459,10 @@ _ALL: tuple[Rule, ...] = (
             "(Miao et al., 2024) calls it naive sampling."
         ),
     ),
-    MultiCandidate(
+    Rule(
         key="multi_candidate",
         kind=EXACT,
-        title=RULE_TITLES["multi_candidate"],
+        maths=_Candidates(),
         what=(
             "The draft offers k candidates, each drawn from {D}, tried in turn: each is kept "
             "with min(1, {T}'(x)/{D}(x)) for the current target {T}', and after each rejection "
@@ -688,10 +480,10 @@ _ALL: tuple[Rule, ...] = (
         ),
         params=(Param("k", DEFAULT_CANDIDATES, 1, MAX_CANDIDATES, integer=True),),
     ),
-    ResampleFromP(
+    Rule(
         key="resample_from_p",
         kind=MISTAKE,
-        title=RULE_TITLES["resample_from_p"],
+        maths=_TwoRoutes(lambda s, v: (s.q, s.accept, s.p)),
         what="On a rejection the word is drawn from {T} instead of from the leftover bucket.",
         why=(
             "The accepted route already delivered min({T}, {D}), so topping up with Z·{T} "
@@ -702,10 +494,12 @@ _ALL: tuple[Rule, ...] = (
             "residual norm(max(0, p − q)) (Algorithm 1)."
         ),
     ),
-    InvertedRatio(
+    Rule(
         key="inverted_ratio",
         kind=MISTAKE,
-        title=RULE_TITLES["inverted_ratio"],
+        maths=_TwoRoutes(
+            lambda s, v: (s.q, _inverted_accept(s.p, s.q), s.bucket_weights), _inverted_test
+        ),
         what=(
             "The test keeps a draft with probability min(1, {D}(x)/{T}(x)) — the two models "
             "swapped, as happens when mixing papers that name the target differently — while "
@@ -720,10 +514,10 @@ _ALL: tuple[Rule, ...] = (
             "letters with the other's formula inverts the ratio."
         ),
     ),
-    RedrawFromQ(
+    Rule(
         key="redraw_from_q",
         kind=MISTAKE,
-        title=RULE_TITLES["redraw_from_q"],
+        maths=_Redraw(),
         what=(
             "On a rejection the draft is thrown away and a fresh draft is drawn from {D}, again "
             "and again until one passes the test; the leftover bucket is never used."
@@ -736,10 +530,10 @@ _ALL: tuple[Rule, ...] = (
             "Classic rejection sampling's retry loop, applied without its bound M ≥ max {T}/{D}."
         ),
     ),
-    ReuseUniform(
+    Rule(
         key="reuse_uniform",
         kind=MISTAKE,
-        title=RULE_TITLES["reuse_uniform"],
+        maths=_TwoRoutes(_standard, _reuse_test, _reuse_law),
         what=(
             "The random number u of the acceptance test is reused to pick the replacement from "
             "the bucket, instead of a fresh one."
@@ -751,10 +545,10 @@ _ALL: tuple[Rule, ...] = (
         source="A saved random draw in hand-written samplers; every reference implementation "
         "draws a fresh one.",
     ),
-    TopkMismatch(
+    Rule(
         key="topk_mismatch",
         kind=MISTAKE,
-        title=RULE_TITLES["topk_mismatch"],
+        maths=_TwoRoutes(lambda s, v: (top_k(s.q, v["k"]), s.accept, s.bucket_weights)),
         what=(
             "The draft proposes from its top-k filtered {D}, but the test and the bucket use "
             "the raw, unfiltered {D}."
@@ -769,10 +563,12 @@ _ALL: tuple[Rule, ...] = (
         ),
         params=(Param("k", 2, 1, integer=True),),
     ),
-    Float32LessEqual(
+    Rule(
         key="float32_leq",
         kind=MISTAKE,
-        title=RULE_TITLES["float32_leq"],
+        maths=_TwoRoutes(
+            lambda s, v: (s.q, _float32_accept(s.p, s.q), s.bucket_weights), _float32_test
+        ),
         what=(
             "The test draws its uniform u as a 32-bit float — a multiple of 2⁻²⁴, exactly 0 "
             "once in 16,777,216 draws — and keeps the draft x when u ≤ {T}(x)/{D}(x)."
@@ -793,10 +589,12 @@ _ALL: tuple[Rule, ...] = (
             "the ≥."
         ),
     ),
-    TypicalAcceptance(
+    Rule(
         key="typical_acceptance",
         kind=TRADE_OFF,
-        title=RULE_TITLES["typical_acceptance"],
+        maths=_TwoRoutes(
+            lambda s, v: (s.q, _typical_mask(s.p, v["eps"], v["delta"]), s.p), _sure_test
+        ),
         what=(
             "A draft x is kept whenever {T}(x) > min(ε, δ·exp(−H({T}))) — plausible enough under "
             "the target — without a random test; otherwise a word is drawn from {T}."
@@ -829,18 +627,3 @@ def rules_of(kind: str) -> tuple[str, ...]:
     """Keys of the rules of one :attr:`Rule.kind`, in display order."""
     choice(kind, "kind", (EXACT, MISTAKE, TRADE_OFF))
     return tuple(key for key, rule in RULES.items() if rule.kind == kind)
-
-
-__all__ = [
-    "EXACT",
-    "MISTAKE",
-    "RULES",
-    "RULE_KEYS",
-    "TRADE_OFF",
-    "Param",
-    "Rule",
-    "RuleUnavailableError",
-    "TwoRouteRule",
-    "get_rule",
-    "rules_of",
-]

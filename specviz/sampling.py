@@ -23,24 +23,16 @@ from specviz._checks import (
     whole_array,
 )
 from specviz.limits import MAX_COUNT_DRAWS, MAX_PER_DRAW
-from specviz.one_token import checked_step
+from specviz.one_token import step
 
 SeedLike = int | np.random.Generator | None
 
 
 @dataclass(frozen=True)
 class SpeculativeDraws:
-    """Outcome of ``n`` independent runs of the one-token procedure.
-
-    Attributes
-    ----------
-    draft : numpy.ndarray
-        int array, the token each run's draft proposed (law ``q``).
-    output : numpy.ndarray
-        int array, the token each run emitted (law ``p``).
-    accepted : numpy.ndarray
-        bool array, whether the proposal was accepted (``output == draft`` there).
-    """
+    """``n`` runs of the one-token procedure: per run the token the ``draft`` proposed (law
+    ``q``), the token emitted (``output``, law ``p``), and whether the proposal was
+    ``accepted`` (``output == draft`` there)."""
 
     draft: np.ndarray
     output: np.ndarray
@@ -52,19 +44,10 @@ class SpeculativeDraws:
 
 @dataclass(frozen=True)
 class SpeculativeCounts:
-    """Token counts of ``n`` runs, per token (each an int array of length V).
-
-    Attributes
-    ----------
-    draft_counts : numpy.ndarray
-        How often each token was proposed.
-    accepted_counts : numpy.ndarray
-        How often each token was proposed and accepted.
-    residual_counts : numpy.ndarray
-        How often each token was emitted from the bucket after a rejection.
-    output_counts : numpy.ndarray
-        How often each token was emitted: ``accepted_counts + residual_counts``.
-    """
+    """Token counts of ``n`` runs (int arrays of length V): how often each token was
+    proposed (``draft_counts``), proposed and accepted (``accepted_counts``), drawn from the
+    bucket after a rejection (``residual_counts``), and emitted (``output_counts``, the sum of
+    the last two)."""
 
     draft_counts: np.ndarray
     accepted_counts: np.ndarray
@@ -80,26 +63,13 @@ class SpeculativeCounts:
 def multinomial_on_support(
     rng: np.random.Generator, n: int | ArrayLike, probs: ArrayLike
 ) -> np.ndarray:
-    """``Multinomial(n, probs)`` counts that are exactly 0 wherever ``probs`` is 0.
+    """``Multinomial(n, probs)`` counts, int64 of shape ``(*shape(n), len(probs))``, that are
+    exactly 0 wherever ``probs`` (weights with a positive sum) is 0; ``0 <= n <= 10**15``.
 
-    numpy draws the categories one by one and gives the last one whatever is left, computing the
-    remaining mass in floating point (1 - .1 - .3 = .6000000000000001): a trailing category of
-    probability 0 can then receive ~n·1e-16 draws, and at n = 10**15 a safety-filtered token is
-    emitted. Drawing over the support only removes that.
-
-    Parameters
-    ----------
-    rng : numpy.random.Generator
-        The generator to draw with.
-    n : int or array_like of int
-        Number of trials, ``0 <= n <= 10**15``; an array gives one row of counts per entry.
-    probs : array_like
-        Non-negative weights (normalised here) with a positive sum.
-
-    Returns
-    -------
-    numpy.ndarray
-        int64 counts of shape ``(*shape(n), len(probs))``.
+    numpy gives the last category whatever is left, computed in floating point
+    (1 - .1 - .3 = .6000000000000001): a trailing category of probability 0 can receive
+    ~n·1e-16 draws, a safety-filtered token at n = 10**15. Drawing over the support only
+    removes that.
     """
     instance(rng, "rng", np.random.Generator, "a numpy Generator (np.random.default_rng(seed))")
     sizes = whole_array(n, "n", maximum=MAX_COUNT_DRAWS)
@@ -118,20 +88,8 @@ def _multinomial_on_support(
 
 
 def inverse_cdf(probs: ArrayLike, u: ArrayLike) -> np.ndarray:
-    """Map uniforms in [0, 1) to tokens through the cumulative sum of ``probs``.
-
-    Parameters
-    ----------
-    probs : array_like
-        Non-negative weights with a positive sum (unnormalised weights are fine).
-    u : float or array_like
-        Uniforms in ``[0, 1)``.
-
-    Returns
-    -------
-    numpy.ndarray
-        int64 token ids shaped like ``u``; a token of weight 0 is never returned.
-    """
+    """Map uniforms ``u`` in [0, 1) to tokens (int64, shaped like ``u``) through the
+    cumulative sum of ``probs``, weights with a positive sum; a token of weight 0 never comes."""
     weights = _weights(probs, "probs")
     uniforms = real_array(u, "u", "a number in [0, 1) or an array of them")
     if not np.isfinite(uniforms).all() or (uniforms < 0).any() or (uniforms >= 1).any():
@@ -164,36 +122,32 @@ def speculative_sample(
 ) -> SpeculativeDraws:
     """Run the one-token speculative sampling procedure ``n`` times.
 
-    Each run: the draft proposes ``x ~ q``; a uniform ``u`` is drawn and the proposal is accepted
-    when ``u * q(x) < p(x)`` (the division-free form of ``u < min(1, p(x)/q(x))``, which never
-    accepts a token with ``p(x) = 0``); otherwise the emitted token is drawn from the residual
-    ``r = max(0, p - q) / Z``.
+    Each run: the draft proposes ``x ~ q``; the proposal is accepted when ``u * q(x) < p(x)``
+    for a uniform ``u`` (``u < min(1, p(x)/q(x))`` without a division: a token with
+    ``p(x) = 0`` is never accepted); otherwise the token is drawn from the residual ``r``.
 
     Parameters
     ----------
     p, q : array_like
         Target and draft probability vectors of equal length.
     n : int
-        Number of independent runs, ``0 <= n <= 50_000_000`` (memory grows with ``n``; use
-        :func:`sample_counts` for more).
+        Number of runs, ``0 <= n <= 50_000_000`` (:func:`sample_counts` for more).
     seed : None, int or numpy.random.Generator, optional
         The same int seed gives the same draws.
 
     Returns
     -------
     SpeculativeDraws
-        int arrays ``draft`` and ``output`` and a bool array ``accepted``, each of length ``n``.
     """
     p, q = prob_pair(p, q)
     n = whole(n, "n", maximum=MAX_PER_DRAW)
     rng = generator(seed)
-
     draft = _inverse_cdf(q, rng.random(n))
     accepted = rng.random(n) * q[draft] < p[draft]
     output = draft.copy()
     rejected = np.flatnonzero(~accepted)
     if rejected.size:
-        bucket = checked_step(p, q).bucket_weights
+        bucket = step(p, q).bucket_weights
         output[rejected] = _inverse_cdf(bucket, rng.random(rejected.size))
     return SpeculativeDraws(draft=draft, output=output, accepted=accepted)
 
@@ -217,14 +171,11 @@ def sample_counts(p: ArrayLike, q: ArrayLike, n: int, seed: SeedLike = None) -> 
     Returns
     -------
     SpeculativeCounts
-        ``draft_counts``, ``accepted_counts``, ``residual_counts`` and ``output_counts`` (int64
-        arrays of length V); ``output_counts = accepted_counts + residual_counts`` sums to ``n``.
     """
     p, q = prob_pair(p, q)
     n = whole(n, "n", maximum=MAX_COUNT_DRAWS)
     rng = generator(seed)
-    one = checked_step(p, q)
-
+    one = step(p, q)
     draft_counts = _multinomial_on_support(rng, n, q)
     accepted_counts = rng.binomial(draft_counts, one.accept).astype(np.int64)
     rejections = int(n - accepted_counts.sum())

@@ -9,12 +9,8 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike
 
-from specviz._checks import alpha_values, real, whole
+from specviz._checks import alpha_values, real, real_array, whole
 from specviz.limits import MAX_GAMMA, MAX_POWERS
-
-#: Most powers :func:`expected_tokens_per_step` sums in one call (32 MB of float64, ~0.3 s):
-#: ``len(alpha) * (gamma + 1)`` grows without bound otherwise (10**5 alphas at gamma = 10**4
-#: took 76 s and 8 GB).
 
 
 def _as_result(values: np.ndarray) -> float | np.ndarray:
@@ -22,27 +18,12 @@ def _as_result(values: np.ndarray) -> float | np.ndarray:
 
 
 def expected_tokens_per_step(alpha: ArrayLike, gamma: int) -> float | np.ndarray:
-    """Expected number of tokens emitted per target-model call.
+    """Expected tokens emitted per target call, ``(1 - alpha**(gamma + 1)) / (1 - alpha)``.
 
-    Parameters
-    ----------
-    alpha : float or array_like
-        Per-token acceptance rate(s) in [0, 1].
-    gamma : int
-        Draft tokens proposed per target call, ``0 <= gamma <= 10_000``.
-
-    Returns
-    -------
-    float or numpy.ndarray
-        ``(1 - alpha**(gamma + 1)) / (1 - alpha)``, which is ``gamma + 1`` at ``alpha = 1``
-        (a float for a scalar ``alpha``, an array otherwise).
-
-    Notes
-    -----
-    Computed as the geometric sum ``1 + alpha + ... + alpha**gamma``, which is the same number
-    without the 0/0 at ``alpha = 1`` or the cancellation just below it. It takes
-    ``len(alpha) * (gamma + 1)`` powers: more than 4 million is refused (ValueError naming
-    alpha), which bounds the running time.
+    ``alpha`` is an acceptance rate in [0, 1] or an array of them (an array comes back),
+    ``gamma`` the draft tokens per call, ``0 <= gamma <= 10_000``. Summed as ``1 + alpha + ... +
+    alpha**gamma``: no 0/0 at ``alpha = 1``, where it is ``gamma + 1`` exactly. More than 4
+    million powers (``len(alpha) * (gamma + 1)``) raise ValueError naming alpha.
     """
     a = alpha_values(alpha)
     g = whole(gamma, "gamma", maximum=MAX_GAMMA)
@@ -55,46 +36,33 @@ def expected_tokens_per_step(alpha: ArrayLike, gamma: int) -> float | np.ndarray
     return _as_result(powers.sum(axis=-1))
 
 
-def walltime_speedup(alpha: ArrayLike, gamma: int, c: float) -> float | np.ndarray:
-    """Expected walltime improvement factor of speculative decoding over plain decoding.
+def speedup(words_per_call: ArrayLike, gamma: int, c: float) -> float | np.ndarray:
+    """The cost model's speed-up over plain decoding: ``words_per_call / (gamma·c + 1)``.
 
-    Parameters
-    ----------
-    alpha : float or array_like
-        Per-token acceptance rate(s) in [0, 1].
-    gamma : int
-        Draft tokens per target call, ``0 <= gamma <= 10_000``.
-    c : float
-        Cost of one draft step divided by the cost of one target step, ``c >= 0``.
-
-    Returns
-    -------
-    float or numpy.ndarray
-        ``(1 - alpha**(gamma + 1)) / ((1 - alpha) * (gamma * c + 1))``.
+    A target call costs 1, each of its ``gamma`` draft steps ``c`` (``c >= 0``), nothing else
+    costs anything; plain decoding writes one word per target call. ``words_per_call`` (finite,
+    ``>= 0``) may be an array.
     """
     cost = real(c, "c (draft cost / target cost)", low=0.0)
     g = whole(gamma, "gamma", maximum=MAX_GAMMA)
-    return _as_result(np.asarray(expected_tokens_per_step(alpha, g)) / (g * cost + 1.0))
+    words = real_array(words_per_call, "words_per_call")
+    if not np.isfinite(words).all() or (words < 0).any():
+        raise ValueError("words_per_call must be finite and >= 0")
+    return _as_result(words / (g * cost + 1.0))
+
+
+def walltime_speedup(alpha: ArrayLike, gamma: int, c: float) -> float | np.ndarray:
+    """Expected walltime improvement of speculative decoding over plain decoding,
+    ``(1 - alpha**(gamma + 1)) / ((1 - alpha)(gamma·c + 1))``: the :func:`speedup` of
+    :func:`expected_tokens_per_step`, a draft step costing ``c >= 0`` target steps."""
+    real(c, "c (draft cost / target cost)", low=0.0)  # checked before the powers are summed
+    return speedup(expected_tokens_per_step(alpha, gamma), gamma, c)
 
 
 def optimal_gamma(alpha: float, c: float, max_gamma: int = 64) -> int:
-    """The draft length that maximises the expected walltime speedup.
-
-    Parameters
-    ----------
-    alpha : float
-        Per-token acceptance rate in [0, 1].
-    c : float
-        Draft/target cost ratio, ``c >= 0``.
-    max_gamma : int, default 64
-        Largest draft length searched, ``0 <= max_gamma <= 10_000``.
-
-    Returns
-    -------
-    int
-        The integer ``gamma`` in ``[0, max_gamma]`` maximising :func:`walltime_speedup`; the
-        smallest one on a tie (``gamma = 0`` means "do not speculate").
-    """
+    """The ``gamma`` in ``[0, max_gamma]`` (``max_gamma <= 10_000``) that maximises
+    :func:`walltime_speedup` at acceptance rate ``alpha`` and draft cost ``c``; the smallest on
+    a tie (0: do not speculate)."""
     a = alpha_values(alpha)
     if a.ndim != 0:
         raise ValueError(f"alpha must be a single number here; got an array of shape {a.shape}")

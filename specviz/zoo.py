@@ -1,13 +1,8 @@
 """A rule checked against the target: the bug zoo's comparison, and any rule's Monte Carlo check.
 
-:func:`zoo_comparison` puts a rule next to the correct one on the same ``p``, ``q`` and seed: the
-rule's exact law and its distance to ``p`` (the floor its TV path flattens at), both TV paths up
-to ``n_max``, the noise band of an exact sampler, and from about which ``N`` the bias stands out
-of that band.
-
-:func:`rule_check` is the same question for any rule with any parameters, answered by running the
-rule's own procedure (its literal sampler, which never looks at the law) ``n`` times: its exact
-law, acceptance and distance to ``p``, and whether ``n`` runs can tell it from ``p``.
+:func:`zoo_comparison` runs a rule next to the correct one on the same ``p``, ``q`` and seed;
+:func:`rule_check` runs any rule's own procedure ``n`` times and asks whether the runs can be told
+from ``p``.
 """
 
 from __future__ import annotations
@@ -42,24 +37,19 @@ class ZooComparison:
     Attributes
     ----------
     rule : Rule
-        The registry entry of the rule on show.
-    law : numpy.ndarray
-        Its exact output law (:meth:`Rule.law`).
-    tv : float
-        ``TV(law, p)``: the floor its TV path flattens at (0 for an exact rule).
+        The rule on show.
+    law, tv
+        Its exact output law, and ``TV(law, p)``: the floor its TV path flattens at.
     correct : TVPath
-        TV-to-``p`` path of the correct procedure (:func:`~specviz.runs.monte_carlo`): the very
-        run the Monte Carlo page shows at ``n_max``.
+        TV-to-``p`` path of the correct procedure: the Monte Carlo page's run of this seed.
     wrong : TVPath
-        TV-to-``p`` path of i.i.d. draws from ``law`` (:func:`~specviz.stats.tv_path`).
+        TV-to-``p`` path of i.i.d. draws from ``law``.
     band : TVBand
         Where an exact sampler's TV lies, at the same checkpoints.
     detectable_from : int or None
-        About how many draws it takes for the bias to stand out of the band
-        (:func:`~specviz.stats.detectable_from`); None if the rule is exact on this pair.
+        About how many draws it takes for the bias to stand out of the band (None: exact here).
     tv_correct : float
-        TV between the correct rule's exact output law and ``p``: 0 (up to rounding, which
-        counts as 0).
+        TV between the correct rule's exact output law and ``p``: 0 (rounding counts as 0).
     """
 
     rule: Rule
@@ -113,25 +103,16 @@ def zoo_comparison(
     )
 
 
-# ------------------------------------------------------------------- any rule, by its own runs
-
-
 @dataclass(frozen=True, eq=False)
 class RuleCheck:
     """A rule with its parameters, checked against ``p``: exactly, and by ``n`` of its own runs.
 
     Attributes
     ----------
-    rule : Rule
-        The registry entry.
-    params : dict
-        The parameter values used (every parameter of the rule, defaults filled in).
-    law : numpy.ndarray
-        Its exact output law.
-    tv : float
-        ``TV(law, p)``: 0 (up to rounding) for a rule that is exact on this pair.
-    acceptance : float
-        The chance that the emitted word is a draft the rule kept.
+    rule, params
+        The rule, and all its parameters (defaults filled in).
+    law, tv, acceptance
+        Its exact output law, ``TV(law, p)`` and the chance that the word is a kept draft.
     n, seed : int
         Runs of the rule's literal sampler, and their seed.
     counts : numpy.ndarray
@@ -141,8 +122,7 @@ class RuleCheck:
     run_tv : float
         TV between the words of the ``n`` runs and ``p``.
     band_upper : float
-        Upper edge of the 95% noise band of an exact sampler at ``n``: an exact rule's ``run_tv``
-        lies below it in 97.5% of seeds.
+        Upper edge of the 95% noise band of an exact sampler at ``n``.
     detectable_from : int or None
         From about how many runs a rule with this ``tv`` stands out of the band (None: exact).
     """
@@ -180,19 +160,12 @@ def rule_check(
     ----------
     p, q : array_like
         Target and draft probability vectors of equal length.
-    key : str
-        A key of :data:`~specviz.rules.RULES`.
-    seed : int
-        A whole number ``>= 0``: the runs' seed.
-    n : int
-        Runs of the rule's literal sampler, ``1 <= n <= 10**7``.
+    key, seed, n
+        A key of :data:`~specviz.rules.RULES`; the runs' seed; runs of the rule's literal
+        sampler, ``1 <= n <= 10**7``.
     params : sequence of (name, value) pairs, default ()
-        The rule's parameters (a tuple of pairs, hashable, so the check can be cached on it);
-        the others take their defaults.
-
-    Returns
-    -------
-    RuleCheck
+        The rule's parameters (hashable, so the check can be cached on them); the others take
+        their defaults.
 
     Raises
     ------

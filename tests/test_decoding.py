@@ -227,9 +227,12 @@ def test_identical_random_models_give_exactly_alpha_one(seed: int) -> None:
     """Whatever the summation order of a long-run law over 150 contexts, identical models keep
     every guess: α = 1.0 and γ + 1 words per call, exactly."""
     chain = np.random.default_rng(seed).dirichlet(np.full(150, 0.2), size=150)
-    prediction = words_per_call(decoding_pair(chain, chain), gamma=4)
+    pair = decoding_pair(chain, chain)
+    prediction = words_per_call(pair, gamma=4)
     assert prediction.alpha == 1.0 and prediction.long_run == 5.0
     assert prediction.kept_in_a_row.tolist() == [1.0] * 5
+    # A text of 50 words: 10 calls, a whole number under the same rule.
+    assert expected_calls(pair, gamma=4, n_tokens=50) == 10.0
 
 
 def test_iid_words_give_leviathans_formula() -> None:
@@ -260,7 +263,7 @@ def test_identical_models_accept_everything(gamma: int) -> None:
     assert prediction.long_run == gamma + 1 and prediction.alpha == 1.0
     assert prediction.first_call_law.tolist() == [0.0] * gamma + [1.0]
     calls = expected_calls(decoding_pair(P, P), gamma=gamma, n_tokens=100)
-    assert calls == pytest.approx(-(-100 // (gamma + 1)), abs=EXACT)
+    assert calls == -(-100 // (gamma + 1))  # the one rounding rule: a whole number, exactly
 
 
 def test_disjoint_models_accept_nothing_and_still_emit_the_target() -> None:
@@ -533,7 +536,8 @@ def test_the_pair_and_the_run_are_read_only() -> None:
 
 def test_the_speedup_of_a_run_is_words_over_the_calls_cost() -> None:
     run = speculative_decode(P, Q, gamma=3, n_tokens=40, seed=2)
-    assert run.speedup(0.5) == run.n_tokens / (run.target_calls + 0.5 * run.draft_calls)
+    cost = run.n_tokens / (run.target_calls + 0.5 * run.draft_calls)
+    assert run.speedup(0.5) == pytest.approx(cost, abs=EXACT)
     with pytest.raises(ValueError, match="c \\(draft cost"):
         run.speedup(-0.1)
     with pytest.raises(ValueError, match="c \\(draft cost"):

@@ -26,7 +26,6 @@ from specviz.language import (
     WEAK_TOP_K,
     _ngram_tables,
     corpus,
-    sampled,
     toy_check,
     toy_curve,
     toy_pair,
@@ -34,6 +33,7 @@ from specviz.language import (
     toy_words,
 )
 from specviz.limits import CHECK_WORDS, CURVE_GAMMA, DECODE_TEMPERATURES, PAIR_KEYS
+from specviz.sampling_settings import sampled, top_k
 
 PASS = 1e-3
 BIASED = 1e-6
@@ -107,6 +107,13 @@ def test_top_k_keeps_every_word_tied_with_the_kth() -> None:
     """Issue 17's case: [.3, .3, .3, .1] at k = 2 keeps three words, as Hugging Face does."""
     out = sampled(np.array([[0.3, 0.3, 0.3, 0.1]]), 1.0, top_k=2)
     assert np.allclose(out, [[1 / 3, 1 / 3, 1 / 3, 0]], atol=EXACT)
+
+
+def test_top_k_of_one_vector_is_the_same_rule() -> None:
+    """The bug zoo's top-k draft: one row of :func:`sampled` at T = 1."""
+    assert top_k([0.3, 0.3, 0.3, 0.1], 2) == pytest.approx([1 / 3, 1 / 3, 1 / 3, 0], abs=EXACT)
+    assert top_k([0.2, 0.5, 0.3], 2) == pytest.approx([0, 0.625, 0.375], abs=EXACT)
+    assert top_k([0.2, 0.5, 0.3], 10).tolist() == [0.2, 0.5, 0.3]
 
 
 def test_top_p_removes_while_the_mass_from_below_is_at_most_one_minus_p() -> None:

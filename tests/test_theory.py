@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from specviz import expected_tokens_per_step, optimal_gamma, walltime_speedup
 from specviz.limits import MAX_GAMMA
+from specviz.theory import speedup
 
 #: Exact quantities: a sum of at most ~65 powers in [0, 1] carries rounding far below 1e-12.
 EXACT = 1e-12
@@ -69,6 +70,14 @@ def test_expected_tokens_vectorised_over_alpha():
 )
 def test_walltime_speedup_hand_values(alpha, gamma, c, expected):
     assert walltime_speedup(alpha, gamma, c) == pytest.approx(expected, rel=EXACT)
+
+
+def test_speedup_is_words_per_call_over_the_calls_cost():
+    """The one cost model the decoding page and walltime_speedup share."""
+    assert speedup(3.5, 2, 0.25) == 3.5 / 1.5 and speedup(1.0, 0, 7.0) == 1.0
+    np.testing.assert_array_equal(speedup(np.array([1.0, 2.0]), 1, 1.0), [0.5, 1.0])
+    with pytest.raises(ValueError, match="words_per_call"):
+        speedup(np.inf, 1, 0.1)
 
 
 def test_walltime_speedup_vectorised_over_alpha():

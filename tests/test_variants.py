@@ -128,7 +128,7 @@ def test_the_table_reads_the_checks(checks) -> None:
 def test_greedy_is_exact_for_a_one_hot_target() -> None:
     hot = np.array([0.0, 1.0, 0.0, 0.0])
     c = rule_check(hot, Q, "greedy", SEED, 1000)
-    assert c.tv == 0 and exactness(c, NOTE) == "on this pair only"
+    assert c.tv == 0 and exactness(c) == "on this pair only"
     assert run_verdict(c) == "✓ inside the noise band"
 
 

@@ -7,6 +7,7 @@ compute no probability themselves.
 
 from __future__ import annotations
 
+import html
 from collections.abc import Sequence
 
 import numpy as np
@@ -14,12 +15,13 @@ import numpy as np
 from specviz import palette
 from specviz.decoding import LEVIATHAN_TABLE2, RANGES, Decoding, Origin, WordsPerCall
 from specviz.figures import vega
-from specviz.figures.html import attribute, render
+from specviz.figures.html import render
 from specviz.figures.numbers import percent
 from specviz.figures.style import ChartStyle
 from specviz.language import END, Measured
 from specviz.limits import CHECK_RUNS, CHECK_WORDS, COMMON_WORDS, PAIR_TITLES
 from specviz.palette import Notation
+from specviz.theory import speedup
 
 INTRO = (
     "A big model writes one word per expensive call. In **speculative decoding** a cheap draft "
@@ -110,8 +112,7 @@ def _legend(name: str, names: Sequence[str], roles: Sequence[palette.Role], show
     names carry icons)."""
     color = {"field": "series", "type": "nominal", "title": None, "legend": {"columns": show},
              "scale": vega.legend_scale(names, roles)}  # fmt: skip
-    literal = '"' + name.replace('"', '\\"') + '"'
-    return {"transform": [{"calculate": literal, "as": "series"}],
+    return {"transform": [{"calculate": vega.literal(name), "as": "series"}],
             "color": color if show else color | {"legend": None}}  # fmt: skip
 
 
@@ -167,12 +168,9 @@ def _against_gamma(field: str, title: str, data: dict, extra: list, style: Chart
               _layer("rows/curve", line | {"point": False, "strokeDash": [7, 4]}, key[1], x=x,
                      y=y | {"field": f"{field}_iid"}),
               _layer("rows/point", diamond, key[2], x=x, y=y)]  # fmt: skip
-    name = _TITLES[legend]
+    name = ("Speed-up against γ when a draft step costs c", "Words per target call against γ")
     size = {"width": "container", "height": style.height // 2 + (110 if legend else 40)}
-    return vega.chart(style, vega.title(name, style), data, layers, **size)
-
-
-_TITLES = ("Speed-up against γ when a draft step costs c", "Words per target call against γ")
+    return vega.chart(style, vega.title(name[legend], style), data, layers, **size)
 
 
 def words_figure(
@@ -201,7 +199,7 @@ def speed_figure(
     the region below 1."""
     best, best_speed = best_gamma(curve, cost)
     data = {"rows": [{"kind": "curve", "g": w.gamma, "speed": w.speedup(cost),
-                      "speed_iid": w.iid / (w.gamma * cost + 1)} for w in curve]
+                      "speed_iid": speedup(w.iid, w.gamma, cost)} for w in curve]
             + [{"kind": "point", "g": run.gamma, "speed": run.speedup(cost), "best": best,
                 "best_speed": best_speed, "text": f"★ best γ = {best}"}]}  # fmt: skip
     x, y = _q("best"), _q("best_speed", "speed-up")
@@ -309,7 +307,6 @@ def alpha_figure(
     title = vega.title("Speed-up against α, with your γ guesses per call", style)
     spec = vega.chart(style, title, {"rows": params + pairs, "published": PUBLISHED_ROWS}, layers,
                       width="container", height=style.height + 200)  # fmt: skip
-    above = _ABOVE
     ours = "; ".join(f"{PAIR_SHORT[k]} α = {percent(w.alpha)}, {_x(w.speedup(cost))}"
                      for k, w in zip(PAIR_SHORT, predictions, strict=True))  # fmt: skip
     costs = ", ".join(f"{c:g}" for c in sorted({0.0, cost, SLOW_COST}))
@@ -318,7 +315,7 @@ def alpha_figure(
         f"Speed-up (1 − α^(γ+1)) / ((1 − α)(γc + 1)) against α at γ = {gamma}, for draft costs "
         f"c = {costs} (yours: {cost:g}). Band below 1×: slower than plain decoding. Leviathan et "
         f"al.'s 12 measurements as reported, each at its own γ (filled: T = 0, open: T = 1); "
-        f"{len(above)} of them lie above the most the formula allows them even with free drafts "
+        f"{len(_ABOVE)} of them lie above the most the formula allows them even with free drafts "
         f"(red dashes). Right of α = 100%, ranges quoted without an α: {ranges}. This page's "
         f"pairs, predicted for a long text: {ours}."
     )
@@ -342,7 +339,7 @@ def check_table(check: Sequence[Measured], cost: float, current: str) -> str:
         error = 2 * m.std_error * CHECK_WORDS / m.mean_calls**2  # two standard errors
         lines.append(f"| {name} | {percent(w.alpha)} | {w.iid:.2f} | {w.long_run:.2f} | "
                      f"{CHECK_WORDS / m.expected_calls:.2f} | {words:.2f} ± {error:.2f} | "
-                     f"{_x(words / (w.gamma * cost + 1))} |")  # fmt: skip
+                     f"{_x(speedup(words, w.gamma, cost))} |")  # fmt: skip
     return "\n".join(lines)
 
 
@@ -354,8 +351,7 @@ def check_note(check: Sequence[Measured]) -> str:
     off = (f"the formula is off by at most {percent(round(gaps[worst], 4))} at γ = {gamma} "
            f"({PAIR_TITLES[list(PAIR_SHORT)[worst]].lower()})" if gaps[worst] >= 5e-4 else
            "the formula agrees with the exact prediction to within 0.05%")  # fmt: skip
-    above = _ABOVE
-    cnn = next(c for c in above if c.setting == "CNN/DM, T=0")
+    cnn = next(c for c in _ABOVE if c.setting == "CNN/DM, T=0")
     return (
         f"“From the models” is a long text; a text of {CHECK_WORDS} words from a sentence's "
         "start writes fewer words per call (its first calls, its last call cut), so the "
@@ -363,7 +359,7 @@ def check_note(check: Sequence[Measured]) -> str:
         "— stands beside the exact value for that length. The i.i.d. formula pretends every "
         "guess is kept with the same chance α, independently; real guesses are not (easy words "
         f"come in runs). On these toy pairs {off}. Published numbers stray further: "
-        f"{len(above)} of the 12 speed-ups in Leviathan et al.'s Table 2 lie *above* what the "
+        f"{len(_ABOVE)} of the 12 speed-ups in Leviathan et al.'s Table 2 lie *above* what the "
         f"formula allows with free drafts — CNN/DM at T = 0 with {cnn.draft}: {cnn.speedup}× "
         f"where α = {cnn.alpha:g} and γ = {cnn.gamma} allow at most {cnn.ceiling:.2f}×."
     )
@@ -499,5 +495,5 @@ def timeline_html(words: Sequence[str], run: Decoding, style: ChartStyle) -> str
             "final_origin": run.final_origin.tolist(),
             "shown": np.bincount(run.call_of, minlength=run.target_calls).tolist()}  # fmt: skip
     return render(
-        "decoding.html", style, data, alt=attribute(timeline_caption(run, style.notation))
+        "decoding.html", style, data, alt=html.escape(timeline_caption(run, style.notation))
     )

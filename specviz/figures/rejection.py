@@ -1,11 +1,10 @@
 """The page "Is it just rejection sampling?": proposals per word for both samplers, the envelopes
-each one uses, and the sentences that compare them — all read from
+each one uses, and the sentences that compare them, read from
 :class:`~specviz.rejection.RejectionComparison` and the step.
 
-Both charts are Vega-Lite specs (:mod:`specviz.figures.vega`). Everything that changes with the
-pair or the number of words — the bars, how many there are, M in the legend, the axis's top, the
-word that classic cannot run — is a row of a named dataset: a new state updates the chart on the
-page in place.
+Both charts are Vega-Lite specs (:mod:`specviz.figures.vega`) whose every changing value (the
+bars, how many, M in the legend, the axis's top) is a row of a named dataset: a new state updates
+the chart on the page in place.
 """
 
 from __future__ import annotations
@@ -39,28 +38,16 @@ def bound_text(bound: float) -> str:
     return f"{bound:,.0f}" if bound >= 1000 else f"{bound:.3g}"  # never 1e+03
 
 
-def _bins(plan: ClassicPlan) -> int:
-    """How many bars: enough to show the geometric law's shape, at most 10 (the last lumps the
-    tail)."""
-    if not plan.runs:
-        return 3
-    return int(min(_MOST_BARS, max(3, math.ceil(2 * plan.bound))))
-
-
 def proposals_shares(comparison: RejectionComparison) -> tuple[np.ndarray, np.ndarray]:
-    """Measured and exact shares of words that took 1, 2, ..., K-or-more proposals (classic)."""
+    """Measured and exact shares of words that took 1, 2, ..., K-or-more proposals (classic):
+    K = 2M bars show the geometric law's shape, 3 to 10 of them."""
     plan, run = comparison.classic.plan, comparison.classic
-    bins = _bins(plan)
-    measured = np.zeros(bins)
-    if run.ran:
-        counts = np.bincount(np.minimum(run.proposals, bins) - 1, minlength=bins)
-        measured = counts / run.output.size
-    exact = np.zeros(bins)
-    if plan.runs:
-        keep = plan.acceptance
-        k = np.arange(1, bins)
-        exact[:-1] = keep * (1 - keep) ** (k - 1)
-        exact[-1] = (1 - keep) ** (bins - 1)  # K or more proposals
+    bins = int(min(_MOST_BARS, max(3, math.ceil(2 * plan.bound)))) if plan.runs else 3
+    taken = np.bincount(np.minimum(run.proposals, bins) - 1, minlength=bins)
+    measured = taken / max(1, run.output.size)
+    keep = plan.acceptance
+    exact = keep * (1 - keep) ** np.arange(bins)  # exactly k + 1 proposals
+    exact[-1] = (1 - keep) ** (bins - 1) if plan.runs else 0.0  # K or more
     return measured, exact
 
 
@@ -111,23 +98,20 @@ def _proposals_layers(style: ChartStyle) -> list[dict]:
         share["scale"]["domainMax"] = 1
         return share
 
-    bars = [
-        {"transform": [vega.named(names[field])]}
-        | vega.role_bars(
-            role,
-            colour,
-            style,
-            x=x,
-            xOffset=vega.pair_offset(pair, datum=names[field]),
-            y=y(field),
-            tooltip=vega.tooltip(("word", "proposals"), (field, names[field], ".1%")),
+    def bars(k: int, field: str) -> dict:
+        offset = vega.pair_offset(pair, datum=pair[k])
+        tooltip = vega.tooltip(("word", "proposals"), (field, pair[k], ".1%"))
+        return {"transform": [vega.named(pair[k])]} | vega.role_bars(
+            roles[k], colour, style, x=x, xOffset=offset, y=y(field), tooltip=tooltip
         )
-        for role, field in zip(roles, ("measured", "speculative"), strict=True)
-    ]
+
     law = vega.strokes(
         x, y("exact"), style, STROKE_DASH, vega.pair_span(0), opacity=vega.shown_if("datum.runs")
     )
-    layers = [{"data": vega.data("bars")} | layer for layer in (*bars, law)]
+    layers = [
+        {"data": vega.data("bars")} | layer
+        for layer in (bars(0, "measured"), bars(1, "speculative"), law)
+    ]
     return layers + vega.key_row("law", 0, style, _STROKE_KEY)
 
 
@@ -202,14 +186,9 @@ def _envelope_layers(style: ChartStyle) -> list[dict]:
             roles[k], colour, style, x=x, y=y, tooltip=tooltip, **encoding
         )
 
-    cover = vega.strokes(
-        x,
-        envelope,
-        style,
-        STROKE_DASH,
-        opacity=vega.shown_if("datum.runs"),
-        tooltip=vega.tooltip(("word", "word"), ("envelope", "classic's envelope", ".1%")),
-    )
+    tip = vega.tooltip(("word", "word"), ("envelope", "classic's envelope", ".1%"))
+    shown = vega.shown_if("datum.runs")
+    cover = vega.strokes(x, envelope, style, STROKE_DASH, opacity=shown, tooltip=tip)
     over = {"baseline": "bottom", "dy": -(style.line_width + 3)}
     layers = [
         bars(0, "kept", "kept guesses"),
@@ -225,13 +204,11 @@ def envelope_caption(
     labels: Sequence[str], step: OneTokenStep, plan: ClassicPlan, notation: Notation
 ) -> str:
     """Word by word: the target's two parts, and classic's envelope."""
-    parts = []
-    for i, word in enumerate(labels):
-        envelope = f", envelope {percent(plan.bound * step.q[i])}" if plan.runs else ""
-        parts.append(
-            f"{word}: {percent(step.kept[i])} under {{D}} + {percent(step.refill[i])} above"
-            f"{envelope}"
-        )
+    parts = [
+        f"{word}: {percent(step.kept[i])} under {{D}} + {percent(step.refill[i])} above"
+        + (f", envelope {percent(plan.bound * step.q[i])}" if plan.runs else "")
+        for i, word in enumerate(labels)
+    ]
     tail = (
         f" Classic rejection sampling's envelope is M·{{D}} with M = {bound_text(plan.bound)}."
         if plan.runs
@@ -345,10 +322,8 @@ def rejection_figures(
 ) -> dict[str, tuple[dict, str]]:
     """Both charts of the page with their captions: ``{"proposals", "envelope"}``."""
     note, plan = style.notation, comparison.classic.plan
+    envelope = envelope_figure(labels, step, plan, style)
     return {
         "proposals": (proposals_figure(comparison, style), proposals_caption(comparison, note)),
-        "envelope": (
-            envelope_figure(labels, step, plan, style),
-            envelope_caption(labels, step, plan, note),
-        ),
+        "envelope": (envelope, envelope_caption(labels, step, plan, note)),
     }

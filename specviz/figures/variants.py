@@ -1,10 +1,8 @@
-"""The Variants lab: every rule that is not a mistake, side by side on the same pair and seed —
-a table, a speed-against-exactness chart and one rule's output law up close, all read from the
-rules' :class:`~specviz.zoo.RuleCheck` results.
+"""The Variants lab's table and charts, read from the rules' :class:`~specviz.zoo.RuleCheck`
+results: every rule that is not a mistake, side by side, and one rule's output law up close.
 
-Both charts are Vega-Lite specs (:mod:`specviz.figures.vega`): the rules' names with their
-settings and ✓/✗, the numbers, the chosen rule and its colour are rows of named datasets, so a
-new state updates the chart on the page in place.
+Whatever changes with the state (names, numbers, the chosen rule and its colour) is data of the
+Vega-Lite specs, so a new state updates the charts on the page in place.
 """
 
 from __future__ import annotations
@@ -23,20 +21,13 @@ from specviz.palette import Notation
 from specviz.rules import EXACT
 from specviz.zoo import RuleCheck
 
-#: One marker shape per rule in the speed-against-exactness chart, in the rules' order (the
-#: legend names them): Vega's shapes, and an X and a star as SVG paths in the unit square.
-_SHAPES = (
-    "circle",
-    "square",
-    "diamond",
-    "triangle-up",
-    "M-1,-.6L-.6,-1L0,-.4L.6,-1L1,-.6L.4,0L1,.6L.6,1L0,.4L-.6,1L-1,.6L-.4,0Z",
-    "M0,-1L.25,-.34L.95,-.31L.4,.13L.59,.81L0,.42L-.59,.81L-.4,.13L-.95,-.31L-.25,-.34Z",
-    "cross",
-    "triangle-down",
-)
+#: An X and a star, as SVG paths in the unit square.
+_X = "M-1,-.6L-.6,-1L0,-.4L.6,-1L1,-.6L.4,0L1,.6L.6,1L0,.4L-.6,1L-1,.6L-.4,0Z"
+_STAR = "M0,-1L.25,-.34L.95,-.31L.4,.13L.59,.81L0,.42L-.59,.81L-.4,.13L-.95,-.31L-.25,-.34Z"
+#: One marker shape per rule in the speed-against-exactness chart, in the rules' order.
+_SHAPES = ("circle", "square", "diamond", "triangle-up", _X, _STAR, "cross", "triangle-down")
 
-#: Dash of the line at α, and of the runs' strokes over a rule's bars (Plotly's "dot").
+#: Dash of the line at α, and of the runs' strokes over a rule's bars.
 _ALPHA_DASH = [8, 5]
 _RUNS_DASH = [2, 2]
 
@@ -46,7 +37,7 @@ def role(check: RuleCheck) -> palette.Role:
     return palette.ACCEPTED if check.tv == 0 else palette.REJECTED
 
 
-def exactness(check: RuleCheck, notation: Notation) -> str:
+def exactness(check: RuleCheck) -> str:
     """Whether the rule is exact, in a few words: for every pair, on this one, or not."""
     if check.rule.kind == EXACT:
         return "yes, on every pair"
@@ -72,26 +63,14 @@ def run_verdict(check: RuleCheck) -> str:
 def lab_table(checks: Sequence[RuleCheck], notation: Notation) -> dict[str, list[str]]:
     """One row per rule: acceptance, exactness, and the Monte Carlo check."""
     n = checks[0].n if checks else 0
-    table: dict[str, list[str]] = {
-        "rule": [],
-        "keeps a guess": [],
-        notation.fill("TV to {T} (exact)"): [],
-        notation.fill("output = {T}?"): [],
-        f"TV of {n:,} runs": [],
-        "Monte Carlo check": [],
+    return {
+        "rule": [notation.fill(c.rule.title) + _params_text(c) for c in checks],
+        "keeps a guess": [percent(c.acceptance) for c in checks],
+        notation.fill("TV to {T} (exact)"): [tv_text(c.tv) for c in checks],
+        notation.fill("output = {T}?"): [exactness(c) for c in checks],
+        f"TV of {n:,} runs": [tv_text(c.run_tv) for c in checks],
+        "Monte Carlo check": [run_verdict(c) for c in checks],
     }
-    for check in checks:
-        values = (
-            notation.fill(check.rule.title) + _params_text(check),
-            percent(check.acceptance),
-            tv_text(check.tv),
-            exactness(check, notation),
-            tv_text(check.run_tv),
-            run_verdict(check),
-        )
-        for column, value in zip(table, values, strict=True):
-            table[column].append(value)
-    return table
 
 
 def _params_text(check: RuleCheck, before: str = " ") -> str:

@@ -1,9 +1,8 @@
 """The Bug zoo's charts and their alt text: a rule's exact output law next to the target, and its
 TV path stalling at its floor while the correct rule's keeps falling.
 
-Both are Vega-Lite specs whose state is all data (:mod:`specviz.figures.vega`): picking another
-mistake updates the charts on the page in place. The rule's name and its TV, which change with
-the pick, are a line of text over the bars and legend entries, not the charts' titles.
+The rule's name and its TV are data (a line of text over the bars, legend entries), not the
+charts' titles: picking another mistake updates the charts on the page in place.
 """
 
 from __future__ import annotations
