@@ -1,33 +1,18 @@
-"""Monte Carlo runs of the one-token procedure: ``N`` runs observed at log-spaced checkpoints.
-
-:func:`monte_carlo` simulates every run up to :data:`~specviz.limits.PER_DRAW_MAX` and draws the
-counts from their exact law above it; either way the result holds the counts per word (accepted
-draft or bucket), the TV-to-``p`` path and the chi-square test of the emitted words.
+"""Monte Carlo runs of the one-token procedure, observed at log-spaced checkpoints: every run
+simulated up to :data:`~specviz.limits.PER_DRAW_MAX`, the counts drawn from their exact law
+above it.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import pairwise
 
 import numpy as np
 from numpy.typing import ArrayLike
 
-from specviz._checks import (
-    SEED_LIMIT,
-    choice,
-    generator,
-    prob_pair,
-    prob_vector,
-    seed_value,
-    whole,
-)
-from specviz.limits import (
-    BAND_LEVEL,
-    CHECKPOINTS,
-    MAX_COUNT_DRAWS,
-    PATHS,
-    PER_DRAW_MAX,
-)
+from specviz._checks import SEED_LIMIT, choice, generator, prob_pair, prob_vector, seed_value, whole
+from specviz.limits import BAND_LEVEL, CHECKPOINTS, MAX_COUNT_DRAWS, PATHS, PER_DRAW_MAX
 from specviz.one_token import checked_step
 from specviz.sampling import SpeculativeCounts, multinomial_on_support, speculative_sample
 from specviz.stats import (
@@ -38,8 +23,6 @@ from specviz.stats import (
     chi_square_gof,
     expected_tv_band,
     log_checkpoints,
-    total_variation_curve,
-    tv_of_counts,
 )
 
 PER_DRAW = "per-draw"
@@ -53,20 +36,18 @@ class MonteCarloRun:
     Attributes
     ----------
     n, seed : int
-        Number of runs and the seed they were drawn with.
+        Number of runs and their seed.
     method : str
-        :data:`PER_DRAW` (:func:`~specviz.sampling.speculative_sample`, every run simulated) or
-        :data:`COUNT_LEVEL` (:func:`~specviz.sampling.sample_counts` between checkpoints).
+        :data:`PER_DRAW` (every run simulated) or :data:`COUNT_LEVEL` (counts drawn per stretch
+        between checkpoints).
     counts : SpeculativeCounts
-        Proposals, accepted drafts, bucket draws and emitted words, per word, over all ``n`` runs.
+        Proposals, accepted drafts, bucket draws and emitted words per word, over all runs.
     path : TVPath
-        Emitted-word counts of the first ``N`` runs and their TV to ``p`` at the checkpoints
-        (the last checkpoint is ``n``, so ``path.counts[-1] == counts.output_counts``).
+        Emitted-word counts and their TV to ``p`` at the checkpoints (the last one is ``n``).
     gof : GofResult
-        Pearson's chi-square test of ``counts.output_counts`` against ``p``.
+        Pearson's chi-square test of the emitted words against ``p``.
     min_expected : float
-        Smallest expected count ``n * p(x)`` over the words with ``p(x) > 0``: below about 5 the
-        chi-square p-value is only a rough approximation.
+        Smallest expected count ``n p(x)`` over possible words (below ~5 the p-value is rough).
     """
 
     n: int
@@ -81,12 +62,6 @@ class MonteCarloRun:
     def tv(self) -> float:
         """TV between the law of the ``n`` emitted words and ``p``."""
         return float(self.path.tv[-1])
-
-
-def sampler_for(n: int) -> str:
-    """Which sampler :func:`monte_carlo` uses for ``n`` runs (:data:`PER_DRAW` up to 10**6)."""
-    size = whole(n, "n", minimum=1, maximum=MAX_COUNT_DRAWS)
-    return PER_DRAW if size <= PER_DRAW_MAX else COUNT_LEVEL
 
 
 def monte_carlo(
@@ -110,7 +85,7 @@ def monte_carlo(
     num : int, default 60
         Checkpoints of the TV path (:func:`~specviz.stats.log_checkpoints`).
     method : {None, PER_DRAW, COUNT_LEVEL}, default None
-        Force a sampler; ``None`` picks :func:`sampler_for` ``(n)``.
+        Force a sampler; ``None`` simulates every run up to :data:`PER_DRAW_MAX`.
 
     Returns
     -------
@@ -118,17 +93,16 @@ def monte_carlo(
 
     Notes
     -----
-    Up to :data:`PER_DRAW_MAX` every run is simulated (:func:`speculative_sample`) and the counts
-    are tallied from the draws. Above it, the runs between two checkpoints are i.i.d., so their
-    counts have exactly the law :func:`~specviz.sampling.sample_counts` draws from (multinomial
-    proposals, binomial acceptances, multinomial bucket draws); independent draws per stretch,
-    summed, are exactly the counts of one stream of ``n`` runs observed at the checkpoints. Cost
-    O(V * num) whatever ``n``.
+    Runs between two checkpoints are i.i.d., so the count level draws their counts from the
+    law :func:`~specviz.sampling.sample_counts` draws from, one stretch per row: exactly the
+    counts of one stream of runs observed at the checkpoints, at a cost O(V * num) whatever
+    ``n``.
     """
     p_arr, q_arr = prob_pair(p, q)
     size = whole(n, "n", minimum=1, maximum=MAX_COUNT_DRAWS)
     start = seed_value(seed)
-    chosen = choice(method, "method", (None, PER_DRAW, COUNT_LEVEL)) or sampler_for(size)
+    chosen = choice(method, "method", (None, PER_DRAW, COUNT_LEVEL))
+    chosen = chosen or (PER_DRAW if size <= PER_DRAW_MAX else COUNT_LEVEL)
     cps = log_checkpoints(size, num)
     run = _per_draw if chosen == PER_DRAW else _count_level
     counts, path = run(p_arr, q_arr, cps, start)
@@ -149,7 +123,9 @@ def _per_draw(
     """Every run simulated; the counts tallied from the draws."""
     vocab = p.size
     draws = speculative_sample(p, q, int(cps[-1]), seed)
-    path = total_variation_curve(draws.output, p, cps)
+    bounds = pairwise(np.concatenate(([0], cps)))
+    stretches = [np.bincount(draws.output[a:b], minlength=vocab) for a, b in bounds]
+    path = TVPath.of_counts(cps, np.cumsum(stretches, axis=0, dtype=np.int64), p)
     output = path.counts[-1].copy()
     accepted = np.bincount(draws.output[draws.accepted], minlength=vocab).astype(np.int64)
     counts = SpeculativeCounts(
@@ -164,8 +140,7 @@ def _per_draw(
 def _count_level(
     p: np.ndarray, q: np.ndarray, cps: np.ndarray, seed: int
 ) -> tuple[SpeculativeCounts, TVPath]:
-    """``sample_counts`` for every stretch between checkpoints at once (one row each): O(V *
-    num) in numpy, not a Python loop over up to ``num`` stretches."""
+    """``sample_counts`` for every stretch between checkpoints at once, one row each."""
     rng = generator(seed)
     one = checked_step(p, q)
     steps = np.diff(np.concatenate(([0], cps)))
@@ -179,7 +154,7 @@ def _count_level(
         residual_counts=from_bucket.sum(axis=0),
         output_counts=path_counts[-1].copy(),
     )
-    return counts, TVPath(cps, path_counts, tv_of_counts(path_counts, cps, p))
+    return counts, TVPath.of_counts(cps, path_counts, p)
 
 
 def monte_carlo_paths(
@@ -187,10 +162,8 @@ def monte_carlo_paths(
 ) -> tuple[MonteCarloRun, ...]:
     """:func:`monte_carlo` from ``seed``, ``seed + 1``, ..., ``seed + paths - 1``.
 
-    The first run is the one the page's histogram shows; the others show how much an exact
-    sampler's TV path wanders from seed to seed. Only their paths are drawn, and the counts at the
-    checkpoints have the same law whichever sampler produces them, so they always use the
-    count-level one: O(V · checkpoints) each instead of simulating every run again.
+    Only the first run's counts are shown; the others' paths, whose counts at the checkpoints
+    have the same law from either sampler, come from the count level.
     """
     p_arr, q_arr = prob_pair(p, q)
     size = whole(n, "n", minimum=1, maximum=MAX_COUNT_DRAWS)
@@ -209,17 +182,9 @@ def monte_carlo_paths(
 
 
 def noise_band(p: ArrayLike, n_max: int, num: int = CHECKPOINTS) -> TVBand:
-    """:func:`~specviz.stats.expected_tv_band` of ``p`` at the checkpoints up to ``n_max``.
-
-    It depends on ``p``, ``n_max`` and ``num`` only (not on ``q`` or the seed): cache it on
-    those.
-
-    Raises
-    ------
-    ValueError
-        On a bad ``p`` or ``n_max``, or more checkpoints than one band computes
-        (:func:`~specviz.stats.band_sizes`: 1,000, or 60 for the largest vocabulary).
-    """
+    """:func:`~specviz.stats.expected_tv_band` of ``p`` at the checkpoints up to ``n_max``
+    (not depending on ``q`` or the seed). ValueError on a bad ``p`` or ``n_max``, or more
+    checkpoints than :func:`~specviz.stats.band_sizes` allows."""
     law = prob_vector(p, "p")
     points = whole(num, "num", minimum=2)
     if points > band_sizes(law):

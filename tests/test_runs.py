@@ -21,7 +21,6 @@ from specviz.runs import (
     monte_carlo,
     monte_carlo_paths,
     noise_band,
-    sampler_for,
 )
 from specviz.sampling import sample_counts, speculative_sample
 from specviz.stats import chi_square_gof, expected_tv_band, log_checkpoints
@@ -37,7 +36,7 @@ DEFAULT_N = RUNS.default
 def test_run_counts_are_consistent(n: int) -> None:
     run = monte_carlo(P, Q, n, SEED)
     c = run.counts
-    assert run.method == sampler_for(n) == (PER_DRAW if n <= PER_DRAW_MAX else COUNT_LEVEL)
+    assert run.method == (PER_DRAW if n <= PER_DRAW_MAX else COUNT_LEVEL)
     assert c.output_counts.sum() == c.draft_counts.sum() == n
     np.testing.assert_array_equal(c.output_counts, c.accepted_counts + c.residual_counts)
     assert (c.accepted_counts >= 0).all() and (c.residual_counts >= 0).all()
@@ -78,6 +77,10 @@ def test_per_draw_run_tallies_the_core_samplers_draws() -> None:
     np.testing.assert_array_equal(
         c.accepted_counts, np.bincount(draws.draft[draws.accepted], minlength=4)
     )
+    # The path's counts at each checkpoint N are those of the first N draws.
+    path = monte_carlo(P, Q, n, SEED).path
+    for cp, row in zip(path.checkpoints, path.counts, strict=True):
+        np.testing.assert_array_equal(row, np.bincount(draws.output[:cp], minlength=4))
 
 
 @pytest.mark.parametrize("n", [10**7, 10**9])

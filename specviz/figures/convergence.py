@@ -1,13 +1,9 @@
 """Convergence charts: the TV distance to the target against N on log–log axes, over the noise
-band of an exact sampler, as Vega-Lite specs (:mod:`specviz.figures.vega`). The Monte Carlo
-page shows the correct sampler from several seeds; the Bug zoo a rule that stalls at its floor
-next to the correct one.
+band of an exact sampler, as Vega-Lite specs (:mod:`specviz.figures.vega`): the correct sampler
+from several seeds (Monte Carlo page), a rule stalling at its floor (Bug zoo).
 
-Everything that follows the state is data: the lines, the band, the axes' extent (an invisible
-layer), even the legend's names (a seed, a rule, a floor's TV) — the colour, dash and width of
-each legend entry come by its place (``slot``) in a list fixed per page. So a new N, seed, rule
-or pair of weights reaches the chart on the page as new ``datasets`` and Vega redraws it in
-place.
+Everything that follows the state is data, even the legend's names; each legend entry's look
+comes by its place (``slot``) in a list fixed per page, so a new state redraws in place.
 """
 
 from __future__ import annotations
@@ -19,7 +15,7 @@ import numpy as np
 
 from specviz import palette
 from specviz.figures import vega
-from specviz.figures.numbers import tv_text
+from specviz.figures.numbers import count, tv_text
 from specviz.figures.style import DEFAULT_STYLE, ChartStyle
 from specviz.palette import Notation
 from specviz.runs import MonteCarloRun
@@ -29,19 +25,8 @@ from specviz.zoo import ZooComparison
 
 @dataclass(frozen=True)
 class Look:
-    """How the lines of one legend entry are drawn.
-
-    Attributes
-    ----------
-    color : str
-        Line colour.
-    width : float
-        Line width in px.
-    dash : tuple of int
-        Vega-Lite stroke dash (empty: solid); a second cue besides the colour.
-    opacity : float
-        Line opacity.
-    """
+    """How the lines of one legend entry are drawn: colour, width in px, Vega-Lite stroke dash
+    (empty: solid; a second cue besides the colour) and opacity."""
 
     color: str
     width: float = 2.0
@@ -51,17 +36,8 @@ class Look:
 
 @dataclass(frozen=True)
 class Series:
-    """Lines of a convergence chart that share one legend entry (e.g. several seeds).
-
-    Attributes
-    ----------
-    name : str
-        The legend entry (data: it may name a seed or a number).
-    paths : tuple of TVPath
-        One line per path.
-    slot : int
-        Its place in the chart's list of :class:`Look` (and in the legend).
-    """
+    """Lines of a convergence chart that share one legend entry ``name`` (several seeds, say),
+    one per path; ``slot`` is the entry's place in the chart's list of :class:`Look`."""
 
     name: str
     paths: tuple[TVPath, ...]
@@ -146,24 +122,12 @@ def convergence_spec(
     title: str,
     style: ChartStyle = DEFAULT_STYLE,
 ) -> dict:
-    """TV to the target versus N on log–log axes, over the noise band of an exact sampler, as
-    a Vega-Lite spec whose only state is its ``datasets``.
+    """TV to the target versus N on log–log axes over the shaded noise ``band``, as a Vega-Lite
+    spec whose only state is its ``datasets``.
 
-    Parameters
-    ----------
-    series : sequence of Series
-        The TV paths, one legend entry per series, the exact sampler's average
-        (:func:`mean_series`) among them. A flat "floor" line is a series too (a path with two
-        checkpoints).
-    looks : sequence of Look
-        How each slot's lines are drawn; the same list for every state of a page (a slot no
-        series fills is simply not shown), so that the spec does not change with the state.
-    band : TVBand
-        Where an exact sampler's TV lies (shaded, its own legend).
-    title : str
-        Chart title, the same for every state (wrapped to the narrowest width).
-    style : ChartStyle
-        Sizes (projector mode) and lettering.
+    ``series`` are the lines, one legend entry each (the exact sampler's average and a flat
+    floor among them); ``looks`` say how each slot is drawn, the same list for every state of a
+    page (a slot no series fills is not shown); ``title`` is the same for every state.
     """
     return vega.chart(
         style,
@@ -347,16 +311,12 @@ def monte_carlo_chart_caption(
     )
     return notation.fill(
         f"Log–log lines of the TV distance between the emitted words and {{T}} versus N, for "
-        f"{_count(len(runs), 'seed')}, over the shaded {100 * band.level:.0f}% band of an exact "
+        f"{count(len(runs), 'seed')}, over the shaded {100 * band.level:.0f}% band of an exact "
         f"sampler. At N = {n:,}: {tvs}; the band there reaches from "
         f"{tv_text(float(band.lower[-1]))} to {tv_text(float(band.upper[-1]))}"
         + (" and falls like 1/√N." if n > 1 else ".")
         + exact
     )
-
-
-def _count(k: int, noun: str) -> str:
-    return f"{k:,} {noun}" if k == 1 else f"{k:,} {noun}s"
 
 
 # ------------------------------------------------------------------------------------ bug zoo

@@ -1,9 +1,8 @@
 """The Monte Carlo page's bar charts and their alt text: what came out, and where it came from.
 
-Bars are Vega-Lite specs (:mod:`specviz.figures.vega`) whose every number — a share, an exact
-value, a label over a bar, the room the labels need — is a row of a named dataset, so a new N,
-seed or pair of weights updates the chart on the page in place, and a test can read every
-number drawn back from the spec. Every number is the run's (:mod:`specviz.runs`) or the step's.
+Every number drawn (a share, an exact value, a label, the room above) is a row of a named
+dataset of the Vega-Lite spec, so a new state updates the chart in place and a test can read
+it back.
 """
 
 from __future__ import annotations
@@ -25,6 +24,7 @@ from specviz.stats import TVBand
 
 #: Room over the tallest bar, as a share of its height, for the numbers printed over the bars.
 HEADROOM = 1.22
+_SOURCES = (f"{palette.ACCEPTED.icon} accepted drafts", f"{palette.BUCKET.icon} from the bucket")
 
 
 def pair_rows(
@@ -98,13 +98,8 @@ def histogram_figure(
     run: MonteCarloRun,
     style: ChartStyle = DEFAULT_STYLE,
 ) -> dict:
-    """Emitted words against the target, the draft's proposals against the draft.
-
-    Left bar of each word: how often it was emitted (should match ``p``); right bar: how often the
-    draft proposed it (matches ``q`` — the draft alone would be biased). The exact ``p`` and ``q``
-    are drawn as strokes over the bars; the shares sit above the bar or its stroke, whichever is
-    higher (never crossed out), in pairs, so the row is read left bar, right bar, next word.
-    """
+    """Emitted words against the target (left bars), the draft's proposals against the draft
+    (right bars), the exact ``p`` and ``q`` as strokes and the shares over bar or stroke."""
     t, d = style.notation.target, style.notation.draft
     kinds = (f"{palette.TARGET.icon} emitted words", f"{palette.DRAFT.icon} draft's proposals")
     exact_names = [f"exact target {t}", f"exact draft {d}"]
@@ -171,7 +166,7 @@ def breakdown_rows(
     above = np.maximum(stack, p)
     inside = fit_row([[percent(v) if v > 0 else "" for v in accepted]], accepted / 2, top, style)
     totals = fit_row([[percent(v) if v > 0 else "" for v in stack]], above, top * HEADROOM, style)
-    names = _sources()
+    names = _SOURCES
     # Stacked here (bottom ``base``, top ``top``): one layer per source, as each is drawn.
     parts = [
         {"i": i, "word": w, "part": names[j], "j": j, "share": float(share), "count": int(c)}
@@ -199,15 +194,11 @@ def breakdown_rows(
     return {"parts": parts, "words": words, "yticks": vega.share_ticks(room)}
 
 
-def _sources() -> tuple[str, str]:
-    return (f"{palette.ACCEPTED.icon} accepted drafts", f"{palette.BUCKET.icon} from the bucket")
-
-
 def breakdown_figure(
     labels: Sequence[str], step: OneTokenStep, run: MonteCarloRun, style: ChartStyle = DEFAULT_STYLE
 ) -> dict:
     """Where every emitted word came from: accepted drafts stacked under bucket refills."""
-    names, roles = _sources(), (palette.ACCEPTED, palette.BUCKET)
+    names, roles = _SOURCES, (palette.ACCEPTED, palette.BUCKET)
     x = vega.word_x(style)
     tooltip = vega.tooltip(
         "word", ("part", "source"), ("count", "runs", ","), ("share", None, ".2%")
@@ -241,8 +232,7 @@ def breakdown_caption(labels: Sequence[str], run: MonteCarloRun) -> str:
     return (
         f"Stacked bars per word, as shares of {count(run.n, 'run')}. " + "; ".join(parts) + ". "
         f"In all, {count(total_bucket, 'run')} ({percent(total_bucket / run.n)}) "
-        "were refilled from the "
-        "bucket."
+        "were refilled from the bucket."
     )
 
 
