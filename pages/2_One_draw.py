@@ -23,9 +23,8 @@ page.intro(
 )
 
 
-def _load_preset() -> None:
-    key = st.session_state["od.preset"]
-    if key in PRESETS_BY_KEY:
+def _load_preset(key: str) -> None:
+    if key in PRESETS_BY_KEY:  # "current" keeps the Playground's pair
         state.save(PRESETS_BY_KEY[key].apply(state.current()))
 
 
@@ -42,7 +41,7 @@ def story_controls() -> int:
         left.selectbox,
         "od.preset",
         lesson if lesson in PRESETS_BY_KEY else "current",
-        lambda _: _load_preset(),
+        _load_preset,
         label="Words and weights",
         options=["current", *PRESETS_BY_KEY],
         format_func=lambda k: "as on the Playground" if k == "current" else PRESETS_BY_KEY[k].title,

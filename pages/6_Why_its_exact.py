@@ -31,7 +31,7 @@ case = state.param_widget(
     format_func=lambda k: "Your own numbers" if k == "yours" else CASES_BY_KEY[k].title,
     horizontal=True,
 )
-scenario, one = page.lesson()
+scenario, _ = page.lesson()
 # The case's lesson has a slot of its own, drawn or not: the elements below keep their places, so
 # switching cases updates the proof chart in place instead of remounting it.
 lesson = st.empty()
@@ -57,7 +57,8 @@ st.caption(
 )
 
 st.header("Can a word the target forbids slip through?")
-st.markdown(note.fill(fx.filter_sentence(WORDS, FILTER.step(), note)))
+forbidden = FILTER.step()
+st.markdown(fx.filter_sentence(WORDS, forbidden, note))
 page.chart(*page.cached(fx.filter_figure, style), key="why.chart.filter")
 
 st.header("Where it can leak: in real code")
@@ -71,7 +72,7 @@ n = state.param_widget(
     options=LEAK_RUNS.choices,
     format_func=fx.big_count,
 )
-leak = page.cached(float32_leak, FILTER.p, FILTER.q, n, scenario.seed)
+leak = page.cached(float32_leak, tuple(forbidden.p), tuple(forbidden.q), n, scenario.seed)
 m = st.columns(3)
 m[0].metric("A forbidden guess passes ≤ with u = 0", f"1 in {round(1 / leak.per_proposal):,}")
 m[1].metric("'bed' came out (≤, float32)", f"{leak.leaks:,}", help="The count-level sampler.")

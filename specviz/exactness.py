@@ -1,14 +1,12 @@
-"""The data behind the page "Why it's exact": the cases the proof is shown on, the
-predict-then-reveal questions with their answers computed from the math, and the float32 leak.
+"""The data of the page "Why it's exact": the cases the proof is shown on, the predict-then-reveal
+questions with their answers computed from the math, and the float32 leak.
 
-Every state here is data of its own (the words mat, sofa, floor, bed and fixed weights): showing
-it never touches the learner's scenario. A question's answer is not written down but computed
-from the step of its state, so the reveal always matches the math.
+The cases are the page's own data (the words mat, sofa, floor, bed and fixed weights), never the
+learner's scenario.
 """
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -17,47 +15,16 @@ from numpy.typing import ArrayLike
 
 from specviz._checks import choice, prob_pair, seed_value, whole
 from specviz.limits import CASE_TITLES, MAX_COUNT_DRAWS
-from specviz.one_token import OneTokenStep, normalize, step
+from specviz.one_token import OneTokenStep
 from specviz.rules import FLOAT32_STEP, RULES
-from specviz.scenario import DEFAULT_WORDS
+from specviz.scenario import DEFAULT_WORDS, Preset
 
 #: The words of every case and question: the Playground's first four.
 WORDS: tuple[str, ...] = DEFAULT_WORDS[:4]
 
-
-@dataclass(frozen=True)
-class Case:
-    """A state the proof is shown on: a title, what it shows, and the two models' weights."""
-
-    key: str
-    title: str
-    lesson: str
-    p_weights: tuple[int, ...]
-    q_weights: tuple[int, ...]
-
-    @property
-    def p(self) -> tuple[float, ...]:
-        """The target, normalised (a tuple: hashable, so results can be cached on it)."""
-        return tuple(float(v) for v in normalize(self.p_weights))
-
-    @property
-    def q(self) -> tuple[float, ...]:
-        """The draft, normalised."""
-        return tuple(float(v) for v in normalize(self.q_weights))
-
-    def step(self) -> OneTokenStep:
-        """The one-token step of this state (computed once)."""
-        return _case_step(self.p_weights, self.q_weights)
-
-
-@functools.lru_cache(maxsize=64)
-def _case_step(p_weights: tuple[int, ...], q_weights: tuple[int, ...]) -> OneTokenStep:
-    return step(normalize(p_weights), normalize(q_weights))
-
-
 #: The cases, each an extreme the proof must survive ({T}/{D} letter the models).
-CASES: tuple[Case, ...] = (
-    Case(
+CASES: tuple[Preset, ...] = (
+    Preset(
         "filter",
         CASE_TITLES["filter"],
         "The target forbids 'bed' ({T} = 0) and the draft proposes it 90% of the time: every "
@@ -65,7 +32,7 @@ CASES: tuple[Case, ...] = (
         (50, 30, 20, 0),
         (0, 5, 5, 90),
     ),
-    Case(
+    Preset(
         "misses",
         CASE_TITLES["misses"],
         "The draft never proposes 'bed' ({D} = 0), yet 'bed' comes out exactly as often as the "
@@ -73,14 +40,14 @@ CASES: tuple[Case, ...] = (
         (40, 30, 20, 10),
         (50, 30, 20, 0),
     ),
-    Case(
+    Preset(
         "identical",
         CASE_TITLES["identical"],
         "Draft = target: every guess is kept, the bucket is empty, nothing arrives from it.",
         (40, 30, 20, 10),
         (40, 30, 20, 10),
     ),
-    Case(
+    Preset(
         "disjoint",
         CASE_TITLES["disjoint"],
         "The two models share no word: every guess is bounced (α = 0) and every word comes "
@@ -88,7 +55,7 @@ CASES: tuple[Case, ...] = (
         (50, 50, 0, 0),
         (0, 0, 50, 50),
     ),
-    Case(
+    Preset(
         "one_hot",
         CASE_TITLES["one_hot"],
         "The target always says 'mat': only proposals of 'mat' are kept, and the bucket holds "
@@ -97,40 +64,26 @@ CASES: tuple[Case, ...] = (
         (40, 30, 20, 10),
     ),
 )
-CASES_BY_KEY: dict[str, Case] = {case.key: case for case in CASES}
+CASES_BY_KEY: dict[str, Preset] = {case.key: case for case in CASES}
 #: The case whose forbidden word shows the float32 leak.
 FILTER = CASES_BY_KEY["filter"]
-
-
-# ----------------------------------------------------------------------------- predict, reveal
 
 
 @dataclass(frozen=True)
 class Question:
     """A question the learner answers before seeing why.
 
-    Attributes
-    ----------
-    key : str
-        Short id.
-    prompt : str
-        The question, with the state it is about ({T}/{D} letter the models).
-    options : tuple of str
-        The guesses offered.
-    case : Case
-        The state the question is about (the chart of the reveal draws it).
-    other : Case or None
-        A second state the question compares it with.
-    judge : callable
-        ``judge(case_step, other_step) -> index`` of the right option, computed from the math.
+    ``prompt`` is lettered with {T}/{D}; ``case`` is the state it is about (the reveal's chart
+    draws it), ``other`` a second state it compares it with; ``judge(case_step, other_step)``
+    computes the index of the right option from the math.
     """
 
     key: str
     prompt: str
     options: tuple[str, ...]
-    case: Case
+    case: Preset
     judge: Callable[[OneTokenStep, OneTokenStep | None], int] = field(compare=False)
-    other: Case | None = None
+    other: Preset | None = None
 
     @property
     def answer(self) -> int:
@@ -143,42 +96,38 @@ class Question:
 
 
 _ALPHA_OPTIONS = (0.10, 0.25, 0.40, 0.60)
-
-
-def _judge_alpha(one: OneTokenStep, other: OneTokenStep | None) -> int:
-    return int(np.argmin([abs(v - one.alpha) for v in _ALPHA_OPTIONS]))
-
-
 _TOPPED_UP = ({0}, {2}, {2, 3}, {0, 2, 3})
 
 
+def _judge_alpha(one: OneTokenStep, other: OneTokenStep | None) -> int:
+    """The option nearest α."""
+    return int(np.argmin([abs(v - one.alpha) for v in _ALPHA_OPTIONS]))
+
+
 def _judge_topped_up(one: OneTokenStep, other: OneTokenStep | None) -> int:
-    under = set(np.flatnonzero(one.refill > 0).tolist())
-    return _TOPPED_UP.index(under)
+    """The option naming the words the bucket refills."""
+    return _TOPPED_UP.index(set(np.flatnonzero(one.refill > 0).tolist()))
 
 
 def _judge_missing(one: OneTokenStep, other: OneTokenStep | None) -> int:
-    word = 3  # 'bed'
-    out, want = float(one.output[word]), float(one.p[word])
+    """How often 'bed' comes out: never, less, exactly or more often than the target wants."""
+    out, want = float(one.output[3]), float(one.p[3])
     if out == 0:
         return 0
     return 2 if abs(out - want) <= 1e-15 else (1 if out < want else 3)
 
 
 def _judge_worse(one: OneTokenStep, other: OneTokenStep | None) -> int:
+    """Whether swapping the draft changes the words that come out, the speed, both or neither."""
     assert other is not None
-    words_change = not (np.allclose(one.output, one.p) and np.allclose(other.output, other.p))
-    words_change = words_change or not np.allclose(one.p, other.p)
-    speed_change = one.alpha != other.alpha
-    return {(True, False): 0, (False, True): 1, (True, True): 2, (False, False): 3}[
-        (words_change, speed_change)
-    ]
+    words, speed = not np.allclose(one.output, other.output), one.alpha != other.alpha
+    return {(True, False): 0, (False, True): 1, (True, True): 2, (False, False): 3}[words, speed]
 
 
-_MIRROR = Case("mirror", "Draft has it backwards", "", (50, 30, 15, 5), (5, 15, 30, 50))
-_OFF_BY_ONE = Case("off", "One word under-proposed", "", (40, 30, 20, 10), (50, 30, 5, 15))
-_GOOD = Case("good", "A good draft", "", (40, 30, 20, 10), (30, 35, 25, 10))
-_BAD = Case("bad", "A draft that always says 'bed'", "", (40, 30, 20, 10), (0, 0, 0, 100))
+_MIRROR = Preset("mirror", "Draft has it backwards", "", (50, 30, 15, 5), (5, 15, 30, 50))
+_OFF_BY_ONE = Preset("off", "One word under-proposed", "", (40, 30, 20, 10), (50, 30, 5, 15))
+_GOOD = Preset("good", "A good draft", "", (40, 30, 20, 10), (30, 35, 25, 10))
+_BAD = Preset("bad", "A draft that always says 'bed'", "", (40, 30, 20, 10), (0, 0, 0, 100))
 
 QUESTIONS: tuple[Question, ...] = (
     Question(
@@ -232,30 +181,16 @@ QUESTIONS: tuple[Question, ...] = (
 QUESTIONS_BY_KEY: dict[str, Question] = {question.key: question for question in QUESTIONS}
 
 
-# ------------------------------------------------------------------------------ the float32 leak
-
-
 @dataclass(frozen=True, eq=False)
 class Float32Leak:
-    """``n`` runs of the float32 ``≤`` test next to the strict ``<`` test, on one pair.
+    """``n`` runs (count-level, one seed) of the float32 ``≤`` test and of the strict ``<`` test.
 
-    Attributes
-    ----------
-    n, seed : int
-        Runs of each rule, and the seed of both.
-    per_proposal : float
-        Chance that one proposal of a forbidden word passes the ``≤`` test: 2**-24.
-    forbidden : numpy.ndarray
-        int, the words with ``p(x) = 0 < q(x)`` (proposed, never allowed).
-    law : numpy.ndarray
-        Exact law of the word the ``≤`` rule emits.
-    counts, strict_counts : numpy.ndarray
-        int64 word counts of ``n`` runs of the ``≤`` rule and of the correct rule (count-level:
-        exactly the law of counting ``n`` literal runs).
+    ``per_proposal`` is the chance that one proposal of a forbidden word passes ``≤`` (2**-24);
+    ``forbidden`` the words with ``p(x) = 0 < q(x)``; ``law`` the exact law of the ``≤`` rule's
+    word; ``counts`` and ``strict_counts`` the words the two rules emitted.
     """
 
     n: int
-    seed: int
     per_proposal: float
     forbidden: np.ndarray
     law: np.ndarray
@@ -279,44 +214,16 @@ class Float32Leak:
 
 
 def float32_leak(p: ArrayLike, q: ArrayLike, n: int, seed: int) -> Float32Leak:
-    """Run the float32 ``≤`` rule and the correct rule ``n`` times each (count-level).
-
-    Parameters
-    ----------
-    p, q : array_like
-        Target and draft probability vectors of equal length.
-    n : int
-        Runs of each rule, ``0 <= n <= 10**15``.
-    seed : int
-        A whole number ``>= 0``, shared by both rules.
-
-    Returns
-    -------
-    Float32Leak
-    """
+    """Run the float32 ``≤`` rule and the correct rule ``n`` times each (count-level, ``0 <= n
+    <= 10**15``) on target ``p`` and draft ``q``, both from ``seed``."""
     p_arr, q_arr = prob_pair(p, q)
     size = whole(n, "n", maximum=MAX_COUNT_DRAWS)
     start = seed_value(seed)
     return Float32Leak(
         n=size,
-        seed=start,
         per_proposal=FLOAT32_STEP,
         forbidden=np.flatnonzero((p_arr == 0) & (q_arr > 0)),
         law=RULES["float32_leq"].law(p_arr, q_arr),
         counts=RULES["float32_leq"].counts(p_arr, q_arr, size, start),
         strict_counts=RULES["correct"].counts(p_arr, q_arr, size, start),
     )
-
-
-__all__ = [
-    "CASES",
-    "CASES_BY_KEY",
-    "FILTER",
-    "QUESTIONS",
-    "QUESTIONS_BY_KEY",
-    "WORDS",
-    "Case",
-    "Float32Leak",
-    "Question",
-    "float32_leak",
-]

@@ -1,13 +1,9 @@
-"""The state a lesson is in — vocabulary, target and draft weights, seed, display mode — with the
-presets that teach one lesson each, and its share link (read with the one schema of
-:mod:`specviz.links`).
-
-Pure Python and numpy, so that the parsing of untrusted links is tested without Streamlit.
+"""The state a lesson is in — words, target and draft weights, seed, display — the presets that
+teach one lesson each, and its share link (read with the one schema of :mod:`specviz.links`).
 """
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
@@ -31,25 +27,36 @@ from specviz.palette import Notation
 
 DEFAULT_WORDS = ("mat", "sofa", "floor", "bed", "rug", "chair", "roof", "table", "box", "keyboard")
 PROMPT = "The cat sat on the …"
+#: How the message of an all-zero model starts.
+ALL_ZERO = "All the"
+
+
+def _step_of(p_weights: tuple[int, ...], q_weights: tuple[int, ...]) -> OneTokenStep:
+    """The one-token step of two models' weights; ValueError if one model's are all zero."""
+    for name, weights in (("target", p_weights), ("draft", q_weights)):
+        if not any(weights):
+            raise ValueError(
+                f"{ALL_ZERO} {name}'s weights are zero, so there is no distribution to draw from."
+            )
+    return step(normalize(p_weights), normalize(q_weights))
 
 
 @dataclass(frozen=True)
 class Scenario:
-    """Everything the pages share, and everything a share link restores besides a page's own
-    settings. Hashable: results computed from it are cached on it.
+    """Everything the pages share, and what a share link restores besides a page's own settings.
 
     Attributes
     ----------
     labels : tuple of str
         The vocabulary, ``MIN_TOKENS`` to ``MAX_TOKENS`` words.
     p_weights, q_weights : tuple of int
-        Slider weights (0..100) of the target and the draft; normalised for display.
+        Slider weights (0..100) of the target and the draft.
     seed : int
         Seed of every random draw the pages make.
     projector : bool
         Large type, thick lines, high contrast.
     swapped : bool
-        Show Chen et al.'s lettering (q = target, p = draft) instead of Leviathan et al.'s.
+        Chen et al.'s lettering (q = target, p = draft) instead of Leviathan et al.'s.
     """
 
     labels: tuple[str, ...] = DEFAULT_WORDS[:4]
@@ -74,19 +81,13 @@ class Scenario:
         """Whether both models have a weight above zero (so :meth:`step` has a result)."""
         return any(self.p_weights) and any(self.q_weights)
 
-    def distributions(self) -> tuple[np.ndarray, np.ndarray]:
-        """The normalised target ``p`` and draft ``q`` (see :meth:`step`)."""
-        one = self.step()
-        return one.p, one.q
-
     def step(self) -> OneTokenStep:
-        """The exact one-token step of this state, computed once and shared by every caller.
+        """The exact one-token step of this state.
 
         Raises
         ------
         ValueError
-            If all the weights of one model are zero (there is no distribution to draw from);
-            :data:`ALL_ZERO` starts the message.
+            If all the weights of one model are zero; :data:`ALL_ZERO` starts the message.
         """
         return _step_of(self.p_weights, self.q_weights)
 
@@ -95,22 +96,20 @@ class Scenario:
         return (self.seed + 1) % (MAX_SEED + 1)
 
     def with_weight(self, model: str, i: int, value: int) -> Scenario:
-        """The same scenario with word ``i``'s weight under ``model`` ("p" or "q") set to
-        ``value`` (clipped to 0..100)."""
+        """Word ``i``'s weight under ``model`` ("p" or "q") set to ``value``, clipped to 0..100."""
         field = {"p": "p_weights", "q": "q_weights"}[model]
         weights = list(getattr(self, field))
         weights[i] = int(np.clip(int(value), 0, MAX_WEIGHT))
         return replace(self, **{field: tuple(weights)})
 
     def with_label(self, i: int, text: str) -> Scenario:
-        """The same scenario with word ``i`` renamed to ``clean_label(text)`` (unchanged if that
-        leaves nothing)."""
+        """Word ``i`` renamed to ``clean_label(text)`` (unchanged if that leaves nothing)."""
         labels = list(self.labels)
         labels[i] = clean_label(text) or labels[i]
         return replace(self, labels=tuple(labels))
 
     def resized(self, size: int) -> Scenario:
-        """The same scenario with ``size`` tokens: new tokens get default words and weight 10."""
+        """``size`` tokens: new tokens get default words and weight 10."""
         size = int(np.clip(size, MIN_TOKENS, MAX_TOKENS))
         labels = self.labels[:size] + DEFAULT_WORDS[len(self.labels) : size]
         pad = (10,) * max(0, size - self.size)
@@ -122,25 +121,10 @@ class Scenario:
         )
 
 
-#: How the message of an all-zero model starts (pages match on it to add their own advice).
-ALL_ZERO = "All the"
-
-
-@functools.lru_cache(maxsize=4096)
-def _step_of(p_weights: tuple[int, ...], q_weights: tuple[int, ...]) -> OneTokenStep:
-    # A few microseconds each, but asked for by every chart and caption of a rerun: compute once
-    # per pair of weight tuples, for every session (the step's arrays are read-only).
-    for name, weights in (("target", p_weights), ("draft", q_weights)):
-        if not any(weights):
-            raise ValueError(
-                f"{ALL_ZERO} {name}'s weights are zero, so there is no distribution to draw from."
-            )
-    return step(normalize(p_weights), normalize(q_weights))
-
-
 @dataclass(frozen=True)
 class Preset:
-    """A ready-made pair (p, q) that teaches one lesson."""
+    """A ready-made pair of weights that teaches one lesson (``{T}``/``{D}`` letter the models,
+    ``{w0}``, ``{w1}``, ... name the learner's words)."""
 
     key: str
     title: str
@@ -149,15 +133,18 @@ class Preset:
     q_weights: tuple[int, ...]
 
     def lesson_for(self, labels: tuple[str, ...]) -> str:
-        """The lesson, naming the learner's own words (``{w0}`` is the first word, ...)."""
+        """The lesson, naming the learner's own words."""
         words = {f"w{i}": word for i, word in enumerate(labels)}
-        # {T} and {D} survive for Notation.fill to letter them.
-        return self.lesson.format(T="{T}", D="{D}", **words)
+        return self.lesson.format(T="{T}", D="{D}", **words)  # {T}, {D} are for Notation.fill
 
     def apply(self, current: Scenario) -> Scenario:
         """Load this preset's weights, keeping the learner's own words where there are enough."""
         sized = current.resized(len(self.p_weights))
         return replace(sized, p_weights=self.p_weights, q_weights=self.q_weights)
+
+    def step(self) -> OneTokenStep:
+        """The exact one-token step of this pair."""
+        return _step_of(self.p_weights, self.q_weights)
 
 
 PRESETS: tuple[Preset, ...] = (
@@ -219,17 +206,15 @@ PRESETS: tuple[Preset, ...] = (
 )
 PRESETS_BY_KEY = {preset.key: preset for preset in PRESETS}
 
-
-#: Home's example: the default target, and a draft between its mirror image and itself.
-#: Home's target, as slider weights: doubled, so that every draft Home offers (a blend in steps
-#: of 5 %) has whole-number weights too and the Playground can show exactly the same pair.
+#: Home's target, doubled: every draft Home offers (a blend in steps of 5 %) then has whole
+#: weights, and the Playground can show exactly the same pair.
 HOME_TARGET = (80, 60, 40, 20)
 
 
 def home_scenario(quality: int, current: Scenario | None = None) -> Scenario:
-    """Home's live example as a lesson state: the default words and target, and the draft
-    ``quality% · target + (100 - quality)% · reversed target`` (0: preferences backwards, 100:
-    draft = target), in steps of 5 %. ``current`` gives the seed and display settings."""
+    """Home's example as a lesson state: the default words and target, and the draft
+    ``quality% · target + (100 - quality)% · reversed target`` (``quality`` a multiple of 5 from
+    0 to 100). ``current`` gives the seed and display settings."""
     k = whole(quality, "quality", maximum=100)
     if k % 5:
         raise ValueError(f"quality must be a multiple of 5 from 0 to 100; got {k}")
@@ -243,23 +228,19 @@ def home_scenario(quality: int, current: Scenario | None = None) -> Scenario:
 
 
 def random_scenario(current: Scenario, seed: int) -> Scenario:
-    """Random weights (0..100) for the current vocabulary, reproducible from ``seed`` (a whole
-    number from 0 to :data:`~specviz.limits.MAX_SEED`, which becomes the scenario's seed)."""
+    """Random weights (0..100) for the current words, reproducible from ``seed`` (0 to
+    :data:`~specviz.limits.MAX_SEED`, which becomes the scenario's seed)."""
     instance(current, "current", Scenario, "a Scenario")
     seed = seed_value(seed, maximum=MAX_SEED)
     rng = np.random.default_rng(seed)
-    size = current.size
-    p = rng.integers(0, MAX_WEIGHT + 1, size)
-    q = rng.integers(0, MAX_WEIGHT + 1, size)
+    p = rng.integers(0, MAX_WEIGHT + 1, current.size)
+    q = rng.integers(0, MAX_WEIGHT + 1, current.size)
     # A sum of zero is no distribution; give the first token some weight in that (rare) case.
     p[0] += p.sum() == 0
     q[0] += q.sum() == 0
     return replace(
         current, p_weights=tuple(map(int, p)), q_weights=tuple(map(int, q)), seed=int(seed)
     )
-
-
-# ---------------------------------------------------------------------------------------- links
 
 
 def to_query(scenario: Scenario) -> dict[str, str]:
@@ -280,20 +261,9 @@ def to_query(scenario: Scenario) -> dict[str, str]:
 
 
 def from_query(params: Mapping[str, object]) -> tuple[Scenario, list[str]]:
-    """Rebuild a scenario from untrusted query parameters.
-
-    Parameters
-    ----------
-    params : mapping
-        Query parameters as received (values may be str or lists of str, e.g. from a repeated key).
-
-    Returns
-    -------
-    scenario : Scenario
-        What the link describes; every field that is missing or invalid takes its default.
-    notices : list of str
-        One plain sentence per problem found, for the page to show. Empty for a good link.
-    """
+    """Rebuild a scenario from untrusted query parameters (str, or lists of str from a repeated
+    key): what the link describes, every missing or invalid field at its default, and one plain
+    sentence per problem found, for the page to show (none for a good link)."""
     values, notices = read_all(SCENARIO_PARAMS, mapping(params, "params"))
     labels, p_weights, q_weights = values["words"], values["p"], values["q"]
     given = [x for x in (labels, p_weights, q_weights) if x is not None]

@@ -45,7 +45,7 @@ def test_the_words_are_the_playgrounds() -> None:
 def test_every_case_emits_exactly_the_target(case) -> None:
     one = case.step()
     np.testing.assert_allclose(one.output, one.p, atol=1e-15)
-    assert sum(case.p) == pytest.approx(1) and sum(case.q) == pytest.approx(1)
+    assert one.p.sum() == pytest.approx(1) and one.q.sum() == pytest.approx(1)
 
 
 def test_the_filter_case_shuts_both_routes_for_bed() -> None:
@@ -179,7 +179,7 @@ def test_big_count() -> None:
 def test_the_leak_at_a_trillion_runs() -> None:
     """Exactly 2**-24 per forbidden proposal; at N = 1e12 with q(bed) = .9 about 53,644 leaks
     (Poisson sd 232): the count-level sampler shows them; the strict test none."""
-    leak = float32_leak(FILTER.p, FILTER.q, 10**12, 7)
+    leak = float32_leak(FILTER.step().p, FILTER.step().q, 10**12, 7)
     assert leak.per_proposal == 2.0**-24 and leak.forbidden.tolist() == [3]
     assert leak.law[3] == pytest.approx(0.9 * 2.0**-24, rel=1e-12)
     assert leak.expected_leaks == pytest.approx(10**12 * 0.9 / 2**24, rel=1e-12)
@@ -192,7 +192,7 @@ def test_the_leak_at_a_trillion_runs() -> None:
 
 
 def test_a_million_runs_rarely_show_it() -> None:
-    leak = float32_leak(FILTER.p, FILTER.q, 10**6, 7)
+    leak = float32_leak(FILTER.step().p, FILTER.step().q, 10**6, 7)
     assert leak.expected_leaks == pytest.approx(0.0536, abs=1e-4)
     assert leak.strict_leaks == 0
 

@@ -89,7 +89,7 @@ def test_defaults_fill_the_proof_with_the_learners_numbers(why) -> None:
 
 
 def test_the_leak_shown_is_the_cores(why) -> None:
-    leak = float32_leak(FILTER.p, FILTER.q, 10**12, SEED)
+    leak = float32_leak(FILTER.step().p, FILTER.step().q, 10**12, SEED)
     shown = metrics(why)
     assert shown["'bed' came out (≤, float32)"] == f"{leak.leaks:,}"
     assert shown["'bed' came out (<, SpecViz)"] == "0"
@@ -106,7 +106,7 @@ def test_a_deep_link_restores_every_setting() -> None:
     assert at.select_slider(key="w.leak").value == 10**9
     assert table(at) == markdown_table(fx.proof_table(WORDS, CASES_BY_KEY["misses"].step(), NOTE))
     assert CASES_BY_KEY["misses"].lesson.replace("{D}", "q") in [c.value for c in at.caption]
-    leak = float32_leak(FILTER.p, FILTER.q, 10**9, 3)
+    leak = float32_leak(FILTER.step().p, FILTER.step().q, 10**9, 3)
     assert metrics(at)["'bed' came out (≤, float32)"] == f"{leak.leaks:,}"
     q = query(at)
     assert (q["case"], q["leak"], q["p"], q["seed"]) == ("misses", "1e9", "50,30,20,0", "3")

@@ -38,7 +38,8 @@ PRESET_ALPHA = {
 
 @pytest.mark.parametrize("key", sorted(PRESET_ALPHA))
 def test_presets_have_the_stated_acceptance_rate(key: str) -> None:
-    p, q = PRESETS_BY_KEY[key].apply(Scenario()).distributions()
+    one = PRESETS_BY_KEY[key].apply(Scenario()).step()
+    p, q = one.p, one.q
     assert acceptance_rate(p, q) == pytest.approx(PRESET_ALPHA[key], abs=1e-12)
     assert rejection_mass(p, q) == pytest.approx(1 - PRESET_ALPHA[key], abs=1e-12)
 
@@ -48,9 +49,9 @@ def test_long_tail_preset_matches_an_independent_sum() -> None:
     p = np.array(preset.p_weights) / sum(preset.p_weights)
     q = np.array(preset.q_weights) / sum(preset.q_weights)
     alpha = sum(min(a, b) for a, b in zip(p, q, strict=True))
-    got_p, got_q = preset.apply(Scenario()).distributions()
-    assert acceptance_rate(got_p, got_q) == pytest.approx(alpha, abs=1e-12)
-    assert len(got_p) == MAX_TOKENS
+    got = preset.apply(Scenario()).step()
+    assert acceptance_rate(got.p, got.q) == pytest.approx(alpha, abs=1e-12)
+    assert len(got.p) == MAX_TOKENS
 
 
 def test_presets_name_the_learners_own_words() -> None:
@@ -75,11 +76,10 @@ def test_random_preset_is_reproducible_from_its_seed() -> None:
 
 def test_all_zero_weights_give_a_clear_error() -> None:
     # The message names the model in words, not by a letter that swaps with the lettering.
-    for call in ("distributions", "step"):
-        with pytest.raises(ValueError, match=f"^{ALL_ZERO} target's weights are zero"):
-            getattr(replace(Scenario(), p_weights=(0, 0, 0, 0)), call)()
-        with pytest.raises(ValueError, match=f"^{ALL_ZERO} draft's weights are zero"):
-            getattr(replace(Scenario(), q_weights=(0, 0, 0, 0)), call)()
+    with pytest.raises(ValueError, match=f"^{ALL_ZERO} target's weights are zero"):
+        replace(Scenario(), p_weights=(0, 0, 0, 0)).step()
+    with pytest.raises(ValueError, match=f"^{ALL_ZERO} draft's weights are zero"):
+        replace(Scenario(), q_weights=(0, 0, 0, 0)).step()
 
 
 scenarios = st.builds(
@@ -139,8 +139,8 @@ HOSTILE = {
 def test_hostile_links_fall_back_with_a_notice(params: dict[str, str]) -> None:
     scenario, notices = from_query(params)
     assert notices, "a bad link must be reported"
-    p, q = scenario.distributions()  # still a working lesson
-    assert np.isclose(p.sum(), 1) and np.isclose(q.sum(), 1)
+    one = scenario.step()  # still a working lesson
+    assert np.isclose(one.p.sum(), 1) and np.isclose(one.q.sum(), 1)
     assert all(len(text) < 300 for text in notices)
     # One sentence per problem, saying what the page does instead, never echoing the raw value.
     assert len(notices) == 1, notices
@@ -182,17 +182,12 @@ def test_editing_one_weight_or_word_changes_only_that() -> None:
     assert base.with_label(1, "<>").labels == base.labels  # nothing left: keep the old word
 
 
-def test_step_is_the_scenarios_pair_computed_once() -> None:
-    scenario = Scenario()
-    one = scenario.step()
-    assert scenario.step() is one  # cached: every chart and caption of a rerun shares it
-    assert Scenario().step() is one  # equal weights, same step
+def test_step_is_the_scenarios_pair() -> None:
+    one = Scenario().step()
     np.testing.assert_allclose(one.p, [0.4, 0.3, 0.2, 0.1], atol=1e-15)
     np.testing.assert_allclose(one.q, [0.1, 0.2, 0.3, 0.4], atol=1e-15)
     assert one.alpha == pytest.approx(0.6, abs=1e-12)
-    p, q = scenario.distributions()
-    assert p is one.p and q is one.q
-    assert not p.flags.writeable  # shared, so read-only
+    assert not one.p.flags.writeable  # shared by the page's cache, so read-only
 
 
 def test_identical_preset_has_an_exactly_empty_bucket() -> None:
@@ -229,7 +224,6 @@ def test_home_example_blends_target_and_mirror(quality: int) -> None:
     # The same pair, as whole slider weights, is what "open it in the Playground" loads.
     pair = home_scenario(quality)
     assert all(isinstance(v, int) and 0 <= v <= 100 for v in pair.q_weights)
-    assert pair.step() is one  # the Playground's cached step of the same pair
 
 
 def test_home_example_at_full_quality_is_exact() -> None:

@@ -13,10 +13,6 @@ from specviz.one_token import OneTokenStep
 from specviz.palette import Notation
 
 
-def _join(words: Sequence[str]) -> str:
-    return ", ".join(words) if words else "none"
-
-
 def acceptance_caption(labels: Sequence[str], step: OneTokenStep, n: Notation) -> str:
     """The acceptance probability and the ratio of every word (the chart drops the ratios when
     there are too many words to print them)."""

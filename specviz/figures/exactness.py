@@ -1,11 +1,8 @@
 """The page "Why it's exact": the derivation, its table filled in word by word, the rejection
-equation, the float32 leak and the predict-then-reveal answers — text and charts built from a
-step (:class:`~specviz.one_token.OneTokenStep`), never from a second computation. The charts of
-one step (acceptance per word, the leftover bucket, the picture proof) are Vega-Lite specs whose
-numbers are all in named datasets, so that a new state updates the chart on the page in place.
+equation, the charts of one step, the float32 leak and the predict-then-reveal answers.
 
-Every number printed is read from the step (``kept``, ``refill``, ``output``, ``bounced``) or from
-the core's results (:class:`~specviz.exactness.Float32Leak`), so a test can compare them.
+Every number shown is read from a step (:class:`~specviz.one_token.OneTokenStep`) or from the
+core's results (:class:`~specviz.exactness.Float32Leak`), never computed a second time.
 """
 
 from __future__ import annotations
@@ -16,7 +13,7 @@ from dataclasses import replace
 import numpy as np
 
 from specviz import palette
-from specviz.exactness import CASES_BY_KEY, QUESTIONS_BY_KEY, WORDS, Float32Leak, Question
+from specviz.exactness import CASES_BY_KEY, FILTER, QUESTIONS_BY_KEY, WORDS, Float32Leak, Question
 from specviz.figures import captions, fit, vega
 from specviz.figures.numbers import percent
 from specviz.figures.style import ChartStyle
@@ -25,8 +22,7 @@ from specviz.one_token import OneTokenStep
 from specviz.palette import Notation, Role
 from specviz.theory import expected_tokens_per_step
 
-#: The derivation, in LaTeX, lettered with {T} and {D}: one step per line, so that it fits a
-#: phone's width as well as a column beside the table.
+#: The derivation in LaTeX, lettered with {T} and {D}: a step per line, to fit a phone's width.
 DERIVATION_LINES = (
     r"P(\text{emit } x) = \underbrace{{D}(x)\cdot\min\!\Big(1, \frac{{T}(x)}{{D}(x)}\Big)}"
     r"_{\text{a kept guess}}",
@@ -60,8 +56,8 @@ def big_count(n: int) -> str:
 
 
 def derivation(notation: Notation, projector: bool = False) -> str:
-    """The derivation as LaTeX in the learner's lettering: larger on a projector (KaTeX does not
-    follow the page's type size), rows spaced so the brace labels clear the line below."""
+    """The derivation as LaTeX in the learner's lettering, larger on a projector (KaTeX does not
+    follow the page's type size)."""
     # KaTeX leaves a brace's label out of its row's depth: stretched rows make room for it.
     rows = r"\def\arraystretch{2}\begin{array}{l}" + r" \\ ".join(DERIVATION_LINES)
     rows += r"\end{array}"
@@ -71,26 +67,12 @@ def derivation(notation: Notation, projector: bool = False) -> str:
 def proof_table(
     labels: Sequence[str], step: OneTokenStep, notation: Notation
 ) -> dict[str, list[str]]:
-    """The derivation filled in word by word, a column per term and a row of totals.
-
-    Each row reads ``kept + from the bucket = sum``, and the sum (the step's output law) is
-    checked against the target column ``p``: the learner sees the two agree.
-    """
+    """The derivation filled in word by word, a column per term and a row of totals: each row's
+    ``kept + from the bucket`` (the step's output law) is checked against the target column."""
     t, d = notation.target, notation.draft
-    rows = zip(
-        labels, step.p, step.q, step.accept, step.kept, step.refill, step.output, strict=True
-    )
-    table: dict[str, list[str]] = {
-        "word": [],
-        f"{t}(x)": [],
-        f"{d}(x)": [],
-        f"a(x) = min(1, {t}/{d})": [],
-        f"kept {d}·a": [],
-        "bucket Z·r": [],
-        f"sum = {t}?": [],
-    }
-    for word, pi, qi, ai, kept, refill, out in rows:
-        values = (
+    names = ("word", f"{t}(x)", f"{d}(x)", f"a(x) = min(1, {t}/{d})", f"kept {d}·a", "bucket Z·r")
+    rows = [
+        (
             word,
             percent(pi),
             percent(qi),
@@ -99,20 +81,15 @@ def proof_table(
             percent(refill),
             f"{percent(out)} " + ("✓" if abs(out - pi) <= ROUNDING else "✗"),
         )
-        for column, value in zip(table, values, strict=True):
-            table[column].append(value)
-    totals = (
-        "all",
-        percent(step.p.sum()),
-        percent(step.q.sum()),
-        "",
-        f"α = {percent(step.alpha)}",
-        f"Z = {percent(step.z)}",
-        percent(step.alpha + step.z),
-    )
-    for column, value in zip(table, totals, strict=True):
-        table[column].append(value)
-    return table
+        for word, pi, qi, ai, kept, refill, out in zip(
+            labels, step.p, step.q, step.accept, step.kept, step.refill, step.output, strict=True
+        )
+    ]
+    alpha, z = step.alpha, step.z
+    totals = ("all", percent(step.p.sum()), percent(step.q.sum()), "", f"α = {percent(alpha)}")
+    totals += (f"Z = {percent(z)}", percent(alpha + z))
+    columns = zip(*rows, totals, strict=True)
+    return {name: list(cells) for name, cells in zip((*names, f"sum = {t}?"), columns, strict=True)}
 
 
 def _terms(labels: Sequence[str], values: Sequence[float]) -> str:
@@ -140,11 +117,6 @@ def rejection_equation(labels: Sequence[str], step: OneTokenStep, notation: Nota
 
 
 # ------------------------------------------------------------------------ charts of one step
-#
-# Vega-Lite specs (specviz.figures.vega) with every number of the state in a named dataset: a new
-# state (another case, the learner's weights) reaches the mounted chart as new data and the chart
-# updates in place. Which texts can be read at the chart's narrowest width is decided here, from
-# the words (specviz.figures.fit), and the texts are data too.
 
 #: Share of a word's slot a bar fills; the proof's target outline reaches wider than its bars.
 BAR_BAND = 0.65
@@ -153,13 +125,11 @@ OUTLINE_BAND = 0.94
 
 
 def _x(labels: Sequence[str], style: ChartStyle) -> dict:
-    """The words along x (:func:`vega.word_x`) at the size that fits them side by side at the
-    chart's narrowest width, long words broken over two lines where even the smallest size
-    would not (:func:`fit.tick_words`)."""
+    """The words along x (:func:`vega.word_x`) as :func:`fit.tick_words` fits them."""
     x = vega.word_x(style)
     words, size = fit.tick_words(labels, style)
     axis = x["axis"] | {"labelFontSize": size}
-    broken = {w: t.split("<br>") for w, t in zip(labels, words, strict=True) if "<br>" in t}
+    broken = {w: t.split("\n") for w, t in zip(labels, words, strict=True) if "\n" in t}
     if broken:  # a label given as a list of lines is drawn on several lines
         axis["labelExpr"] = f"{vega.literal(broken)}[datum.label] || datum.label"
     return x | {"axis": axis}
@@ -168,8 +138,8 @@ def _x(labels: Sequence[str], style: ChartStyle) -> dict:
 def _colour(
     names: Sequence[str], roles: Sequence[Role], style: ChartStyle, **legend: object
 ) -> dict:
-    """The chart's one legend (:func:`vega.colour`): on a projector its entries stand side by
-    side — the chart is wide, and every row of legend is a row less of plot."""
+    """The chart's one legend (:func:`vega.colour`), its entries side by side on a projector's
+    wide chart (a row of legend is a row less of plot)."""
     beside = {"direction": "horizontal"} if style.projector else {}
     return vega.colour(names, roles, style, **beside, **legend)
 
@@ -184,9 +154,8 @@ def _bars(
     band: float = BAR_BAND,
     **encoding: object,
 ) -> dict:
-    """Bars of dataset ``bars`` in a role's look, entry ``name`` of the chart's legend
-    (``colour``: :func:`_colour`), from 0 to field ``y`` or between the two fields of ``y`` =
-    (top, bottom), over the words ``x`` (:func:`_x`)."""
+    """Bars of dataset ``bars`` in a role's look, legend entry ``name``, from 0 to field ``y``
+    or between the two fields of ``y`` = (top, bottom)."""
     top, bottom = y if isinstance(y, tuple) else (y, None)
     place = {"x": x, "y": vega.room_y(top)} | ({"y2": {"field": bottom}} if bottom else {})
     mark = {"width": {"band": band}}
@@ -195,14 +164,13 @@ def _bars(
 
 
 def _text(field: str, y: str, x: dict, **mark: object) -> dict:
-    """A row of texts over the words ``x`` (:func:`_x`), read from dataset ``bars``' field
-    ``field`` at the height of field ``y``."""
+    """A row of texts, dataset ``bars``' field ``field`` at the height of field ``y``."""
     return {"data": vega.data("bars")} | vega.text(field, mark, x=x, y=vega.room_y(y))
 
 
 def _inside(texts: Sequence[str], shares: Sequence[float], top: float, style: ChartStyle) -> list:
     """Numbers printed inside bars, each left out where its bar cannot hold it (the caption
-    has every number): the plot is a little lower than the chart, its bars narrower than a slot."""
+    has every number)."""
     wide = fit.slot_width(style, len(texts)) * BAR_BAND
     px = 0.8 * style.height / top
     size = style.text_size
@@ -220,22 +188,20 @@ def _ratios(step: OneTokenStep, style: ChartStyle) -> tuple[list[str], list[str]
     for pi, qi, ai in zip(step.p, step.q, step.accept, strict=True):
         if qi == 0:
             hover.append(style.fill("never proposed ({D} = 0)"))
-            full.append(style.fill("never proposed<br>({D} = 0)"))
+            full.append(style.fill("never proposed\n({D} = 0)"))
             compact.append(style.fill("{D} = 0"))
         else:
             ratio = f"{pi / qi:.2f}"
             hover.append(style.fill(f"{{T}}/{{D}} = {ratio}" + (" → 1" if ai >= 1 else "")))
             full.append(hover[-1])
-            compact.append(style.fill(f"{{T}}/{{D}}<br>{ratio}"))
-    shown = fit.fit_row([full, compact], np.ones(step.size), 1.3, style)
-    return hover, [t.replace("<br>", "\n") for t in shown]
+            compact.append(style.fill(f"{{T}}/{{D}}\n{ratio}"))
+    return hover, fit.fit_row([full, compact], np.ones(step.size), 1.3, style)
 
 
 def _acceptance_rows(labels: Sequence[str], step: OneTokenStep, style: ChartStyle) -> dict:
     """The acceptance chart's datasets: a row per word, and the y axis's top and ticks."""
-    proposed = step.q > 0
-    accept = [float(a) for a in step.accept]
-    reject = [float(1 - a) if ok else 0.0 for a, ok in zip(accept, proposed, strict=True)]
+    proposed, accept = step.q > 0, step.accept
+    reject = np.where(proposed, 1 - accept, 0.0)
     hover, ratio = _ratios(step, style)
     top = 1.06 + 0.14 * max((t.count("\n") + 1 for t in ratio if t), default=0)
     kept = [percent(a) if ok else "—" for a, ok in zip(accept, proposed, strict=True)]
@@ -244,9 +210,9 @@ def _acceptance_rows(labels: Sequence[str], step: OneTokenStep, style: ChartStyl
         labels,
         accept=accept,
         reject=reject,
-        top=[a + r for a, r in zip(accept, reject, strict=True)],
-        kept_mid=[a / 2 for a in accept],
-        bounced_mid=[a + r / 2 for a, r in zip(accept, reject, strict=True)],
+        top=accept + reject,
+        kept_mid=accept / 2,
+        bounced_mid=accept + reject / 2,
         kept_text=_inside(kept, accept, top, style),
         bounced_text=_inside(bounced, reject, top, style),
         # Vega stacks a text's further lines below its anchor: each line is a row of its own.
@@ -384,12 +350,10 @@ def case_figures(key: str, style: ChartStyle) -> dict[str, object]:
 
 
 def filter_sentence(labels: Sequence[str], step: OneTokenStep, notation: Notation) -> str:
-    """Why no word the target forbids can come out, with the numbers of its proposals."""
-    forbidden = [i for i in range(step.size) if step.p[i] == 0 and step.q[i] > 0]
-    if not forbidden:
-        return notation.fill("Here the draft never proposes a word the target forbids.")
+    """Why the words the target forbids and the draft proposes cannot come out, with the numbers
+    of their proposals."""
     parts = []
-    for i in forbidden:
+    for i in np.flatnonzero((step.p == 0) & (step.q > 0)):
         w = labels[i]
         parts.append(
             f"'{w}': proposed {percent(step.q[i])} of the time, kept with a({w}) = "
@@ -407,7 +371,7 @@ def filter_sentence(labels: Sequence[str], step: OneTokenStep, notation: Notatio
 
 def filter_figure(style: ChartStyle) -> tuple[dict, str]:
     """The filter case's acceptance chart: the forbidden word is bounced every time."""
-    one = CASES_BY_KEY["filter"].step()
+    one = FILTER.step()
     return (
         acceptance_figure(WORDS, one, style),
         captions.acceptance_caption(WORDS, one, style.notation),

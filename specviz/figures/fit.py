@@ -1,25 +1,17 @@
 """Text that fits: how wide a label is drawn, and which form of a row of labels can be read.
 
 Vega neither wraps titles nor chooses between forms of a label, so every chart lays out its own
-text with these estimates: a title is wrapped to the narrowest column it is shown in
-(:attr:`ChartStyle.width`), tick labels and numbers printed over bars take the most complete form
-that leaves a gap between neighbours, or none at all. This is the one place that decides whether
-text fits; the HTML views get its answers as data.
+text with these estimates, made for the chart's narrowest width (:attr:`ChartStyle.width`). A
+label of several lines has them joined by a newline.
 """
 
 from __future__ import annotations
 
 import itertools
 import math
-import re
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from specviz.figures.style import ChartStyle
-
-#: Arial's metrics (Liberation Sans and Helvetica share them): the widths below are exact for it.
-FONT_FAMILY = "Arial, 'Liberation Sans', Helvetica, sans-serif"
+from specviz.figures.style import ChartStyle
 
 #: Advance widths of Arial in 1/1000 em, by character.
 _ADVANCE: dict[str, int] = {
@@ -48,45 +40,36 @@ _ADVANCE: dict[str, int] = {
     **dict.fromkeys("@", 1015),
 }
 _UNKNOWN = 667  # a letter outside the table: a wide one, so that text is never under-estimated
-_TAG = re.compile(r"<(?!br\s*/?>)[^>]*>", re.IGNORECASE)
-_BREAK = re.compile(r"<br\s*/?>", re.IGNORECASE)
-
-
-def text_lines(text: str) -> list[str]:
-    """The lines of a Plotly label (split at ``<br>``), without the other markup."""
-    return [_TAG.sub("", line) for line in _BREAK.split(text)]
 
 
 def text_width(text: str, size: float) -> float:
-    """How wide ``text`` is drawn in Arial at ``size`` px: its widest line, markup ignored."""
+    """How wide ``text`` is drawn in Arial at ``size`` px: its widest line."""
     return max(
-        sum(_ADVANCE.get(ch, _UNKNOWN) for ch in line) * size / 1000 for line in text_lines(text)
+        sum(_ADVANCE.get(ch, _UNKNOWN) for ch in line) * size / 1000 for line in text.split("\n")
     )
 
 
-def wrap(text: str, size: float, width: float) -> str:
-    """Break ``text`` into lines no wider than ``width`` px, and return them joined by ``<br>``.
+def wrap(text: str, size: float, width: float) -> list[str]:
+    """``text`` broken into lines no wider than ``width`` px, at the last space that fits.
 
-    ``<br>`` always breaks; a newline breaks only if the text does not fit on one line (mark the
-    natural break of a title with it); otherwise lines break at the last space that fits. A single
-    word wider than ``width`` stays whole: cutting it would not make it readable.
+    A newline in ``text`` marks its natural break, taken only if the text does not fit on one
+    line. A single word wider than ``width`` stays whole: cutting it would not make it readable.
     """
+    parts = text.split("\n")
+    if text_width(" ".join(parts), size) <= width:
+        parts = [" ".join(parts)]
     lines: list[str] = []
-    for paragraph in _BREAK.split(text):
-        parts = paragraph.split("\n")
-        if text_width(" ".join(parts), size) <= width:
-            parts = [" ".join(parts)]
-        for part in parts:
-            line = ""
-            for word in part.split(" "):
-                candidate = f"{line} {word}" if line else word
-                if line and text_width(candidate, size) > width:
-                    lines.append(line)
-                    line = word
-                else:
-                    line = candidate
-            lines.append(line)
-    return "<br>".join(lines)
+    for part in parts:
+        line = ""
+        for word in part.split(" "):
+            candidate = f"{line} {word}" if line else word
+            if line and text_width(candidate, size) > width:
+                lines.append(line)
+                line = word
+            else:
+                line = candidate
+        lines.append(line)
+    return lines
 
 
 _VOWELS = set("aeiouyäöüéèàáíóú")
@@ -115,38 +98,37 @@ SIDE_MARGIN = 10
 
 
 def label_gap(size: float) -> float:
-    """Horizontal gap (px) kept free between two neighbouring labels: more than a space, so that
-    two words never read as one phrase."""
+    """Gap (px) kept free between two neighbouring labels: more than a space, so that two words
+    never read as one phrase."""
     return max(5.0, 0.4 * size)
 
 
-def plot_width(style: ChartStyle) -> float:
-    """Width (px) of the plot area at the narrowest chart width: less the y axis's "100%"."""
-    y_labels = text_width("100%", style.font_size) + 12
-    return style.width - y_labels - 2 * SIDE_MARGIN
-
-
 def slot_width(style: ChartStyle, count: int) -> float:
-    """Horizontal room (px) of one word on a :func:`token_axis` of ``count`` words, at the
-    narrowest chart width (the axis spans ``count + 0.2`` slots)."""
-    return plot_width(style) / (count + 0.2)
+    """Room (px) of one word on an axis of ``count`` words (it spans ``count + 0.2`` slots) at the
+    narrowest width: the chart less the y axis's "100%" and the side margins."""
+    plot = style.width - (text_width("100%", style.font_size) + 12) - 2 * SIDE_MARGIN
+    return plot / (count + 0.2)
+
+
+def _past_edge(text: str, size: float, slot: float) -> bool:
+    """Whether the last label reaches past the chart (the axis runs on 0.6 slot past it)."""
+    return text_width(text, size) / 2 > 0.6 * slot + SIDE_MARGIN
 
 
 def side_by_side(texts: Sequence[str], size: float, slot: float) -> bool:
     """Whether labels centred ``slot`` px apart keep :func:`label_gap` between neighbours, the last
-    one within the chart (the axis runs on 0.6 slot past it, then the side margin)."""
-    widths = [text_width(t, size) for t in texts]
-    if widths and widths[-1] / 2 > 0.6 * slot + SIDE_MARGIN:
+    one within the chart."""
+    if texts and _past_edge(texts[-1], size, slot):
         return False
-    gap = label_gap(size)
-    return all((a + b) / 2 + gap <= slot for a, b in itertools.pairwise(widths))
+    widths = [text_width(t, size) for t in texts]
+    return all((a + b) / 2 + label_gap(size) <= slot for a, b in itertools.pairwise(widths))
 
 
 def tick_words(labels: Sequence[str], style: ChartStyle) -> tuple[list[str], int]:
     """Horizontal tick labels that fit side by side, and their font size.
 
     Whole words at the largest size that fits (down to ``style.min_tick_size``); failing that, long
-    words broken over two lines with a hyphen (``key-<br>board``) at the largest size that fits;
+    words broken over two lines with a hyphen (``key-\nboard``) at the largest size that fits;
     as a last resort the smallest size.
     """
     slot = slot_width(style, len(labels))
@@ -157,7 +139,7 @@ def tick_words(labels: Sequence[str], style: ChartStyle) -> tuple[list[str], int
 
     def broken(word: str, size: int) -> str:
         parts = hyphenate(word) if text_width(word, size) > slot - 2 * label_gap(size) else None
-        return "<br>".join(parts) if parts else word
+        return "\n".join(parts) if parts else word
 
     for size in [*sizes, *range(style.min_tick_size - 1, style.min_tick_size - 3, -1)]:
         text = [broken(w, size) for w in labels]
@@ -166,22 +148,21 @@ def tick_words(labels: Sequence[str], style: ChartStyle) -> tuple[list[str], int
     return text, size
 
 
-#: Width (px) of a legend entry's symbol and the gap after it, and the gap between two entries.
 def row_fits(text: Sequence[str], heights: Sequence[float], top: float, style: ChartStyle) -> bool:
-    """Whether a :func:`text_row` over a token axis can be read: neighbours at about the same
-    height (judged on a plot half the figure's height, ``top`` the y range's top) must not touch.
-    """
+    """Whether a row of texts over the words, at ``heights`` on a y axis up to ``top``, can be
+    read: neighbours at about the same height (judged on a plot half the chart's height) must
+    not touch."""
+    size = style.text_size
     slot = slot_width(style, len(text))
-    if text and text_width(text[-1], style.text_size) / 2 > 0.6 * slot + SIDE_MARGIN:
-        return False  # past the chart's right edge
+    if text and _past_edge(text[-1], size, slot):
+        return False
     px_per_unit = 0.5 * style.height / top if top > 0 else 0.0
     for i in range(len(text) - 1):
         a, b = text[i], text[i + 1]
-        tall = max(len(text_lines(a)), len(text_lines(b))) * 1.3 * style.text_size
-        if abs(heights[i] - heights[i + 1]) * px_per_unit >= tall:
+        tall = max(a.count("\n"), b.count("\n")) + 1
+        if abs(heights[i] - heights[i + 1]) * px_per_unit >= tall * 1.3 * size:
             continue  # one is well above the other
-        wide = (text_width(a, style.text_size) + text_width(b, style.text_size)) / 2
-        if wide + label_gap(style.text_size) > slot:
+        if (text_width(a, size) + text_width(b, size)) / 2 + label_gap(size) > slot:
             return False
     return True
 
@@ -189,14 +170,9 @@ def row_fits(text: Sequence[str], heights: Sequence[float], top: float, style: C
 def fit_row(
     forms: Sequence[Sequence[str]], heights: Sequence[float], top: float, style: ChartStyle
 ) -> list[str]:
-    """The most complete form of a row of labels that can be read, or no labels at all."""
+    """The most complete form of a row of labels that can be read (:func:`row_fits`), or no
+    labels at all."""
     for text in forms:
         if row_fits(text, heights, top, style):
             return list(text)
     return [""] * len(heights)
-
-
-def html_font_size(style: ChartStyle) -> int:
-    """Body text size (px) of the HTML views (the flow, the player): a notch above the charts'
-    (24 px on a projector, above the page's own 21.6 px)."""
-    return style.font_size + 2

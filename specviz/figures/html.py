@@ -1,20 +1,16 @@
 """Self-contained HTML views (the player, the animated flow): templates filled with JSON data.
 
 They run in the learner's browser inside ``st.iframe``, so animation and stepping cost the server
-nothing. Data goes in as JSON inside ``<script type="application/json">``, never as markup. The
-templates letter the models with ``{T}`` and ``{D}``, as all prose does
-(:meth:`~specviz.palette.Notation.fill`), and take their colours from the palette as CSS
-variables (``__PALETTE__``): no colour is written twice.
+nothing. Data goes in as JSON, never as markup; the templates letter the models with ``{T}`` and
+``{D}`` and take their colours from the palette as CSS variables (``__PALETTE__``).
 """
 
 from __future__ import annotations
 
 import json
-from functools import cache
 from pathlib import Path
 
 from specviz import palette
-from specviz.figures.fit import html_font_size
 from specviz.figures.style import ChartStyle
 
 _HERE = Path(__file__).resolve().parent
@@ -28,11 +24,6 @@ _ROLE_VARIABLES = {
     "bucket": palette.BUCKET,
     "neutral": palette.NEUTRAL,
 }
-
-
-@cache
-def _template(name: str) -> str:
-    return (_HERE / name).read_text(encoding="utf-8")
 
 
 def palette_css() -> str:
@@ -57,20 +48,13 @@ def script_json(data: object) -> str:
     )
 
 
-def attribute(text: str) -> str:
-    """Text for an HTML attribute value or element (the captions hold only words, digits and
-    symbols, but a learner's word must never become markup)."""
-    return (
-        text.replace("&", "&amp;").replace('"', "&quot;").replace("<", "&lt;").replace(">", "&gt;")
-    )
-
-
 def render(name: str, style: ChartStyle, data: object, **fields: str) -> str:
     """Fill template ``name``: the letters, palette, font size, the JSON ``data`` and ``fields``
-    (plain text placed as ``__KEY__``; callers pass only text they built and escaped)."""
-    html = style.fill(_template(name))  # letters first: data and fields may hold braces
+    (text placed as ``__KEY__``: callers escape it, with :func:`html.escape`)."""
+    # Letters first: data and fields may hold braces.
+    html = style.fill((_HERE / name).read_text(encoding="utf-8"))
     replacements = {
-        "__FONT__": str(html_font_size(style)),
+        "__FONT__": str(style.html_font_size),
         "__PALETTE__": palette_css(),
         **{f"__{key.upper()}__": value for key, value in fields.items()},
         "__DATA__": script_json(data),

@@ -1,10 +1,9 @@
 """The Playground's live view: what Python hands the browser, which computes the rest.
 
-The view itself is ``live.js`` and ``live.css`` beside this file, mounted by
-:mod:`specviz.ui.live` as a Streamlit component (no iframe). Python sends the words, the weights,
-the letters, γ and the look; the browser computes the step, the numbers and the descriptions
-from the weights on every frame of a drag, with a port of the core that tests/test_browser_live.py
-holds equal to it.
+The view is ``live.js`` and ``live.css`` beside this file, mounted by :mod:`specviz.ui.live` as a
+Streamlit component. The browser computes the step, the numbers and the descriptions from the
+weights on every frame of a drag, with a port of the core (tests/test_browser_live.py holds the
+two equal).
 """
 
 from __future__ import annotations
@@ -13,7 +12,6 @@ import re
 from collections.abc import Sequence
 from pathlib import Path
 
-from specviz.figures.fit import html_font_size
 from specviz.figures.html import palette_css
 from specviz.figures.style import ChartStyle
 from specviz.limits import MAX_WEIGHT, ROUNDING
@@ -46,14 +44,12 @@ def live_data(
 ) -> dict:
     """The data of one live view: plain JSON.
 
-    ``gesture`` is the number of the learner's last gesture this state includes: the browser keeps
-    its own weights while a newer gesture of its own is on its way to the server. With a
-    ``quality`` the view is Home's: the target ``p_weights`` and the draft of that quality
-    (:func:`specviz.scenario.home_scenario`, which the browser computes again as the learner
-    moves the quality), not draggable. ``cost`` is what one draft guess costs in target calls
-    (the speed-up counts it).
+    ``gesture`` is the number of the learner's last gesture this state includes (the browser keeps
+    its own weights while a newer one is on its way). With a ``quality`` the view is Home's, not
+    draggable: the target ``p_weights`` and the draft of that quality
+    (:func:`specviz.scenario.home_scenario`). ``cost`` is a draft guess's cost in target calls.
     """
-    font = html_font_size(style)
+    font = style.html_font_size
     return {
         "labels": list(labels),
         "p": [int(w) for w in p_weights],

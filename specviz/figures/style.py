@@ -1,8 +1,4 @@
-"""The look of every chart for a screen or a projector: sizes and lettering.
-
-Charts are Vega-Lite specs (:mod:`specviz.figures.vega`); where text goes and whether it fits is
-:mod:`specviz.figures.fit`'s job.
-"""
+"""The look of every chart for a screen or a projector: sizes and lettering."""
 
 from __future__ import annotations
 
@@ -52,16 +48,20 @@ class ChartStyle:
         return self.font_size + 4
 
     @property
+    def html_font_size(self) -> int:
+        """Body text size of the HTML views (the flow, the player): a notch above the charts'
+        (24 px on a projector, above the page's own 21.6 px)."""
+        return self.font_size + 2
+
+    @property
     def min_tick_size(self) -> int:
         """The smallest tick labels may shrink to when many words share the axis."""
         return 18 if self.projector else 11
 
     @property
     def width(self) -> int:
-        """The narrowest width (px) the chart is drawn at: a phone's 390 px screen less the page's
-        margins on screens; on a projector (1280 px or more, the menu folded away) the chart's
-        column, less a little slack. Titles, tick labels and legends are laid out to fit it;
-        wider, there is room to spare."""
+        """The narrowest width (px) a chart is drawn at, which its text is laid out to fit: a
+        phone's screen less the page's margins, or a projector's chart column."""
         return 800 if self.projector else 350
 
     def fill(self, template: str) -> str:

@@ -1,21 +1,13 @@
-"""The one chart mechanism: Vega-Lite specs written as plain dicts.
+"""The one chart mechanism: Vega-Lite specs written as plain dicts, one helper for each job.
 
-Every chart keeps its data in named top-level ``datasets`` and nothing else that changes with the
-state: Streamlit then sends a new state as new data to the chart already on the page, and
-Vega updates it in place (no remount, no flash). Anything that follows the data — an axis
-range, a label, a number over a bar — is a data row or a Vega expression over data, never a
-literal in the spec. The spec changes only with what the learner does not drag: the words, the
-lettering, projector mode.
+Every chart keeps what changes with the state in named top-level ``datasets``: anything that
+follows the data (an axis range, a label, a number over a bar) is a data row or a Vega expression
+over data, never a literal in the spec. Streamlit then sends a new state as new data to the chart
+already on the page, and Vega updates it in place. The spec changes only with what the learner
+does not drag: the words, the lettering, projector mode.
 
-Specs are written directly (a dict costs microseconds; Altair's objects tens of milliseconds per
-chart); the tests validate every one against Vega-Lite's schema with Altair.
-
-Every chart module builds with the one helper for each job here: titles (:func:`title`), rows
-(:func:`rows`), tooltips and texts; share axes that reach the room over the bars (:func:`room_y`,
-:func:`room`); bars in a role's look named in the chart's one legend (:func:`role_bars`,
-:func:`colour`), two to a word (:func:`pair_offset`, :func:`pair_span`); exact values as strokes
-(:func:`strokes`); lines of words over the plot (:func:`key_row`, :func:`legend_over`,
-:func:`height`).
+Specs are written directly (a dict costs microseconds; Altair's objects tens of milliseconds);
+the tests validate every one against Vega-Lite's schema with Altair.
 """
 
 from __future__ import annotations
@@ -35,10 +27,8 @@ FONT = "Arial, 'Liberation Sans', Helvetica, sans-serif"
 
 #: The second cue of a patterned role (Vega-Lite has no fill patterns): its bars' outline.
 DASH: dict[str, list[int]] = {"/": [6, 3], ".": [2, 2], "x": [8, 3, 2, 3]}
-
 #: A role drawn as a dashed ink line in a legend (an exact value's outline), not as a bar.
 LINE = "line"
-
 #: Gap between the two bars of a word, as a share of one bar's step.
 PAIR_GAP = 0.08
 #: How far an exact value's stroke reaches past its bar's sides, as a share of the word's band.
@@ -97,12 +87,8 @@ def chart(
     layers: Sequence[dict],
     **top: object,
 ) -> dict:
-    """A layered chart: ``layers`` read ``{"data": {"name": ...}}`` from ``datasets``.
-
-    ``title`` (a list: one line each; Vega does not wrap titles) must not carry numbers that
-    change with the state (that would remount the chart); ``top`` adds or overrides top-level
-    properties (``height``, ``resolve``, ...).
-    """
+    """A layered chart whose ``layers`` read ``datasets``; ``top`` adds top-level properties.
+    ``title`` must not carry numbers that change with the state: that would remount the chart."""
     return {
         "$schema": SCHEMA,
         "title": title,
@@ -122,9 +108,8 @@ def data(name: str) -> dict:
 
 
 def word_x(style: ChartStyle, title: str | None = None) -> dict:
-    """The x encoding of a chart with one group of bars per word: field ``word``, kept in the
-    vocabulary's order by field ``i`` (so the order is data, not spec), labels horizontal and
-    cut with an ellipsis where they would collide."""
+    """The x encoding of one group of bars per word: field ``word`` in the order of field ``i``
+    (data, not spec), labels horizontal."""
     return {
         "field": "word",
         "type": "nominal",
@@ -166,36 +151,25 @@ def legend_scale(names: Sequence[str], roles: Sequence[Role]) -> dict:
 
 
 def title(text: str, style: ChartStyle) -> list[str]:
-    """A title in the chart's lettering, in lines that fit its narrowest width.
-
-    A Vega title never wraps (it is cut with an ellipsis); bold type is about a tenth wider
-    than :mod:`~specviz.figures.fit`'s metrics say.
-    """
-    width = (style.width - 2 * fit.SIDE_MARGIN) / 1.1
-    return fit.wrap(style.fill(text), style.title_size, width).split("<br>")
+    """A title in the chart's lettering, in lines that fit its narrowest width (a Vega title
+    never wraps)."""
+    width = (style.width - 2 * fit.SIDE_MARGIN) / 1.1  # bold type is about a tenth wider
+    return fit.wrap(style.fill(text), style.title_size, width)
 
 
 def rows(labels: Sequence[str], **columns: object) -> list[dict]:
-    """A dataset's rows, one per word: its place ``i`` (the axis's order), the word, and its
-    value of each column — a sequence of one value per word, or one value for all — as plain
-    Python numbers and texts (a spec is JSON)."""
+    """A dataset's rows, one per word: its place ``i``, the word, and its value of each column
+    (one value per word, or one for all) as plain Python numbers and texts."""
+    cells = {}
     for name, values in columns.items():
-        if _each(values) and len(values) != len(labels):
+        if isinstance(values, str) or np.ndim(values) == 0:  # one value for all
+            values = [values] * len(labels)
+        elif len(values) != len(labels):
             raise ValueError(f"column {name!r} has {len(values)} values for {len(labels)} words")
-
-    def cell(values: object, i: int) -> object:
-        value = values[i] if _each(values) else values
-        return value.item() if isinstance(value, np.generic) else value
-
+        cells[name] = [v.item() if isinstance(v, np.generic) else v for v in values]
     return [
-        {"i": i, "word": w, **{k: cell(v, i) for k, v in columns.items()}}
-        for i, w in enumerate(labels)
+        {"i": i, "word": w, **{k: v[i] for k, v in cells.items()}} for i, w in enumerate(labels)
     ]
-
-
-def _each(values: object) -> bool:
-    """Whether a column gives one value per word (a text is one value)."""
-    return not isinstance(values, str) and np.ndim(values) > 0
 
 
 def literal(value: object) -> str:
@@ -229,9 +203,8 @@ def text(field: str, mark: dict | None = None, **encoding: object) -> dict:
 
 
 def share_ticks(room: float) -> list[dict]:
-    """Dataset ``yticks`` of a :func:`room_y` axis reaching up to ``room``: evenly spaced, at most
-    seven ticks, never past 100 % (a share cannot be more; the axis only goes higher to make
-    room for the numbers over the bars)."""
+    """Dataset ``yticks`` of a :func:`room_y` axis reaching up to ``room``: at most seven evenly
+    spaced ticks, never past 100 % (the axis only goes higher to make room for numbers)."""
     top = min(room, 1.0)
     step = next((s for s in _TICK_STEPS if top / s <= 6 + 1e-9), _TICK_STEPS[-1])
     return [{"v": round(k * step, 10)} for k in range(int(top / step + 1e-9) + 1)]
@@ -244,8 +217,7 @@ def ticks_from(dataset: str, field: str) -> dict:
 
 def room_y(field: str, title: str | None = None) -> dict:
     """:func:`share_y` of a chart with numbers over its bars: from 0 up to exactly its room
-    (:func:`room`; no rounding up: the numbers were fitted to that height), its ticks from
-    dataset ``yticks`` (:func:`share_ticks`)."""
+    (:func:`room`: the numbers were fitted to that height), ticks from dataset ``yticks``."""
     y = share_y(title, field)
     # No tick count: Vega would thin the given values down to it.
     axis = {k: v for k, v in y["axis"].items() if k != "tickCount"}
@@ -256,8 +228,7 @@ def room_y(field: str, title: str | None = None) -> dict:
 
 
 def unseen(dataset: str, **encoding: object) -> dict:
-    """An invisible layer: its rows stretch the axes' domains (Vega's automatic domains follow
-    the data), or bring a dataset an axis reads its ticks from into the chart."""
+    """An invisible layer: its rows stretch the axes, or bring the data of an axis's ticks."""
     return {
         "data": data(dataset),
         "mark": {"type": "point", "opacity": 0, "aria": False},
@@ -266,8 +237,7 @@ def unseen(dataset: str, **encoding: object) -> dict:
 
 
 def room(dataset: str, field: str) -> list[dict]:
-    """The layers that make a :func:`room_y` axis reach the room in ``dataset``'s ``field``,
-    and read its ticks from dataset ``yticks``."""
+    """The layers that make a :func:`room_y` axis reach ``dataset``'s ``field`` and its ticks."""
     return [unseen(dataset, y=room_y(field)), unseen("yticks", y=room_y("v"))]
 
 
@@ -278,9 +248,8 @@ def role_bars(
     role: Role, colour: dict, style: ChartStyle, mark: dict | None = None, **encoding: object
 ) -> dict:
     """Bars in ``role``'s look (:func:`role_bar`), named by ``colour`` (:func:`colour`) in the
-    chart's one legend; ``encoding`` places them, and a bar of no height is hidden (its outline
-    would draw a line where there is nothing; filtering it out would drop its word from the x
-    axis)."""
+    chart's one legend and placed by ``encoding``; a bar of no height is hidden (its outline
+    would draw a line where there is nothing)."""
     y, y2 = encoding["y"]["field"], encoding.get("y2", {}).get("field")
     empty = f"datum.{y} != {f'datum.{y2}' if y2 else 0}"
     return {
@@ -296,9 +265,8 @@ def colour(
     field: str = "part",
     **legend: object,
 ) -> dict:
-    """The colour channel of a chart's one legend: each row's ``field`` (a layer's constant
-    name: :func:`named`) is entry ``names[k]``, drawn as ``roles[k]`` (:func:`symbols`);
-    ``legend`` sets the legend's properties."""
+    """The colour channel of a chart's one legend: a row whose ``field`` (:func:`named`) is
+    ``names[k]`` is drawn as ``roles[k]`` (:func:`symbols`); ``legend`` adds properties."""
     return {
         "field": field,
         "type": "nominal",
@@ -309,15 +277,13 @@ def colour(
 
 
 def named(name: str) -> dict:
-    """The transform giving a layer's rows the legend entry ``name`` in field ``part`` (a
-    constant ``datum`` cannot carry a scale in Vega-Lite's schema)."""
+    """The transform giving a layer's rows the legend entry ``name`` in field ``part``."""
     return {"calculate": literal(name), "as": "part"}
 
 
 def symbols(names: Sequence[str], roles: Sequence[Role], style: ChartStyle) -> dict:
     """Legend symbols that repeat the marks' cues other than colour: a patterned role's square
-    has its bars' dashed ink outline, a :data:`LINE` role is a dashed ink stroke. Vega
-    evaluates these for each entry (``datum.value`` is its name)."""
+    has its bars' dashed ink outline, a :data:`LINE` role is a dashed ink stroke."""
     shape, dash, ink, width = {}, {}, {}, {}
     for name, role in zip(names, roles, strict=True):
         if role.pattern == LINE:
@@ -344,15 +310,15 @@ def _by_entry(values: dict[str, object], otherwise: str) -> dict:
 
 
 def pair_offset(domain: Sequence[object], **channel: object) -> dict:
-    """The ``xOffset`` channel of two bars to a word (``channel``: its field or datum), with a
-    gap of :data:`PAIR_GAP` between them and none outside (:func:`pair_span` relies on it)."""
+    """The ``xOffset`` channel (``channel``: its field or datum) of two bars to a word, with a
+    gap of :data:`PAIR_GAP` between them and none outside."""
     scale = {"domain": list(domain), "paddingInner": PAIR_GAP, "paddingOuter": 0}
     return {"type": "nominal", **channel, "scale": scale}
 
 
 def pair_span(k: int) -> tuple[float, float]:
-    """Where bar ``k`` (0 left, 1 right) of a pair sits in its word's band, as band positions,
-    :data:`STROKE_PAST` past its sides (not past the band's: positions run from 0 to 1)."""
+    """Where bar ``k`` (0 left, 1 right) of a pair sits in its word's band, :data:`STROKE_PAST`
+    past its sides but within the band."""
     step = 1 / (2 - PAIR_GAP)
     start = k * step
     return max(0.0, start - STROKE_PAST), min(1.0, start + step * (1 - PAIR_GAP) + STROKE_PAST)
@@ -366,9 +332,8 @@ def strokes(
     span: tuple[float, float] = (0.0, 1.0),
     **encoding: object,
 ) -> dict:
-    """Exact values as dashed ink strokes over bars (a line, so that the bar under it shows):
-    rules from band position ``span[0]`` to ``span[1]`` of each word ``x`` (a whole band, or one
-    bar of a pair: :func:`pair_span`); ``dash`` (or a ``strokeDash`` encoding) their dash."""
+    """Exact values as dashed ink strokes over bars, from band position ``span[0]`` to
+    ``span[1]`` of each word ``x`` (a whole band, or one bar of a pair: :func:`pair_span`)."""
     mark = {"type": "rule", "stroke": palette.INK, "strokeWidth": style.line_width + 1}
     return {
         "mark": mark | ({"strokeDash": list(dash)} if dash else {}),
@@ -385,32 +350,27 @@ def strokes(
 
 
 def shown_if(test: str) -> dict:
-    """An opacity encoding that hides a mark where ``test`` fails (filtering it out would drop
-    its word from the x axis)."""
+    """An opacity that hides a mark where ``test`` fails (filtering would drop its word)."""
     return {"condition": {"test": test, "value": 1}, "value": 0}
 
 
 def key_height(style: ChartStyle) -> float:
-    """Height (px) of one :func:`key_row`: about a legend's row (its symbols are relatively
-    smaller on a projector)."""
+    """Height (px) of one :func:`key_row`: about a legend's row."""
     return style.font_size * (1.3 if style.projector else 1.5)
 
 
 def height(style: ChartStyle, rows: int) -> int:
     """A chart's height (px) with ``rows`` rows of title, legend and keys over the one-line
-    title and one-row legend of ``style.height``.
+    title and one-row legend of ``style.height`` (Streamlit fits them all into the height).
 
-    Streamlit fits the whole chart, its title and legends too, into the height, so a plot under
-    many rows would be squeezed flat. A projector's plot gives two rows of its height up: the
-    page's control and the chart it moves must fit a 1280×720 screen together.
+    A projector's plot gives two rows up: the page's control and the chart it moves must fit a
+    1280×720 screen together.
     """
     return round(style.height + max(0, rows - 2 * style.projector) * key_height(style))
 
 
 def legend_over(rows: int, style: ChartStyle) -> dict:
-    """Legend properties placing it above ``rows`` key rows: Vega places a legend by the plot
-    alone, never by the marks drawn above it."""
-    # In the key rows' lettering (Streamlit's theme sets its own font for legends).
+    """Legend properties placing it above ``rows`` key rows, in their lettering."""
     return {"offset": round(rows * key_height(style)) + 6, "labelFont": FONT}
 
 
@@ -422,14 +382,11 @@ def key_row(
     field: str = "label",
     **words: object,
 ) -> list[dict]:
-    """A line of words that change with the state, drawn above the plot ``row`` rows up (0:
-    right over it; :func:`legend_over` keeps the legend clear of it).
+    """Words that change with the state, drawn ``row`` rows above the plot (0: right over it).
 
     The words are the one-row ``dataset``'s ``field`` (``words``: their mark properties), after
-    a stroke with the ``line`` mark properties where its field ``line`` is true — a key for
-    strokes the chart draws (no ``line``: the words alone). Drawn as marks because a Vega
-    legend whose entries are data sits beside the chart's other legend, too wide for a phone,
-    and cannot have no entries at all.
+    a stroke with the ``line`` mark properties where its field ``line`` is true. Marks, because
+    a legend of data would sit beside the chart's other legend, too wide for a phone.
     """
     y = {"value": -(row + 0.5) * key_height(style) - 4}
     mark = {"align": "left", "baseline": "middle", "fontSize": style.font_size, **words}
