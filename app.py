@@ -53,13 +53,11 @@ else:
 
 st.header("Take the pages in this order")
 learners = [e for e in page.PAGES[1:] if e.for_learners and (page.ROOT / e.script).exists()]
-for number, entry in enumerate(learners, start=1):
+others = [e for e in page.PAGES if not e.for_learners]
+for number, entry in enumerate([*learners, *others], start=1):
     # The link holds only the page's name: a long label is cut to one line with an ellipsis.
-    st.page_link(entry.script, label=f"**{number}. {entry.label}**", icon=entry.icon)
+    label = f"{number}. {entry.label}" if entry.for_learners else entry.label
+    st.page_link(entry.script, label=f"**{label}**", icon=entry.icon)
     st.caption(entry.blurb)
-for entry in page.PAGES:
-    if not entry.for_learners:
-        st.page_link(entry.script, label=f"**{entry.label}**", icon=entry.icon)
-        st.caption(entry.blurb)
 
 page.finish()

@@ -1,17 +1,12 @@
-"""Every threshold and limit of SpecViz, in one place.
-
-The core validates against these, the pages offer controls within them, and learner text quotes
-them (never a copy of the number), so a limit changes in one line.
-"""
+"""Every threshold and limit of SpecViz, in one place: the core validates against these, the
+pages offer controls within them, and learner text quotes them (never a copy of the number)."""
 
 from __future__ import annotations
 
 # --------------------------------------------------------------------------------- rounding
 
-#: "Zero up to rounding". Two probabilities that differ by at most this are the same number
-#: written twice (30/100 and 3/10 summed in another order, say): the token is balanced, adds
-#: nothing to the leftover bucket, and a total distance below it is reported as 0. Rounding
-#: leaves differences of ~1e-16 per token, far below; no lesson needs a real difference this small.
+#: "Zero up to rounding": probabilities this close are the same number written twice (a balanced
+#: token, nothing to the bucket, a distance of 0). Rounding leaves ~1e-16; no lesson needs less.
 ROUNDING = 1e-12
 
 #: How far from 1 a probability vector may sum before it is refused (``normalize`` first).
@@ -19,36 +14,30 @@ SUM_TOLERANCE = 1e-6
 
 # -------------------------------------------------------------------------------- sizes
 
-#: Largest ``n`` for the per-draw sampler: it holds ~40 bytes per draw in memory.
+#: Largest ``n`` for the per-draw sampler (~40 bytes a draw), the count-level samplers (exact in
+#: int64) and a rule's literal (per-draw) sampler.
 MAX_PER_DRAW = 50_000_000
-#: Largest ``n`` for the count-level samplers: far beyond any demo, still exact in int64.
 MAX_COUNT_DRAWS = 10**15
-#: Largest ``n`` a rule's literal (per-draw) sampler runs.
 MAX_RULE_DRAWS = 10_000_000
 #: Largest draft length the theory functions accept.
 MAX_GAMMA = 10_000
-#: Largest vocabulary the core accepts; the lessons use 3 to 80 words. Work per word is what
-#: sets it: the noise band's exact mean is a pass over the words per sample size, and the bug
-#: zoo's comparison draws three sets of counts per checkpoint, about 0.5 s at this size (a real
-#: model's 50,000 words and more would take seconds, and teach nothing more).
+#: Largest vocabulary the core accepts (the lessons use 3 to 80 words; the bug zoo takes 0.5 s).
 MAX_VOCAB = 20_000
-#: Most entries of any array the core takes (the samplers hand arrays of millions of uniforms
-#: to one another; 512 MB of floats).
+#: Most entries of any array the core takes (512 MB of floats).
 MAX_ENTRIES = 64_000_000
-#: Longest story of the one-draw player: learners click through tens; hundreds fill the tally.
+#: Longest story of the one-draw player.
 MAX_STORY = 2_000
 #: Most proposals the literal "redraw until accepted" sampler may need (about n / alpha).
 MAX_REDRAW_PROPOSALS = 100_000_000
 #: Most powers ``alpha**k`` one call of the theory functions sums (alphas x (gamma + 1)).
 MAX_POWERS = 4_000_000
-#: Most sample sizes one call of the noise band takes (the pages ask for ~60). For a law of at
-#: most 12 words the band's edges are put on the lattice of possible TVs, ``2**V`` offsets a size.
+#: Most sample sizes one call of the noise band takes (the pages ask for ~60).
 MAX_BAND_SIZES = 1_000
 #: Most (sample size, word) pairs one noise band computes: 60 sizes at the largest vocabulary.
 MAX_BAND_WORK = 60 * MAX_VOCAB
 #: Most checkpoints a TV path is observed at.
 MAX_CHECKPOINTS = 100_000
-#: Largest seed: numpy accepts more, a share link and a number box need a bound.
+#: Largest seed (a share link and a number box need a bound).
 MAX_SEED = 2**32 - 1
 
 # ----------------------------------------------------------------------------- Monte Carlo
@@ -57,9 +46,8 @@ MAX_SEED = 2**32 - 1
 PER_DRAW_MAX = 10**6
 #: The sample sizes the Monte Carlo page offers: 1, 10, ..., 10**9.
 N_CHOICES: tuple[int, ...] = tuple(10**k for k in range(10))
-#: Seeds (seed, seed + 1, ...) whose TV paths a convergence chart shows.
+#: Seeds (seed, seed + 1, ...) whose TV paths a convergence chart shows, and points per path.
 PATHS = 5
-#: Points per TV path (before rounding removes duplicate sample sizes).
 CHECKPOINTS = 60
 #: Largest ``N`` of the bug zoo's TV paths.
 ZOO_N_MAX = 10**8
@@ -68,22 +56,19 @@ BAND_LEVEL = 0.95
 
 # ------------------------------------------------------------------------------ the lesson
 
-#: Words in the Playground's vocabulary.
+#: Words in the Playground's vocabulary, a weight slider's top, the longest word (characters),
+#: and the longest share-link value read.
 MIN_TOKENS = 3
 MAX_TOKENS = 10
-#: A weight slider runs from 0 to this.
 MAX_WEIGHT = 100
-#: Longest vocabulary word, in characters.
 MAX_LABEL = 12
-#: Longest share-link value read (longer ones are refused before parsing).
 MAX_PARAM_CHARS = 300
 
 # ---------------------------------------------------------------- many words per target call
 
-#: Most (context, word) entries of a decoding pair's tables: a few floats each, 20 MB at most.
+#: Most (context, word) entries of a decoding pair's tables (20 MB at most).
 MAX_DECODE_ENTRIES = 500_000
-#: Most contexts the target reaches from the start for an exact prediction: it squares a dense
-#: matrix of that size up to 64 times (a fraction of a second at this size).
+#: Most contexts the target reaches for an exact prediction (it squares a dense matrix that size).
 MAX_DECODE_CONTEXTS = 150
 #: Most drafts per target call the engine runs (real systems use 3 to 8).
 MAX_DECODE_GAMMA = 64
@@ -91,19 +76,16 @@ MAX_DECODE_GAMMA = 64
 MAX_DECODE_TOKENS = 100_000
 #: Most model steps one run takes, ``n_tokens x (gamma + 1)``: under a second of Python.
 MAX_DECODE_WORK = 500_000
-#: Most model steps a batch of runs takes, ``runs x n_tokens x (gamma + 1)``: under a second of
-#: numpy, 40 MB of words at most.
+#: Most model steps a batch of runs takes, ``runs x n_tokens x (gamma + 1)``: under a second.
 MAX_BATCH_WORK = 5_000_000
 #: Most multiply-adds of an exact expected number of calls, ``n_tokens x (gamma + 1) x contexts²``.
 MAX_CALLS_WORK = 200_000_000
-#: Most ``(values of gamma) x contexts³`` one prediction curve takes (each value squares a
-#: matrix up to 64 times: about a second at this size).
+#: Most ``(values of gamma) x contexts³`` one prediction curve takes (about a second).
 MAX_CURVE_WORK = 50_000_000
 
 # -------------------------------------------------------- the page "Many words per call"
 
 #: The pairs of models the page offers, by their key in links, and their names in menus.
-PAIR_KEYS: tuple[str, ...] = ("ngram", "strong", "weak", "hotter", "perfect", "textbook")
 PAIR_TITLES: dict[str, str] = {
     "ngram": "The n-gram pair",
     "strong": "A strong draft",
@@ -112,12 +94,12 @@ PAIR_TITLES: dict[str, str] = {
     "perfect": "A perfect draft",
     "textbook": "The worked example",
 }
-#: The page's chart against gamma runs from 0 (plain decoding) to this.
+PAIR_KEYS: tuple[str, ...] = tuple(PAIR_TITLES)
+#: The chart's largest gamma; texts and words per text of the check against the prediction; how
+#: many of a long text's commonest words the page shows.
 CURVE_GAMMA = 12
-#: Texts, and words per text, behind the page's check of predicted against measured.
 CHECK_RUNS = 100
 CHECK_WORDS = 50
-#: How many of a long text's commonest words the page shows.
 COMMON_WORDS = 12
 #: The page's settings: draft step cost c (in target steps), temperature, words to write.
 DECODE_COSTS: tuple[float, ...] = (0.0, 0.01, 0.02, 0.05, 0.1, 0.2, 0.3, 0.5, 1.0)
@@ -126,20 +108,17 @@ DECODE_LENGTHS: tuple[int, ...] = (30, 60, 120, 240)
 
 # ------------------------------------------------ why it is exact, rejection sampling, variants
 
-#: Most draft candidates the multi-candidate rule (SpecInfer) tries per word, and the choices the
-#: Variants lab offers (1 is the standard rule).
+#: Most draft candidates the multi-candidate rule (SpecInfer) tries per word.
 MAX_CANDIDATES = 8
 CANDIDATE_CHOICES: tuple[int, ...] = tuple(range(1, MAX_CANDIDATES + 1))
-#: Typical acceptance's ε and δ as the Variants lab offers them (Medusa's defaults .09 and .3 are
-#: among them): ε from 0 to .5 and δ from 0 to 1, in steps of .01 and .05.
+#: Typical acceptance's ε and δ as the Variants lab offers them.
 TYPICAL_EPS_CHOICES: tuple[float, ...] = tuple(round(i / 100, 2) for i in range(51))
 TYPICAL_DELTA_CHOICES: tuple[float, ...] = tuple(round(i / 20, 2) for i in range(21))
 #: Runs of each rule's own procedure behind the Variants lab's Monte Carlo check.
 LAB_RUNS = 100_000
 #: Most proposals the literal classic rejection sampler may make in one call (about n·M).
 MAX_CLASSIC_PROPOSALS = 100_000_000
-#: Proposals the page "Is it just rejection sampling?" lets the classic loop make (about 1.5 s):
-#: with a huge M it runs fewer words than asked and says so.
+#: Proposals the page "Is it just rejection sampling?" lets the classic loop make (about 1.5 s).
 REJECTION_PROPOSAL_BUDGET = 10_000_000
 #: Words the page "Is it just rejection sampling?" emits with both samplers.
 REJECTION_RUN_CHOICES: tuple[int, ...] = (100, 1_000, 10_000, 100_000)
@@ -147,12 +126,9 @@ REJECTION_RUN_CHOICES: tuple[int, ...] = (100, 1_000, 10_000, 100_000)
 LEAK_RUN_CHOICES: tuple[int, ...] = tuple(10**k for k in range(6, 13))
 
 # ------------------------------------------------------------ the names a share link carries
-# The keys and titles of the lesson's rules and cases, written once: specviz/rules.py and
-# specviz/exactness.py build their objects on them, and specviz/links.py reads them without
-# importing either (loading a page's link settings loads no lesson).
 
-#: Every verification rule, by key (``rules.RULES``, in display order) and title ({T} and {D}
-#: stand for the target's and the draft's letters).
+#: Every verification rule (``rules.RULES``) by key, in display order, and title: written here
+#: so that specviz/links.py reads them without importing a lesson module.
 RULE_TITLES: dict[str, str] = {
     "correct": "Correct rule",
     "greedy": "Greedy verification",
@@ -166,8 +142,7 @@ RULE_TITLES: dict[str, str] = {
     "float32_leq": "Float32 uniform tested with ≤",
     "typical_acceptance": "Typical acceptance (Medusa)",
 }
-#: The rules that are mistakes (the bug zoo's exhibits), in display order; the others are the
-#: Variants lab's.
+#: The rules that are mistakes (the bug zoo's exhibits); the others are the Variants lab's.
 MISTAKE_KEYS: tuple[str, ...] = (
     "resample_from_p",
     "inverted_ratio",
@@ -176,13 +151,11 @@ MISTAKE_KEYS: tuple[str, ...] = (
     "topk_mismatch",
     "float32_leq",
 )
-#: Default draft candidates of the multi-candidate rule, and typical acceptance's ε and δ
-#: (Medusa's defaults).
+#: Defaults: draft candidates of the multi-candidate rule, typical acceptance's ε and δ (Medusa's).
 DEFAULT_CANDIDATES = 2
 DEFAULT_TYPICAL_EPS = 0.09
 DEFAULT_TYPICAL_DELTA = 0.3
-#: The states the page "Why it's exact" shows the proof on, by key (``exactness.CASES``, in
-#: display order) and title.
+#: The states the page "Why it's exact" shows the proof on (``exactness.CASES``), and titles.
 CASE_TITLES: dict[str, str] = {
     "filter": "Forbidden word",
     "misses": "Draft misses a word",
@@ -193,11 +166,7 @@ CASE_TITLES: dict[str, str] = {
 
 # --------------------------------------------------------------- what a server process keeps
 
-#: Results and figures the pages keep per process, shared by every session (least recently used
-#: dropped first). The decoding page asks for 3 per setting (a run, a curve, a check) and offers
-#: hundreds of settings; a result is a few kB, so 2,048 of them stay well within ~100 MB.
+#: Results the pages keep per process, shared by every session (a few kB each: ~100 MB at most).
 PAGE_KEPT_RESULTS = 2048
-#: The server's garbage collector: allocations before a young collection, then young
-#: collections per middle one, middle ones per full one (Python's default: 700, 10, 10). See
-#: specviz/ui/page.py.
+#: The server's garbage collector thresholds (Python's default: 700, 10, 10); see ui/page.py.
 GC_THRESHOLDS: tuple[int, int, int] = (10_000, 10, 10)

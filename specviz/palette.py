@@ -1,10 +1,9 @@
 """One palette and one notation for every page: the same meaning gets the same colour, pattern,
 icon and words everywhere.
 
-Colours are the Okabe–Ito set, distinguishable with the common colour-vision deficiencies; each
-role also has a fill pattern and an icon so that nothing is told by colour alone. Several of those
-fills are too light for small text on white (vermillion 3.9:1, reddish purple 3.1:1), so each role
-also has a darker shade of the same hue for coloured *text*, at least 5:1 on white (WCAG AA).
+Colours are the Okabe–Ito set, distinguishable with the common colour-vision deficiencies; a fill
+pattern and an icon say each meaning too, so nothing is told by colour alone. Coloured *text* uses
+a darker shade of the same hue, at least 5:1 on white (WCAG AA), as some fills are too light.
 """
 
 from __future__ import annotations
@@ -14,20 +13,14 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class Role:
-    """How one meaning is drawn: colour, fill pattern, icon and name.
-
-    ``color`` fills bars and lines; ``text_color`` is the same hue darkened for small text on white.
-    """
+    """How one meaning is drawn: ``color`` fills bars and lines, ``text_color`` (the same hue,
+    darker) colours small text on white; a fill ``pattern``, an ``icon`` and a ``name``."""
 
     color: str
     pattern: str
     icon: str
     name: str
-    text_color: str = ""
-
-    def __post_init__(self) -> None:
-        if not self.text_color:
-            object.__setattr__(self, "text_color", self.color)
+    text_color: str
 
 
 # Text shades: the fill's hue and saturation, lightness lowered to a 5.3:1 contrast on white.
@@ -36,26 +29,16 @@ DRAFT = Role("#E69F00", "/", "◆", "draft", "#8F6300")  # orange, hatched
 ACCEPTED = Role("#009E73", "", "✓", "accepted", "#007A59")  # bluish green, solid
 REJECTED = Role("#D55E00", "x", "✗", "rejected", "#B14E00")  # vermillion, crossed
 BUCKET = Role("#CC79A7", ".", "◌", "leftover bucket", "#B04380")  # reddish purple, dotted
-NEUTRAL = Role("#595959", "", "=", "balanced")  # 7:1 on white: its own text shade
+NEUTRAL = Role("#595959", "", "=", "balanced", "#595959")  # 7:1 on white: its own text shade
 
 INK = "#1a1a1a"
 GRID = "#d0d0d0"
 
-#: Status of a token: the draft proposes it too often, too rarely, or just right.
-OVER = "over-sampled"
-UNDER = "under-sampled"
-BALANCED = "balanced"
-STATUS_ICON = {OVER: "▼", UNDER: "▲", BALANCED: "="}
-STATUS_ROLE = {OVER: REJECTED, UNDER: BUCKET, BALANCED: NEUTRAL}
-
 
 @dataclass(frozen=True)
 class Notation:
-    """Letters for the two models.
-
-    SpecViz follows Leviathan et al.: ``p`` = target, ``q`` = draft. Chen et al. (DeepMind) and many
-    blog posts swap the letters; ``swapped=True`` relabels every formula the app shows.
-    """
+    """Letters for the two models: ``p`` = target, ``q`` = draft (Leviathan et al.), or swapped
+    (Chen et al. and many blog posts), which relabels every formula the app shows."""
 
     swapped: bool = False
 

@@ -1,9 +1,8 @@
 """The one-token procedure as a story: every random number of every draw, kept for display.
 
-:func:`speculative_sample` throws its uniforms away; a learner stepping through draws wants to see
-them — where the pointer landed on the draft's strip, where ``u`` fell against ``a(x)``, where the
-bucket draw landed. The story uses the same mappings as the sampler (inverse CDF on ``q`` and on the
-residual, the division-free test ``u·q(x) < p(x)``), so its draws have the sampler's law.
+A learner stepping through draws sees where the pointer landed on the draft's strip, where ``u``
+fell against ``a(x)`` and where the bucket draw landed. The story uses the sampler's mappings
+(inverse CDF on ``q`` and on the residual, the test ``u·q(x) < p(x)``), so its draws have its law.
 """
 
 from __future__ import annotations
@@ -25,20 +24,16 @@ class DrawStory:
 
     Attributes
     ----------
-    u_draft : numpy.ndarray
-        Uniform that picked the proposal on the draft's cumulative strip.
-    draft : numpy.ndarray
-        Proposed token (law ``q``).
+    u_draft, draft : numpy.ndarray
+        The uniform that picked the proposal on the draft's strip, and the proposal (law ``q``).
     accept_prob : numpy.ndarray
-        ``a(x) = min(1, p(x)/q(x))`` of the proposed token.
-    u_accept : numpy.ndarray
-        Uniform of the acceptance test; accepted when ``u·q(x) < p(x)`` (i.e. ``u < a(x)``).
-    accepted : numpy.ndarray
-        bool, the test's verdict.
+        ``a(x) = min(1, p(x)/q(x))`` of the proposal.
+    u_accept, accepted : numpy.ndarray
+        The acceptance test's uniform and its verdict (bool): ``u·q(x) < p(x)``.
     u_bucket : numpy.ndarray
-        Uniform that picked the replacement on the bucket's strip; NaN where accepted (unused).
+        The uniform that picked the replacement on the bucket's strip; NaN where accepted.
     output : numpy.ndarray
-        Emitted token (law ``p``): the proposal if accepted, else the bucket's pick.
+        The emitted token (law ``p``): the proposal if accepted, else the bucket's pick.
     """
 
     u_draft: np.ndarray
@@ -51,15 +46,6 @@ class DrawStory:
 
     def __len__(self) -> int:
         return int(self.draft.size)
-
-    def tally(self, steps: int) -> tuple[np.ndarray, np.ndarray]:
-        """Emitted counts per token after ``steps`` draws: (via accepted drafts, via the bucket)."""
-        size = max(int(self.draft.max(initial=0)), int(self.output.max(initial=0))) + 1
-        out, acc = self.output[:steps], self.accepted[:steps]
-        return (
-            np.bincount(out[acc], minlength=size),
-            np.bincount(out[~acc], minlength=size),
-        )
 
 
 def one_draw_story(p: ArrayLike, q: ArrayLike, n: int, seed: SeedLike = None) -> DrawStory:
@@ -77,8 +63,7 @@ def one_draw_story(p: ArrayLike, q: ArrayLike, n: int, seed: SeedLike = None) ->
     Returns
     -------
     DrawStory
-        Per draw: the three uniforms, the proposal, its acceptance probability, the verdict and
-        the emitted token.
+        Per draw: the three uniforms, the proposal, its ``a(x)``, the verdict, the emitted token.
     """
     p, q = prob_pair(p, q)
     n = whole(n, "n", maximum=MAX_STORY)

@@ -16,6 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from specviz import links
 from specviz.limits import (
     CASE_TITLES,
     MAX_LABEL,
@@ -53,8 +54,8 @@ from specviz.scenario import Scenario, from_query
 PROPERTY = settings(deadline=None, max_examples=200, derandomize=True)
 
 #: Every parameter any page reads from a link.
-ALL_PARAMS: tuple[Param, ...] = (*SCENARIO_PARAMS, QUALITY, GAMMA, RUNS, DRAWS, BUG)
-CHOICE_PARAMS = (QUALITY, GAMMA, RUNS, DRAWS, BUG)
+ALL_PARAMS: tuple[Param, ...] = tuple(p for p in vars(links).values() if isinstance(p, Param))
+CHOICE_PARAMS = tuple(param for param in ALL_PARAMS if param.choices)
 FLAGS = (PROJECTOR, LETTERS)
 
 
@@ -63,6 +64,7 @@ def ids(param: Param) -> str:
 
 
 def test_every_parameter_has_its_own_name() -> None:
+    assert len(ALL_PARAMS) == 22 and len(CHOICE_PARAMS) == 18
     names = [param.name for param in ALL_PARAMS]
     assert len(names) == len(set(names)), names
     assert [param.name for param in SCENARIO_PARAMS] == [
@@ -255,8 +257,7 @@ def test_a_hostile_value_gives_the_default_and_one_plain_notice(param: Param, ra
         return
     assert isinstance(notice, str) and notice
     assert notice.startswith(f"The link's '{param.name}' ")
-    shown = param.describe(param.default) if param.describe else param.format(param.default)
-    assert notice.endswith(f"; the page uses {shown}."), notice
+    assert notice.endswith(f"; the page uses {param.shown}."), notice
     assert len(notice) < 300
     assert "<" not in notice and ">" not in notice
     if text.strip():
@@ -314,3 +315,27 @@ def test_mismatched_lengths_give_the_default_example_and_one_notice(query) -> No
 def test_bad_parameters_are_reported_in_link_order() -> None:
     _, notices = read_all(ALL_PARAMS, {"gamma": "99", "seed": "x", "words": "a"})
     assert [notice.split("'")[2] for notice in notices] == ["words", "seed", "gamma"]
+
+
+#: What the link's notice says of a value a parameter does not take, after "The link's '<name>' ".
+NOTICES = {
+    "n": "is not one of the offered numbers of runs (1, 10, …, 1B); the page uses N = 10,000",
+    "leak": "is not one of the offered numbers of runs (1e6, 1e7, …, 1e12); "
+    "the page uses N = 1,000,000,000,000",
+    "runs": "is not one of the offered numbers of words (100, 1k, 10k, 100k); "
+    "the page uses 10,000 words",
+    "c": "is not one of the offered draft costs (0, 0.01, 0.02, 0.05, 0.1, 0.2, 0.3, 0.5, 1); "
+    "the page uses c = 0.1",
+    "temp": "is not one of the offered temperatures (0, 0.5, 0.7, 1, 1.5, 2); "
+    "the page uses temperature 1",
+    "gamma": "must be one of 1, 2, …, 8; the page uses γ = 4",
+    "draws": "must be one of 20, 50, 200, 500; the page uses 50 draws",
+    "projector": "is not understood (it is an on/off setting); the page uses 'projector' off",
+    "case": "names a case the page does not have; the page uses your own target and draft",
+}
+
+
+@pytest.mark.parametrize("name", NOTICES)
+def test_a_notice_in_full(name: str) -> None:
+    param = next(param for param in ALL_PARAMS if param.name == name)
+    assert param.read({name: "zzz"}) == (param.default, f"The link's '{name}' {NOTICES[name]}.")

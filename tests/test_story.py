@@ -7,7 +7,7 @@
 - its laws: 50 stories of the maximum length (2000 draws, seeds 0..49) pooled, the emitted words
   follow p and the proposals follow q (chi-square p-value above :data:`P_FLOOR`; the seeds are
   fixed, so a failure means the law moved, not bad luck);
-- edge cases, the tally, input validation;
+- edge cases, input validation;
 - the player builder: the page embeds exactly the story's numbers, labels only as JSON data that
   cannot close the script element, projector type is larger, swapped lettering swaps T and D.
 """
@@ -225,28 +225,6 @@ def test_zero_length_story():
     p, q = CASES["default"]
     s = one_draw_story(p, q, 0, seed=1)
     assert len(s) == 0
-    ok, bucket = s.tally(0)
-    assert ok.sum() == bucket.sum() == 0
-
-
-# --------------------------------------------------------------------------- tally
-
-
-@pytest.mark.parametrize("case", ["default", "preset misses", "preset garbage", "p == q"])
-def test_tally_adds_up(case):
-    p, q = CASES[case]
-    s = one_draw_story(p, q, 300, seed=3)
-    for steps in (0, 1, 2, 17, 150, 299, 300):
-        ok, bucket = s.tally(steps)
-        assert ok.shape == bucket.shape
-        size = max(ok.size, p.size)
-        ok, bucket = np.pad(ok, (0, size - ok.size)), np.pad(bucket, (0, size - bucket.size))
-        out, acc = s.output[:steps], s.accepted[:steps]
-        np.testing.assert_array_equal(ok + bucket, np.bincount(out, minlength=size))
-        np.testing.assert_array_equal(ok, np.bincount(out[acc], minlength=size))
-        np.testing.assert_array_equal(bucket, np.bincount(out[~acc], minlength=size))
-        assert ok.sum() + bucket.sum() == steps
-        assert ok.sum() == acc.sum()
 
 
 # --------------------------------------------------------------------------- validation

@@ -1,8 +1,5 @@
-"""The Playground's controls: presets that each teach one lesson, and the weight editor.
-
-Every change goes through the shared state (``state.save``), so the charts, the other pages and
-the share link all follow.
-"""
+"""The Playground's controls: presets that each teach one lesson, and the weight editor. Every
+change goes through the shared state, so the charts, the other pages and the share link follow."""
 
 from __future__ import annotations
 
@@ -11,12 +8,8 @@ import streamlit as st
 from specviz.limits import MAX_LABEL, MAX_TOKENS, MAX_WEIGHT, MIN_TOKENS
 from specviz.links import LABEL_RULE, clean_label
 from specviz.palette import Notation
-from specviz.scenario import PRESETS, PRESETS_BY_KEY, Preset, Scenario, random_scenario
+from specviz.scenario import PRESETS, PRESETS_BY_KEY, Scenario, random_scenario
 from specviz.ui import state
-
-
-def _load_preset(preset: Preset) -> None:
-    state.save(preset.apply(state.current()))
 
 
 def _load_random() -> None:
@@ -24,10 +17,9 @@ def _load_random() -> None:
     state.save(random_scenario(now, now.next_seed()))
 
 
-def _picked() -> None:
-    key = st.session_state["pg.preset"]
+def _pick(key: str) -> None:
     if key in PRESETS_BY_KEY:
-        _load_preset(PRESETS_BY_KEY[key])
+        state.save(PRESETS_BY_KEY[key].apply(state.current()))
 
 
 def current_lesson(scenario: Scenario) -> str | None:
@@ -42,16 +34,15 @@ def current_lesson(scenario: Scenario) -> str | None:
 
 
 def preset_picker(scenario: Scenario, note: Notation) -> None:
-    """The presets (a menu showing the one on show: compact on a phone and a projector), Random,
-    and the lesson of the preset on show, in a slot that is always there: a box appearing or
-    vanishing above the sliders would redraw them and drop a keyboard user's focus."""
+    """The presets menu, Random, and the lesson of the preset on show, in a slot that is always
+    there (a box appearing above the sliders would redraw them and drop a keyboard user's focus)."""
     lesson = current_lesson(scenario)
     pick, shuffle = st.columns([3, 2], vertical_alignment="bottom")
     state.bound(
         pick.selectbox,
         "pg.preset",
         lesson if lesson in PRESETS_BY_KEY else "",
-        lambda _: _picked(),
+        _pick,
         label="Preset",
         options=["", *PRESETS_BY_KEY],
         format_func=lambda k: PRESETS_BY_KEY[k].title if k else "your own weights",
@@ -74,10 +65,6 @@ def preset_picker(scenario: Scenario, note: Notation) -> None:
             f"**{preset.title}.** {note.fill(preset.lesson_for(scenario.labels))}",
             icon=":material/school:",
         )
-
-
-def _set_weight(model: str, i: int, value: int) -> None:
-    state.save(state.current().with_weight(model, i, value))
 
 
 #: session_state key of a word that was changed on its way in (shown once, as a toast).
@@ -117,7 +104,7 @@ def _token_widgets(scenario: Scenario, note: Notation, i: int, slots: list) -> N
                 st.slider,
                 f"pg.{model}{i}",
                 getattr(scenario, f"{model}_weights")[i],
-                lambda v, model=model: _set_weight(model, i, v),
+                lambda v, model=model: state.save(state.current().with_weight(model, i, v)),
                 label=note.fill(f"{role} {letter} weight of {word}"),
                 min_value=0,
                 max_value=MAX_WEIGHT,

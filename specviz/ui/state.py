@@ -1,14 +1,10 @@
-"""One place for the state the pages share and the settings each page keeps, tied to the URL.
+"""The state the pages share and the settings each page keeps, tied to the URL.
 
-The lesson's :class:`~specviz.scenario.Scenario` lives in ``st.session_state`` under one key, and
-each page setting (a :class:`~specviz.links.Param` of the one link schema) under a key of its
-own. Both are read from the URL once per session (a share link; a bad one becomes notices, never
-an exception) and written back to the URL on every run (:func:`sync_url`), so the address bar is
-always a link that restores what is on screen — and any server replica can serve any student.
-
-Widgets get their value from the state before they are drawn and copy a change back in their
-``on_change`` callback (:func:`bound`, :func:`param_widget`), so presets, links and widgets never
-disagree, and a page switch (which forgets widget keys) loses nothing.
+The lesson's :class:`~specviz.scenario.Scenario` and each page setting (a
+:class:`~specviz.links.Param`) are read from the URL once per session and written back on every
+run (:func:`sync_url`), so the address bar always restores what is on screen, on any replica.
+Widgets take their value from the state and copy a change back in ``on_change`` (:func:`bound`),
+so presets, links and widgets never disagree, and a page switch loses nothing.
 """
 
 from __future__ import annotations
@@ -82,8 +78,7 @@ def _key(param: Param[Any]) -> str:
 
 def param(link: Param[Any]) -> Any:
     """This page's value of a link parameter: read from the URL once per session (a bad value
-    becomes a notice and the default), then kept in the session. Reading it also puts it in
-    this page's share link."""
+    becomes a notice and the default), then kept; reading it puts it in this page's link."""
     key = _key(link)
     if key not in st.session_state:
         value, notice = link.read(st.query_params.to_dict())
@@ -102,28 +97,15 @@ def set_param(link: Param[Any], value: Any) -> None:
     dismiss_notices()
 
 
-def bound(
-    widget: Callable[..., Any],
-    key: str,
-    value: Any,
-    on_change: Callable[[Any], None],
-    **kwargs: Any,
-) -> Any:
-    """Draw ``widget`` showing ``value``; a change by the learner calls ``on_change(new_value)``
-    — also a change that reaches a server session as its very first run (after a replica died:
-    see :mod:`specviz.ui.reconnect`)."""
-    return reconnect.draw(widget, key, value, on_change, **kwargs)
+#: ``bound(widget, key, value, on_change, **kwargs)``: draw ``widget`` showing ``value``; a change
+#: by the learner calls ``on_change(new_value)``, also on a session's first run (after a replica
+#: died: see :mod:`specviz.ui.reconnect`).
+bound = reconnect.draw
 
 
 def param_widget(link: Param[Any], widget: Callable[..., Any], **kwargs: Any) -> Any:
     """Draw ``widget`` bound to a page setting (its key is ``w.<name>``); returns the value."""
-    return bound(
-        widget,
-        f"w.{link.name}",
-        param(link),
-        lambda value: set_param(link, value),
-        **kwargs,
-    )
+    return bound(widget, f"w.{link.name}", param(link), lambda v: set_param(link, v), **kwargs)
 
 
 # ------------------------------------------------------------------------------- the link
@@ -137,12 +119,6 @@ def query() -> dict[str, str]:
     return out
 
 
-def share_url() -> str:
-    """The full link that restores this page in this state."""
-    base = st.context.url or ""
-    return f"{base}?{urlencode(query(), safe=',')}"
-
-
 def sync_url() -> None:
     """Write the state into the address bar, and show the same link in the sidebar with a copy
     button (called once at the end of every run, by ``page.finish``)."""
@@ -154,7 +130,8 @@ def sync_url() -> None:
             "#### Share this view",
             help="This link restores the words, weights, seed and every setting on this page.",
         )
-        st.code(share_url(), language=None, wrap_lines=True)
+        link = f"{st.context.url or ''}?{urlencode(wanted, safe=',')}"
+        st.code(link, language=None, wrap_lines=True)
     reconnect.end_run()
 
 
@@ -177,11 +154,9 @@ def sidebar_settings() -> None:
             scenario.swapped,
             lambda v: update(swapped=bool(v)),
             label="Swap letters (q = target)",
-            help=(
-                "SpecViz writes p for the target model and q for the draft, as Leviathan et al. "
-                "(2023). Chen et al. (2023) and many blog posts swap the letters; this switch "
-                "relabels every formula and chart."
-            ),
+            help="SpecViz writes p for the target model and q for the draft, as Leviathan et al. "
+            "(2023). Chen et al. (2023) and many blog posts swap the letters; this switch "
+            "relabels every formula and chart.",
         )
         bound(
             st.number_input,
