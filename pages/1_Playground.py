@@ -36,7 +36,7 @@ with costs:
         st.select_slider,
         label="Cost of one guess c, in target calls (for the speed-up)",
         options=DECODE_COST.choices,
-        format_func=lambda c: f"{c:g}",
+        format_func=DECODE_COST.format,
         help="How long the small draft takes to guess one word, as a share of one call of the "
         "big target. Every target call also waits for γ such guesses.",
     )

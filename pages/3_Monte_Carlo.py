@@ -3,7 +3,7 @@
 import streamlit as st
 
 from specviz.figures.montecarlo import monte_carlo_figures
-from specviz.figures.numbers import format_count, tv_text
+from specviz.figures.numbers import tv_text
 from specviz.figures.prose import gof_sentence, sampler_note
 from specviz.limits import PATHS
 from specviz.links import RUNS
@@ -30,7 +30,7 @@ with controls:
         st.select_slider,
         label="Number of runs N (1 to 1 billion)",
         options=RUNS.choices,
-        format_func=format_count,
+        format_func=RUNS.format,
         help="From 1 to 1 billion (B) runs, one power of ten per step: arrow keys move it.",
     )
     scenario, one = page.lesson()

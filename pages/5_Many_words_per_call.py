@@ -27,7 +27,7 @@ with controls:
                                options=GAMMA.choices)  # fmt: skip
     cost = state.param_widget(
         COST, st.select_slider, label="Draft step cost c", options=COST.choices,
-        format_func=lambda c: f"{c:g}", help="How long one step of the draft takes, counted in "
+        format_func=COST.format, help="How long one step of the draft takes, counted in "
         "target calls: at c = 0.1, ten draft steps cost as much as one target call.",
     )  # fmt: skip
     # The results, computed once per setting and shared by every session; figures read them.
@@ -49,7 +49,7 @@ left, middle, last = st.columns([2, 2, 1], vertical_alignment="bottom")
 with left:
     state.param_widget(
         TEMPERATURE, st.select_slider, label="Temperature of both models",
-        options=TEMPERATURE.choices, format_func=lambda t: f"{t:g}",
+        options=TEMPERATURE.choices, format_func=TEMPERATURE.format,
         help="Below 1 each model favours its likeliest words more, above 1 less; 0 is greedy "
         "decoding, always the likeliest word. Applied to both models, the text stays exact. "
         "Temperature, top-k and top-p follow Hugging Face's rules.",

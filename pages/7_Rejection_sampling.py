@@ -3,7 +3,7 @@
 import streamlit as st
 
 from specviz.figures import rejection as fr
-from specviz.figures.numbers import format_count, percent
+from specviz.figures.numbers import percent
 from specviz.figures.tables import markdown_table
 from specviz.links import REJECTION_RUNS
 from specviz.rejection import across_presets, rejection_comparison
@@ -29,7 +29,7 @@ n = state.param_widget(
     st.select_slider,
     label="Words each sampler writes",
     options=REJECTION_RUNS.choices,
-    format_func=format_count,
+    format_func=REJECTION_RUNS.format,
 )
 scenario, one = page.lesson()
 with st.spinner("Running both samplers…"):

@@ -49,7 +49,7 @@ with middle:
         st.select_slider,
         label="Typical acceptance: ε",
         options=TYPICAL_EPS.choices,
-        format_func=lambda v: f"{v:g}",
+        format_func=TYPICAL_EPS.format,
         help=note.fill("A draft x is kept when {T}(x) > min(ε, δ·exp(−H({T})))."),
     )
 with right:
@@ -58,7 +58,7 @@ with right:
         st.select_slider,
         label="Typical acceptance: δ",
         options=TYPICAL_DELTA.choices,
-        format_func=lambda v: f"{v:g}",
+        format_func=TYPICAL_DELTA.format,
         help=note.fill("H({T}) is the target's entropy: a flatter target lowers the bar."),
     )
 scenario, one = page.lesson()

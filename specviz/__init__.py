@@ -2,7 +2,7 @@
 
 ``p`` is the target model's next-token distribution, ``q`` the draft model's. :func:`step`
 computes every exact quantity of one step at once (a frozen :class:`OneTokenStep`); the other
-functions are the same quantities one at a time, and the samplers.
+names are the samplers, the decoding engine and Leviathan et al.'s formulas.
 
 The names below are loaded when first used (PEP 562): importing one module of the core
 (``specviz.links``, say) never loads the decoding engine.
@@ -15,14 +15,8 @@ import importlib
 #: The public names, each with the module (``specviz.<module>``) it lives in.
 _HOMES: dict[str, str] = {
     "OneTokenStep": "one_token",
-    "acceptance_probs": "one_token",
-    "acceptance_rate": "one_token",
     "expected_tokens_per_step": "theory",
     "normalize": "one_token",
-    "optimal_gamma": "theory",
-    "output_distribution": "one_token",
-    "rejection_mass": "one_token",
-    "residual": "one_token",
     "sample_counts": "sampling",
     "speculative_decode": "decoding",
     "speculative_sample": "sampling",

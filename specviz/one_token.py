@@ -7,7 +7,7 @@ the **draft** model's. The draft proposes ``x ~ q``; the target accepts it with 
 exactly ``p``.
 
 :func:`step` computes every quantity of the step at once into a frozen :class:`OneTokenStep`;
-figures, captions, samplers and the functions below all read it, so each number has one source.
+figures, captions, samplers and rules all read it, so each number has one source.
 
 One rule for rounding (:data:`~specviz.limits.ROUNDING`): where ``|p(x) - q(x)|`` is at most
 1e-12 the two are the same probability written twice. That token is balanced, keeps all of its
@@ -107,11 +107,6 @@ def step(p: ArrayLike, q: ArrayLike) -> OneTokenStep:
     return OneTokenStep(*arrays, alpha=float(rows.alpha), z=float(rows.z))
 
 
-#: The name the samplers, rules and engines call :func:`step` by: a vector checked before is
-#: checked again, at the cost of a copy (the same bits: it sums to 1 up to rounding).
-checked_step = step
-
-
 class StepRows(NamedTuple):
     """:func:`step_rows`' result: arrays of the rows' shape, and ``alpha`` and ``z`` per row."""
 
@@ -167,9 +162,6 @@ def _rows(p: np.ndarray, q: np.ndarray) -> StepRows:
     return StepRows(accept, kept, bounced, refill, residual, balance, bucket, alpha, z)
 
 
-# --------------------------------------------------------- the same quantities one at a time
-
-
 def normalize(weights: ArrayLike) -> np.ndarray:
     """Turn weights into a probability vector, ``weights / sum(weights)`` in float64.
 
@@ -193,71 +185,6 @@ def normalize(weights: ArrayLike) -> np.ndarray:
     # One correctly rounded division: equal ratios (3/10, 30/100) give identical floats, so a
     # token the two models weigh alike is exactly "balanced" and p == q gives Z == 0 exactly.
     return w / total
-
-
-def acceptance_probs(p: ArrayLike, q: ArrayLike) -> np.ndarray:
-    """Per token, the chance a proposal of it is accepted: ``a(x) = min(1, p(x) / q(x))``.
-
-    1.0 where ``q(x) = 0`` (never proposed: vacuous). ``p`` and ``q`` are as for :func:`step`.
-
-    Examples
-    --------
-    >>> acceptance_probs([0.5, 0.5], [0.25, 0.75])
-    array([1.        , 0.66666667])
-    """
-    return step(p, q).accept.copy()
-
-
-def acceptance_rate(p: ArrayLike, q: ArrayLike) -> float:
-    """The chance a draft proposal is accepted: ``alpha = sum(min(p, q)) = 1 - TV(p, q)``.
-
-    No lossless single-draft scheme accepts more often (maximal coupling); exactly 1 for two
-    vectors equal up to rounding. ``p`` and ``q`` are as for :func:`step`.
-
-    Examples
-    --------
-    >>> acceptance_rate([0.5, 0.5], [0.25, 0.75])
-    0.75
-    """
-    return step(p, q).alpha
-
-
-def rejection_mass(p: ArrayLike, q: ArrayLike) -> float:
-    """The leftover bucket's size ``Z = sum(max(0, p - q)) = 1 - alpha``, the chance of a
-    rejection. ``p`` and ``q`` are as for :func:`step`.
-
-    Examples
-    --------
-    >>> round(rejection_mass([0.5, 0.5], [0.25, 0.75]), 12)
-    0.25
-    """
-    return step(p, q).z
-
-
-def residual(p: ArrayLike, q: ArrayLike) -> np.ndarray:
-    """The residual ``r = max(0, p - q) / Z`` a rejected proposal is replaced from.
-
-    All zeros when ``Z = 0`` (``p == q`` up to rounding: never reached), never NaN. ``p`` and
-    ``q`` are as for :func:`step`.
-
-    Examples
-    --------
-    >>> residual([0.5, 0.5], [0.25, 0.75])
-    array([1., 0.])
-    """
-    return step(p, q).residual.copy()
-
-
-def output_distribution(p: ArrayLike, q: ArrayLike) -> np.ndarray:
-    """Exact law of the emitted token from its two routes, ``q·a + Z·r``: term by term
-    ``min(p, q) + max(0, p - q) = p``, the theorem. ``p`` and ``q`` are as for :func:`step`.
-
-    Examples
-    --------
-    >>> output_distribution([0.5, 0.5], [0.25, 0.75])
-    array([0.5, 0.5])
-    """
-    return step(p, q).output
 
 
 def total_variation(a: ArrayLike, b: ArrayLike) -> float:

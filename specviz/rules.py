@@ -32,7 +32,7 @@ from specviz.limits import (
     MAX_RULE_DRAWS,
     RULE_TITLES,
 )
-from specviz.one_token import OneTokenStep, checked_step
+from specviz.one_token import OneTokenStep, step
 from specviz.sampling import SeedLike, inverse_cdf, multinomial_on_support
 from specviz.sampling_settings import top_k
 
@@ -126,7 +126,7 @@ def _candidate_steps(s: OneTokenStep, k: int) -> list[OneTokenStep]:
     steps = [s]
     while len(steps) < k and steps[-1].z > 0:  # with z = 0 every later candidate is kept
         bucket = steps[-1].bucket_weights
-        steps.append(checked_step(bucket / bucket.sum(), s.q))
+        steps.append(step(bucket / bucket.sum(), s.q))
     return steps
 
 
@@ -280,7 +280,7 @@ class Rule:
 
     def available(self, p: ArrayLike, q: ArrayLike) -> bool:
         """Whether the rule has a law on this pair (only ``redraw_from_q`` ever has not)."""
-        return self._available(checked_step(*prob_pair(p, q)))
+        return self._available(step(*prob_pair(p, q)))
 
     def _available(self, s: OneTokenStep) -> bool:
         # Only the redraw loop can lack a law: it never ends where p and q share no word.
@@ -289,7 +289,7 @@ class Rule:
     def _prepare(
         self, p: object, q: object, params: Mapping[str, Any]
     ) -> tuple[OneTokenStep, Values]:
-        s = checked_step(*prob_pair(p, q))
+        s = step(*prob_pair(p, q))
         known = {param.name: param for param in self.params}
         unknown = sorted(set(params) - set(known))
         if unknown:

@@ -13,7 +13,7 @@ from numpy.typing import ArrayLike
 
 from specviz._checks import SEED_LIMIT, choice, generator, prob_pair, prob_vector, seed_value, whole
 from specviz.limits import BAND_LEVEL, CHECKPOINTS, MAX_COUNT_DRAWS, PATHS, PER_DRAW_MAX
-from specviz.one_token import checked_step
+from specviz.one_token import step
 from specviz.sampling import SpeculativeCounts, multinomial_on_support, speculative_sample
 from specviz.stats import (
     GofResult,
@@ -142,7 +142,7 @@ def _count_level(
 ) -> tuple[SpeculativeCounts, TVPath]:
     """``sample_counts`` for every stretch between checkpoints at once, one row each."""
     rng = generator(seed)
-    one = checked_step(p, q)
+    one = step(p, q)
     steps = np.diff(np.concatenate(([0], cps)))
     drafts = multinomial_on_support(rng, steps, q)
     accepted = rng.binomial(drafts, one.accept).astype(np.int64)

@@ -14,7 +14,7 @@ from numpy.typing import ArrayLike
 
 from specviz._checks import generator, prob_pair, whole
 from specviz.limits import MAX_STORY
-from specviz.one_token import checked_step
+from specviz.one_token import step
 from specviz.sampling import SeedLike, inverse_cdf
 
 
@@ -68,7 +68,7 @@ def one_draw_story(p: ArrayLike, q: ArrayLike, n: int, seed: SeedLike = None) ->
     p, q = prob_pair(p, q)
     n = whole(n, "n", maximum=MAX_STORY)
     rng = generator(seed)
-    one = checked_step(p, q)
+    one = step(p, q)
     u_draft, u_accept, u_bucket = rng.random((3, n))
     draft = inverse_cdf(q, u_draft)
     accepted = u_accept * q[draft] < p[draft]

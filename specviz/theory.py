@@ -57,27 +57,3 @@ def walltime_speedup(alpha: ArrayLike, gamma: int, c: float) -> float | np.ndarr
     :func:`expected_tokens_per_step`, a draft step costing ``c >= 0`` target steps."""
     real(c, "c (draft cost / target cost)", low=0.0)  # checked before the powers are summed
     return speedup(expected_tokens_per_step(alpha, gamma), gamma, c)
-
-
-def optimal_gamma(alpha: float, c: float, max_gamma: int = 64) -> int:
-    """The ``gamma`` in ``[0, max_gamma]`` (``max_gamma <= 10_000``) that maximises
-    :func:`walltime_speedup` at acceptance rate ``alpha`` and draft cost ``c``; the smallest on
-    a tie (0: do not speculate)."""
-    a = alpha_values(alpha)
-    if a.ndim != 0:
-        raise ValueError(f"alpha must be a single number here; got an array of shape {a.shape}")
-    cost = real(c, "c (draft cost / target cost)", low=0.0)
-    top = whole(max_gamma, "max_gamma", maximum=MAX_GAMMA)
-    rate = float(a)
-    if cost == 0:
-        # Free drafts: every extra guess adds alpha**(gamma+1) > 0 words per call, so the
-        # speed-up rises for ever (rounding would flatten it, not the math).
-        return top if rate > 0 else 0
-    gammas = np.arange(top + 1, dtype=np.float64)
-    tokens = np.cumsum(rate**gammas)  # tokens[g] = 1 + a + ... + a**g
-    # S(g+1) > S(g)  <=>  a**(g+1) (g c + 1) > c tokens[g]: a sign, not a difference of two
-    # nearly equal speed-ups, so rounding cannot end the climb early. S rises while the gain is
-    # positive and falls after: the best g is the first whose gain is not.
-    gain = rate ** (gammas + 1) * (gammas * cost + 1.0) - cost * tokens
-    stop = np.flatnonzero(gain <= 0)
-    return int(stop[0]) if stop.size else top

@@ -16,7 +16,7 @@ from numpy.typing import ArrayLike
 
 from specviz._checks import prob_pair, seed_value, sequence, whole
 from specviz.limits import BAND_LEVEL, CHECKPOINTS, MAX_COUNT_DRAWS, MAX_RULE_DRAWS, ZOO_N_MAX
-from specviz.one_token import checked_step, total_variation
+from specviz.one_token import step, total_variation
 from specviz.rules import Rule, get_rule
 from specviz.runs import monte_carlo, noise_band
 from specviz.stats import (
@@ -99,7 +99,7 @@ def zoo_comparison(
         wrong=tv_path(law, p_arr, band.n, start),
         band=band,
         detectable_from=detectable_from(p_arr, tv, BAND_LEVEL),
-        tv_correct=total_variation(checked_step(p_arr, q_arr).output, p_arr),
+        tv_correct=total_variation(step(p_arr, q_arr).output, p_arr),
     )
 
 

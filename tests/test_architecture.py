@@ -145,16 +145,10 @@ def test_importing_the_core_loads_neither_scipy_nor_streamlit_nor_plotting() -> 
 def test_public_face_is_the_documented_api() -> None:
     assert set(specviz.__all__) == {
         "normalize",
-        "acceptance_probs",
-        "acceptance_rate",
-        "rejection_mass",
-        "residual",
-        "output_distribution",
         "speculative_sample",
         "sample_counts",
         "expected_tokens_per_step",
         "walltime_speedup",
-        "optimal_gamma",
         "step",
         "OneTokenStep",
         "speculative_decode",

@@ -521,15 +521,7 @@ SPECS: dict[str, Spec] = {
     "one_token.normalize": Spec(
         {"weights": [4, 3, 2, 1]}, lambda r, a: _prob(r, _len(a, "weights"))
     ),
-    "one_token.acceptance_probs": Spec(
-        PQ, lambda r, a: _ok(r.shape == (_len(a),) and (r >= 0).all() and (r <= 1).all())
-    ),
-    "one_token.acceptance_rate": Spec(PQ, lambda r, a: _number(r, 0, 1)),
-    "one_token.rejection_mass": Spec(PQ, lambda r, a: _number(r, 0, 1)),
-    "one_token.residual": Spec(PQ, lambda r, a: None if not r.any() else _prob(r, _len(a))),
-    "one_token.output_distribution": Spec(PQ, lambda r, a: _prob(r, _len(a))),
     "one_token.total_variation": Spec({"a": P, "b": Q}, lambda r, a: _number(r, 0, 1)),
-    "one_token.checked_step": Spec({"p": np.array(P), "q": np.array(Q)}, check_step),
     "one_token.step_rows": Spec(
         {"p": np.array([P, Q]), "q": np.array([Q, P])},
         lambda r, a: _ok(r.kept.shape == (2, 4) and np.allclose(r.alpha + r.z, 1)),
@@ -562,10 +554,6 @@ SPECS: dict[str, Spec] = {
     "theory.expected_tokens_per_step": Spec({"alpha": 0.6, "gamma": 4}, check_theory_tokens),
     "theory.speedup": Spec({"words_per_call": 2.5, "gamma": 4, "c": 0.1}, check_speedup),
     "theory.walltime_speedup": Spec({"alpha": 0.6, "gamma": 4, "c": 0.1}, check_speedup),
-    "theory.optimal_gamma": Spec(
-        {"alpha": 0.6, "c": 0.1, "max_gamma": 64},
-        lambda r, a: _number(r, 0, int(a["max_gamma"])) or _ok(isinstance(r, int)),
-    ),
     # story
     "story.one_draw_story": Spec({**PQ, "n": 10, "seed": 3}, check_story, nan_fields=("u_bucket",)),
     # rules (module functions; the rules' methods are added below)

@@ -19,13 +19,8 @@ from hypothesis.extra import numpy as hnp
 from specviz import (
     OneTokenStep,
     _checks,
-    acceptance_probs,
-    acceptance_rate,
     normalize,
     one_token,
-    output_distribution,
-    rejection_mass,
-    residual,
     sampling,
     step,
     theory,
@@ -111,14 +106,14 @@ def case(request):
     return np.asarray(p, float), np.asarray(q, float), alpha, np.asarray(r, float), np.asarray(a)
 
 
-def test_acceptance_rate(case):
+def test_alpha(case):
     p, q, alpha, _, _ = case
-    assert acceptance_rate(p, q) == pytest.approx(alpha, abs=EXACT)
+    assert step(p, q).alpha == pytest.approx(alpha, abs=EXACT)
 
 
-def test_rejection_mass_is_one_minus_alpha(case):
+def test_z_is_one_minus_alpha(case):
     p, q, alpha, _, _ = case
-    assert rejection_mass(p, q) == pytest.approx(1 - alpha, abs=EXACT)
+    assert step(p, q).z == pytest.approx(1 - alpha, abs=EXACT)
 
 
 def test_total_variation_is_one_minus_alpha(case):
@@ -128,19 +123,19 @@ def test_total_variation_is_one_minus_alpha(case):
 
 def test_residual(case):
     p, q, _, r, _ = case
-    got = residual(p, q)
+    got = step(p, q).residual
     assert not np.isnan(got).any()
     np.testing.assert_allclose(got, r, rtol=0, atol=EXACT)
 
 
-def test_acceptance_probs(case):
+def test_accept(case):
     p, q, _, _, a = case
-    np.testing.assert_allclose(acceptance_probs(p, q), a, rtol=0, atol=EXACT)
+    np.testing.assert_allclose(step(p, q).accept, a, rtol=0, atol=EXACT)
 
 
-def test_output_distribution_is_p(case):
+def test_output_is_p(case):
     p, q, _, _, _ = case
-    out = output_distribution(p, q)
+    out = step(p, q).output
     assert out.dtype == np.float64
     np.testing.assert_allclose(out, p, rtol=0, atol=EXACT)
 
@@ -155,8 +150,7 @@ def test_total_variation_direct():
 def test_inputs_are_not_mutated():
     p = np.array([0.4, 0.3, 0.2, 0.1])
     q = np.array([0.1, 0.2, 0.3, 0.4])
-    for f in (acceptance_probs, acceptance_rate, rejection_mass, residual, output_distribution):
-        f(p, q)
+    step(p, q)
     np.testing.assert_array_equal(p, [0.4, 0.3, 0.2, 0.1])
     np.testing.assert_array_equal(q, [0.1, 0.2, 0.3, 0.4])
 
@@ -173,12 +167,13 @@ def test_zipf_tail_against_python_loop():
     ratio = [1.0 if b == 0 else min(1.0, a / b) for a, b in zip(pl, ql, strict=True)]
     tv = 0.5 * math.fsum(abs(a - b) for a, b in zip(pl, ql, strict=True))
 
-    assert acceptance_rate(p, q) == pytest.approx(alpha, abs=EXACT)
-    assert rejection_mass(p, q) == pytest.approx(z, abs=EXACT)
+    s = step(p, q)
+    assert s.alpha == pytest.approx(alpha, abs=EXACT)
+    assert s.z == pytest.approx(z, abs=EXACT)
     assert total_variation(p, q) == pytest.approx(tv, abs=EXACT)
-    np.testing.assert_allclose(residual(p, q), [e / z for e in excess], rtol=0, atol=EXACT)
-    np.testing.assert_allclose(acceptance_probs(p, q), ratio, rtol=0, atol=EXACT)
-    np.testing.assert_allclose(output_distribution(p, q), p, rtol=0, atol=EXACT)
+    np.testing.assert_allclose(s.residual, [e / z for e in excess], rtol=0, atol=EXACT)
+    np.testing.assert_allclose(s.accept, ratio, rtol=0, atol=EXACT)
+    np.testing.assert_allclose(s.output, p, rtol=0, atol=EXACT)
 
 
 def _softmax(logits, temperature):
@@ -192,8 +187,9 @@ def test_temperature_example_from_design_doc(temperature, alpha):
     """math.md: target logits [2, 1, .5, -1], draft [1, 2, 0, .8], same temperature on both."""
     p = _softmax([2, 1, 0.5, -1], temperature)
     q = _softmax([1, 2, 0, 0.8], temperature)
-    assert acceptance_rate(p, q) == pytest.approx(alpha, abs=DOC_ROUNDING)
-    np.testing.assert_allclose(output_distribution(p, q), p, rtol=0, atol=EXACT)
+    s = step(p, q)
+    assert s.alpha == pytest.approx(alpha, abs=DOC_ROUNDING)
+    np.testing.assert_allclose(s.output, p, rtol=0, atol=EXACT)
 
 
 def test_vectors_equal_up_to_rounding_are_equal():
@@ -205,13 +201,14 @@ def test_vectors_equal_up_to_rounding_are_equal():
     tiny = 2.0**-54
     p = np.array([0.25, 0.25, 0.5])
     q = np.array([0.25 - tiny, 0.25 + tiny, 0.5])
-    assert rejection_mass(p, q) == 0.0
-    assert acceptance_rate(p, q) == 1.0
+    s = step(p, q)
+    assert s.z == 0.0
+    assert s.alpha == 1.0
     assert total_variation(p, q) == 0.0
-    np.testing.assert_array_equal(residual(p, q), [0.0, 0.0, 0.0])
-    np.testing.assert_array_equal(acceptance_probs(p, q), [1.0, 1.0, 1.0])
-    np.testing.assert_array_equal(step(p, q).balance, [0, 0, 0])
-    np.testing.assert_allclose(output_distribution(p, q), p, rtol=0, atol=EXACT)
+    np.testing.assert_array_equal(s.residual, [0.0, 0.0, 0.0])
+    np.testing.assert_array_equal(s.accept, [1.0, 1.0, 1.0])
+    np.testing.assert_array_equal(s.balance, [0, 0, 0])
+    np.testing.assert_allclose(s.output, p, rtol=0, atol=EXACT)
 
 
 def test_a_difference_just_above_rounding_is_real():
@@ -228,7 +225,7 @@ def test_a_difference_just_above_rounding_is_real():
 def test_probabilities_are_renormalised_within_tolerance():
     # Sums to 1 + 4e-7, inside the core's 1e-6 tolerance: used as p / sum(p).
     p = np.array([0.5, 0.5 + 4e-7])
-    out = output_distribution(p, [0.5, 0.5])
+    out = step(p, [0.5, 0.5]).output
     assert out.sum() == pytest.approx(1.0, abs=EXACT)
     np.testing.assert_allclose(out, p / p.sum(), rtol=0, atol=EXACT)
 
@@ -297,12 +294,13 @@ def _as_core_sees_them(p, q):
 def test_law_and_identities(pq):
     """Output law is p; alpha is symmetric, equals 1 - TV, and alpha + Z = 1."""
     p, q = pq
-    np.testing.assert_allclose(output_distribution(p, q), p, rtol=0, atol=EXACT)
-    alpha = acceptance_rate(p, q)
+    s = step(p, q)
+    np.testing.assert_allclose(s.output, p, rtol=0, atol=EXACT)
+    alpha = s.alpha
     assert -EXACT <= alpha <= 1 + EXACT
-    assert alpha == pytest.approx(acceptance_rate(q, p), abs=EXACT)
+    assert alpha == pytest.approx(step(q, p).alpha, abs=EXACT)
     assert alpha == pytest.approx(1 - total_variation(p, q), abs=EXACT)
-    assert alpha + rejection_mass(p, q) == pytest.approx(1.0, abs=EXACT)
+    assert alpha + s.z == pytest.approx(1.0, abs=EXACT)
 
 
 @PROPERTY
@@ -312,19 +310,20 @@ def test_residual_and_acceptance_live_where_they_should(pq):
     p >= q (vacuously where q = 0) or where p and q agree up to rounding, 0 where p = 0 and q is
     more than rounding, and q * a = min(p, q)."""
     p, q = _as_core_sees_them(*pq)
-    r = residual(*pq)
+    s = step(*pq)
+    r = s.residual
     assert r.shape == p.shape
     assert np.isfinite(r).all()
     assert (r >= 0).all()
     assert (r[p <= q] == 0).all()
-    if step(*pq).refill.any():
+    if s.refill.any():
         assert r.sum() == pytest.approx(1.0, abs=EXACT)
     else:
         assert not r.any()
-    if rejection_mass(*pq) == 0:
+    if s.z == 0:
         assert not r.any()
 
-    a = acceptance_probs(*pq)
+    a = s.accept
     assert ((a >= 0) & (a <= 1)).all()
     assert (a[p >= q] == 1).all()
     # The one rounding rule: a gap of at most 1e-12 is no gap — except where the target forbids
@@ -437,22 +436,8 @@ def test_step_identities(pq):
 
 @PROPERTY
 @given(prob_pairs())
-def test_public_functions_are_the_steps_fields(pq):
-    s = step(*pq)
-    np.testing.assert_array_equal(acceptance_probs(*pq), s.accept)
-    assert acceptance_rate(*pq) == s.alpha
-    assert rejection_mass(*pq) == s.z
-    np.testing.assert_array_equal(residual(*pq), s.residual)
-    np.testing.assert_array_equal(output_distribution(*pq), s.output)
-    assert total_variation(*pq) == pytest.approx(s.tv, abs=EXACT)
-
-
-def test_public_functions_return_arrays_the_caller_may_change():
-    """The step's arrays are read-only; the functions hand out writable copies."""
-    for f in (acceptance_probs, residual, output_distribution):
-        out = f(DESIGN_P, DESIGN_Q)
-        out[0] = 0.5  # no error
-    np.testing.assert_allclose(step(DESIGN_P, DESIGN_Q).residual, [0.75, 0.25, 0, 0], atol=EXACT)
+def test_total_variation_is_the_steps_tv(pq):
+    assert total_variation(*pq) == pytest.approx(step(*pq).tv, abs=EXACT)
 
 
 # --- the one rounding rule ---------------------------------------------------------------------
@@ -468,20 +453,21 @@ def test_identities_hold_with_near_balanced_tokens():
     np.testing.assert_array_equal(s.balance, [-1, 1, 0, 0])
     assert s.alpha + s.z == pytest.approx(1.0, abs=EXACT)
     assert s.alpha == pytest.approx(1 - total_variation(p, q), abs=EXACT)
-    assert s.alpha == pytest.approx(acceptance_rate(q, p), abs=EXACT)
+    assert s.alpha == pytest.approx(step(q, p).alpha, abs=EXACT)
 
 
 @PROPERTY
 @given(st.integers(1, 50).flatmap(weight_vectors))
 def test_a_law_against_itself_is_exact(weights):
-    """acceptance_rate(p, p) is exactly 1.0 (it was 0.9999999999999999 for some p) and the bucket
+    """alpha of (p, p) is exactly 1.0 (it was 0.9999999999999999 for some p) and the bucket
     exactly empty."""
     p = normalize(weights)
-    assert acceptance_rate(p, p) == 1.0
-    assert rejection_mass(p, p) == 0.0
+    s = step(p, p)
+    assert s.alpha == 1.0
+    assert s.z == 0.0
     assert total_variation(p, p) == 0.0
-    assert not residual(p, p).any()
-    np.testing.assert_array_equal(step(p, p).balance, 0)
+    assert not s.residual.any()
+    np.testing.assert_array_equal(s.balance, 0)
 
 
 @PROPERTY
@@ -495,19 +481,20 @@ def test_a_law_against_its_rounded_copy_is_exact(weights, direction):
     p_rounded = np.where(p > 0, np.nextafter(p, direction * np.inf), 0.0)
     assert not np.array_equal(p, p_rounded)
     assert np.abs(p - p_rounded).max() <= 2.3e-16
-    assert not residual(p, p_rounded).any()
-    assert not residual(p_rounded, p).any()
-    assert rejection_mass(p, p_rounded) == 0.0
-    assert acceptance_rate(p, p_rounded) == 1.0
+    s = step(p, p_rounded)
+    assert not s.residual.any()
+    assert not step(p_rounded, p).residual.any()
+    assert s.z == 0.0
+    assert s.alpha == 1.0
     assert total_variation(p, p_rounded) == 0.0
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(prob_pairs(max_size=12), min_size=1, max_size=6), st.integers(1, 12))
-def test_step_rows_is_checked_step_row_by_row_bit_for_bit(pairs, width) -> None:
+def test_step_rows_is_step_row_by_row_bit_for_bit(pairs, width) -> None:
     """The decoding engine computes every context's step at once: row i of step_rows must be
-    checked_step of row i exactly (rows padded with zeros to one width, as the engine does)."""
-    from specviz.one_token import checked_step, step_rows
+    step of row i exactly (rows padded with zeros to one width, as the engine does)."""
+    from specviz.one_token import step_rows
 
     width = max(width, *(p.size for p, _ in pairs))
     p_rows, q_rows = np.zeros((len(pairs), width)), np.zeros((len(pairs), width))
@@ -515,7 +502,7 @@ def test_step_rows_is_checked_step_row_by_row_bit_for_bit(pairs, width) -> None:
         p_rows[i, : p.size], q_rows[i, : q.size] = p, q
     rows = step_rows(p_rows, q_rows)
     for i in range(len(pairs)):
-        one = checked_step(p_rows[i], q_rows[i])
+        one = step(p_rows[i], q_rows[i])
         for name in ("accept", "kept", "bounced", "refill", "residual", "balance"):
             assert np.array_equal(getattr(rows, name)[i], getattr(one, name)), name
         assert np.array_equal(rows.bucket_weights[i], one.bucket_weights)

@@ -18,7 +18,7 @@ from helpers import gof_pvalue, z_score
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from specviz import acceptance_rate
+from specviz import step
 from specviz.limits import MAX_RULE_DRAWS
 from specviz.palette import Notation
 from specviz.rules import (
@@ -445,7 +445,7 @@ def test_variants_acceptance_properties(pair):
     """Token matching keeps sum(p·q) <= alpha; more candidates keep more, from alpha on;
     greedy verification keeps the draft's share of the top word."""
     p, q = pair
-    alpha = acceptance_rate(p, q)
+    alpha = step(p, q).alpha
     matching = RULES["token_matching"].acceptance(p, q)
     assert matching == pytest.approx(float((p * q).sum()), abs=1e-12)
     assert matching <= alpha + 1e-12
@@ -473,7 +473,7 @@ def test_float32_is_off_by_at_most_its_grid(pair):
     assert tv(law, p) <= 2.0**-24 + ULPS
     forbidden = (p == 0) & (q > 0)
     np.testing.assert_allclose(law[forbidden], q[forbidden] * 2.0**-24, rtol=1e-9, atol=0)
-    alpha = acceptance_rate(p, q)
+    alpha = step(p, q).alpha
     assert alpha - 1e-12 <= RULES["float32_leq"].acceptance(p, q) <= alpha + 2.0**-24 + ULPS
 
 
@@ -626,7 +626,7 @@ def test_acceptance_properties(pair):
     """In [0, 1]; alpha for the rules that propose from q and test with min(1, p/q); 1 for the
     redraw loop wherever it has a law."""
     p, q = pair
-    alpha = acceptance_rate(p, q)
+    alpha = step(p, q).alpha
     for key in RULE_KEYS:
         if RULES[key].available(p, q):
             assert 0.0 <= RULES[key].acceptance(p, q) <= 1.0

@@ -5,9 +5,8 @@ from __future__ import annotations
 import numpy as np
 
 from specviz.limits import ROUNDING
-from specviz.links import format_count
 
-__all__ = ["count", "format_count", "percent", "tv_text"]
+__all__ = ["count", "percent", "tv_text"]
 
 
 def percent(x: float) -> str:
