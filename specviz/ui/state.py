@@ -121,15 +121,12 @@ def query() -> dict[str, str]:
 
 def sync_url() -> None:
     """Write the state into the address bar, and show the same link in the sidebar with a copy
-    button (called once at the end of every run, by ``page.finish``)."""
+    button, under the heading :func:`sidebar_settings` drew (called once at the end of every run,
+    by ``page.finish``; a fragment's run redraws only the link)."""
     wanted = query()
     if st.query_params.to_dict() != wanted:
         st.query_params.from_dict(wanted)
     with st.sidebar:
-        st.markdown(
-            "#### Share this view",
-            help="This link restores the words, weights, seed and every setting on this page.",
-        )
         link = f"{st.context.url or ''}?{urlencode(wanted, safe=',')}"
         st.code(link, language=None, wrap_lines=True)
     reconnect.end_run()
@@ -168,4 +165,9 @@ def sidebar_settings() -> None:
             max_value=MAX_SEED,
             step=1,
             help="Every random draw on every page uses this seed: same seed, same draws.",
+        )
+        # The link itself comes at the end of the run (sync_url), once the page has read its state.
+        st.markdown(
+            "#### Share this view",
+            help="This link restores the words, weights, seed and every setting on this page.",
         )
