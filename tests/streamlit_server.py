@@ -119,6 +119,11 @@ def page_id(script: Path) -> str:
     return f"{script.parent.name}/{script.stem}"
 
 
+def key_class(key: str) -> str:
+    """The class Streamlit gives the element of a widget or container with this key."""
+    return "st-key-" + key.replace(".", "-")
+
+
 def page_url(base_url: str, script: Path) -> str:
     return f"{base_url.rstrip('/')}/{page_url_path(script)}"
 

@@ -1,9 +1,11 @@
 """Accessibility of every page in Chromium, in every seat: axe-core and computed text contrast.
 
-For every page (found by listing pages/, like Streamlit) in four seats — a laptop (1280×800),
-projector mode (``?projector=1``) at 1920×1080 and at 1280×720, a phone (390×844) — the page is
-audited once loaded and once more after its first slider (or radio group) has moved and → has
-been pressed four times inside each embedded view (the player steps):
+For every page (found by listing pages/, like Streamlit) in three seats — a laptop (1280×800),
+projector mode (``?projector=1``) at 1920×1080, a phone (390×844) — the page is audited once
+loaded; on the laptop, once more after its first slider (or radio group) has moved and → has been
+pressed four times inside each embedded view (the player steps). Projector mode at 1280×720 has
+the same styles and colours as at 1920×1080 (only the layout differs, which
+tests/test_browser_seats.py holds), so it is not audited a second time:
 
 - axe-core (npm, pinned in tests/js/package-lock.json) with the WCAG 2 A/AA and best-practice
   rules, in the main document and inside every embedded HTML view (``st.iframe``): no serious or
@@ -16,9 +18,8 @@ same audit. All findings, failing or not, go to tests/screenshots/accessibility.
 screenshot of each page and seat.
 
 axe-core comes from ``npm ci --prefix tests/js``; without it these tests skip, and fail under
-CI=true (like a missing browser). Run one browser test file at a time (2 cores): about 5 minutes
-for 9 pages × 4 seats. Without a browser, the tests at the end check the embedded views' document
-outline and the palette under simulated colour-vision deficiencies (scripts/cvd.py).
+CI=true (like a missing browser). Without a browser, the tests at the end check the embedded
+views' document outline and the palette under simulated colour-vision deficiencies (scripts/cvd.py).
 """
 
 from __future__ import annotations
@@ -62,12 +63,16 @@ class Seat:
 SEATS = (
     Seat("laptop", 1280, 800),
     Seat("projector-1920", 1920, 1080, projector=True),
-    Seat("projector-1280", 1280, 720, projector=True),
     Seat("phone", 390, 844),
 )
 SCRIPTS = all_scripts()
-CASES = [(script, seat) for script in SCRIPTS for seat in SEATS]
-IDS = [f"{page_id(script)}-{seat.name}" for script, seat in CASES]
+IDS = [f"{page_id(script)}-{seat.name}" for script in SCRIPTS for seat in SEATS]
+# test_axe and test_text_contrast of one (page, seat) read one audit: the same worker runs both.
+CASES = [
+    pytest.param(script, seat, marks=pytest.mark.xdist_group(f"a11y-{page_id(script)}-{seat.name}"))
+    for script in SCRIPTS
+    for seat in SEATS
+]
 
 #: Vega redraws a chart a moment after a rerun.
 SETTLE_MS = 600
@@ -88,12 +93,15 @@ def axe_installed() -> Path:
     return path
 
 
-@pytest.fixture(scope="module")
+# Session-wide: under xdist a worker may run other modules' tests between test_axe and
+# test_text_contrast of one (page, seat), and a module fixture would audit the page again.
+@pytest.fixture(scope="session")
 def audits(screenshot_dir: Path) -> dict[str, list[Audit] | Exception]:
     """(page, seat) id -> its audits, filled as the tests ask; written to a JSON report."""
     found: dict[str, list[Audit] | Exception] = {}
     yield found
-    report = screenshot_dir / "accessibility.json"
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    report = screenshot_dir / f"accessibility{'-' + worker if worker else ''}.json"
     report.write_text(
         json.dumps(
             {
@@ -124,7 +132,8 @@ def audit_page(browser, base_url: str, script: Path, seat: Seat, shots: Path) ->
         name = f"{page_id(script).replace('/', '-')}-{seat.name}"
         page.screenshot(path=str(shots / f"a11y-{name}.png"))
         found = [audit(page, f"{page_id(script)} {seat.name}, loaded")]
-        moved = move_first_widget(page, rerun_waiter)
+        # A moved control changes the data, not the elements or their styles: audited once.
+        moved = move_first_widget(page, rerun_waiter) if seat is SEATS[0] else None
         if moved is not None:
             settle(page)
             if embedded_frames(page):  # and step the embedded views (the player steps on →)

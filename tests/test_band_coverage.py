@@ -16,6 +16,8 @@ import pytest
 from specviz.limits import BAND_LEVEL, MAX_VOCAB
 from specviz.stats import expected_tv_band
 
+pytestmark = pytest.mark.slow  # thousands of exact runs
+
 ROUND = 1e-12
 RUNS = 10_000
 SIGMA = math.sqrt(BAND_LEVEL * (1 - BAND_LEVEL) / RUNS)  # 0.0022

@@ -30,7 +30,7 @@ from streamlit_server import (
 
 from deploy.replicas import Replicas, find_nginx
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("replicas")]
 
 QUERY = "?words=mat,sofa,floor,bed&p=60,20,10,10&q=10,20,30,40&seed=11&gamma=5"
 _SNAPSHOT = """() => ({

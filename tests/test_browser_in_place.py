@@ -8,6 +8,7 @@ import pytest
 from streamlit_server import (
     REPO_ROOT,
     assert_clean,
+    key_class,
     open_app,
     page_url,
     rerun_waiter,
@@ -22,10 +23,6 @@ pytestmark = pytest.mark.browser
 CHARTED = [info for info in PAGES if info.fold[0].startswith("w.") and ".chart." in info.fold[1]]
 
 _CHARTS = "[data-testid=stVegaLiteChart]"
-
-
-def key_class(key: str) -> str:
-    return "st-key-" + key.replace(".", "-")
 
 
 def move(page, control: str) -> None:

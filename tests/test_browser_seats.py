@@ -9,7 +9,14 @@ page is covered by declaring its ``fold``.
 from __future__ import annotations
 
 import pytest
-from streamlit_server import REPO_ROOT, open_app, page_url, rerun_waiter, wait_for_charts
+from streamlit_server import (
+    REPO_ROOT,
+    key_class,
+    open_app,
+    page_url,
+    rerun_waiter,
+    wait_for_charts,
+)
 
 from specviz.ui.page import PAGES
 
@@ -17,11 +24,6 @@ pytestmark = pytest.mark.browser
 
 PROJECTORS = [(1920, 1080), (1280, 720)]
 FOLDED = [info for info in PAGES if all(info.fold)]
-
-
-def key_class(key: str) -> str:
-    """The class Streamlit gives the element of a widget or container with this key."""
-    return "st-key-" + key.replace(".", "-")
 
 
 def box(page, key: str) -> dict:

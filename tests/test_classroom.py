@@ -24,6 +24,8 @@ from conftest import _skip_or_fail
 from benchmarks.bench_classroom import ClassPlan, ClassResult, run_class_async, summary
 from deploy.replicas import Replicas, find_nginx
 
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("replicas")]  # one nginx class at a time
+
 STUDENTS = 10
 SECONDS = 10.0
 KILL_AT = 5.0

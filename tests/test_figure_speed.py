@@ -27,6 +27,8 @@ from specviz.runs import monte_carlo_paths, noise_band
 from specviz.scenario import Scenario
 from specviz.zoo import zoo_comparison
 
+pytestmark = pytest.mark.slow  # the app under AppTest
+
 STYLES = [
     ChartStyle(projector=projector, notation=Notation(swapped=swapped))
     for projector in (False, True)

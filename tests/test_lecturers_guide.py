@@ -10,6 +10,8 @@ import pytest
 from helpers import REPO, all_text, open_page, query
 from streamlit_server import page_scripts, page_url_path
 
+pytestmark = pytest.mark.slow  # the app under AppTest
+
 GUIDE = REPO / "docs" / "lecturers_guide.md"
 LINKS = re.findall(r"\]\((\./[^)]*)\)", GUIDE.read_text(encoding="utf-8"))
 SCRIPTS = {page_url_path(s): f"pages/{s.name}" for s in page_scripts()} | {"": "app.py"}

@@ -17,6 +17,8 @@ from streamlit.testing.v1 import AppTest
 from specviz import links
 from specviz.ui.page import PAGES
 
+pytestmark = pytest.mark.slow  # the app under AppTest
+
 #: Widgets (by key prefix) whose value is deliberately not in the link, with the reason.
 NOT_IN_LINK: dict[str, str] = {
     "guess.": "a learner's guess before a reveal stays in the session: a shared link must not "

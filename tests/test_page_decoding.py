@@ -23,6 +23,8 @@ from specviz.language import corpus, toy_check, toy_curve, toy_run, toy_words
 from specviz.limits import CHECK_WORDS, PAIR_KEYS, PAIR_TITLES
 from specviz.palette import Notation
 
+pytestmark = pytest.mark.slow  # the app under AppTest
+
 PAGE = "pages/5_Many_words_per_call.py"
 EXACT = 1e-12
 DEEP = {"pair": "weak", "gamma": "6", "c": "0.3", "temp": "0.5", "length": "120", "seed": "11",

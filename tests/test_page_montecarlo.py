@@ -24,6 +24,8 @@ from specviz.runs import monte_carlo, monte_carlo_paths, noise_band
 from specviz.stats import chi_square_gof
 from specviz.zoo import zoo_comparison
 
+pytestmark = pytest.mark.slow  # the app under AppTest
+
 MC = "pages/3_Monte_Carlo.py"
 ZOO = "pages/4_Bug_zoo.py"
 P = normalize([40, 30, 20, 10])

@@ -25,6 +25,8 @@ from specviz.one_token import normalize, step
 from specviz.scenario import PRESETS_BY_KEY
 from specviz.story import one_draw_story
 
+pytestmark = pytest.mark.slow  # the app under AppTest
+
 ONE_DRAW = "pages/2_One_draw.py"
 PLAYGROUND = "pages/1_Playground.py"
 

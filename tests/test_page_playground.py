@@ -25,6 +25,8 @@ from specviz.one_token import normalize, step
 from specviz.scenario import PRESETS_BY_KEY
 from specviz.theory import expected_tokens_per_step
 
+pytestmark = pytest.mark.slow  # the app under AppTest
+
 PLAYGROUND = "pages/1_Playground.py"
 TOL = 1e-12
 

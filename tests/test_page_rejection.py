@@ -18,6 +18,8 @@ from specviz.one_token import normalize
 from specviz.palette import Notation
 from specviz.rejection import across_presets, rejection_comparison
 
+pytestmark = pytest.mark.slow  # the app under AppTest
+
 RS = "pages/7_Rejection_sampling.py"
 P = normalize([40, 30, 20, 10])
 Q = normalize([10, 20, 30, 40])

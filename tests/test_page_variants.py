@@ -19,6 +19,8 @@ from specviz.palette import Notation
 from specviz.rules import RULES
 from specviz.zoo import rule_check
 
+pytestmark = pytest.mark.slow  # the app under AppTest
+
 LAB = "pages/8_Variants_lab.py"
 P = normalize([40, 30, 20, 10])
 Q = normalize([10, 20, 30, 40])

@@ -24,6 +24,8 @@ from specviz.links import CASE, LEAK_RUNS
 from specviz.one_token import normalize, step
 from specviz.palette import Notation
 
+pytestmark = pytest.mark.slow  # the app under AppTest
+
 WHY = "pages/6_Why_its_exact.py"
 P = normalize([40, 30, 20, 10])
 Q = normalize([10, 20, 30, 40])

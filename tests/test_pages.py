@@ -22,6 +22,8 @@ from streamlit_server import (
 
 from specviz.ui.page import PAGES
 
+pytestmark = pytest.mark.slow  # the app under AppTest
+
 # An st.error a page shows on purpose with its default inputs: page id -> substrings of the message.
 # (Keep it empty unless a page's lesson *is* an error box.)
 EXPECTED_ERRORS: dict[str, tuple[str, ...]] = {}
