@@ -270,25 +270,6 @@ def alpha_values(alpha: object) -> np.ndarray:
     return np.clip(arr, 0.0, 1.0)
 
 
-def token_array(x: object, vocab: int, name: str = "draws") -> np.ndarray:
-    """A 1-D int64 array of token ids in ``[0, vocab)``."""
-    if isinstance(x, str | bytes):
-        raise ValueError(f"{name} must be a 1-D array of token ids; got text {short(x)}")
-    try:
-        arr = np.asarray(x)
-    except (TypeError, ValueError, OverflowError) as exc:
-        raise ValueError(f"{name} must be a 1-D array of token ids; got {short(x)}") from exc
-    if arr.ndim != 1:
-        raise ValueError(f"{name} must be a 1-D array of token ids; got shape {arr.shape}")
-    if arr.size and (arr.dtype.kind not in "iu"):
-        raise ValueError(f"{name} must be integer token ids; got dtype {arr.dtype}")
-    arr = arr.astype(np.int64, copy=False)
-    if arr.size and (arr.min() < 0 or arr.max() >= vocab):
-        bad = int(arr.min()) if arr.min() < 0 else int(arr.max())
-        raise ValueError(f"{name} holds token {bad}, outside 0..{vocab - 1} (len(p) = {vocab})")
-    return arr
-
-
 # ------------------------------------------------------------------------------- randomness
 
 

@@ -94,14 +94,8 @@ def toy_words(key: str) -> tuple[str, ...]:
 
 
 def toy_pair(key: str, temperature: float) -> DecodingPair:
-    """A pair's target and draft at a temperature applied to both (the text stays exact).
-
-    ``ngram``: the target, and a bigram draft. ``strong``: the draft is the target cut to its
-    likeliest words (top-p :data:`STRONG_TOP_P`). ``weak``: the draft guesses from word
-    frequencies alone (top-k :data:`WEAK_TOP_K`). ``hotter``: the draft is the target at
-    :data:`HOTTER` times the temperature. ``perfect``: the draft is the target. ``textbook``:
-    math.md's three-word chains. The text follows a sentence's end.
-    """
+    """A pair's target and draft at a temperature applied to both (the text stays exact); a
+    corpus pair's text starts after a sentence's end."""
     k, t = choice(key, "key", PAIR_KEYS), real(temperature, "temperature", low=0.0)
     if k == "textbook":
         return decoding_pair(sampled(TEXTBOOK_TARGET, t), sampled(TEXTBOOK_DRAFT, t))

@@ -37,7 +37,6 @@ from specviz._checks import (
     sequence,
     short,
     text,
-    token_array,
     whole,
     whole_array,
 )
@@ -347,14 +346,6 @@ def test_alpha_values(alpha):
 def test_alpha_values_clip_rounding_only():
     assert alpha_values(1 + 1e-15) == 1.0 and alpha_values(-1e-15) == 0.0
     assert alpha_values([0.25, 0.5]).tolist() == [0.25, 0.5]
-
-
-@pytest.mark.parametrize(
-    "draws", [[0, 4], [-1], [0.5], ["a"], "01", [[0, 1]], 3, [True, False], None], ids=repr
-)
-def test_token_array(draws):
-    with pytest.raises(ValueError, match=_error("draws")):
-        token_array(draws, 4)
 
 
 @pytest.mark.parametrize("seed", [*BAD_COUNTS, 1.0, 3.5, SEED_LIMIT + 1, -(2**63), [1]], ids=repr)

@@ -89,14 +89,10 @@ def convergence_rows(series: Sequence[Series]) -> list[dict]:
     rows = []
     for s in series:
         for i, path in enumerate(s.paths):
-            keep = [(int(n), float(tv)) for n, tv in zip(path.checkpoints, path.tv, strict=True)]
-            keep = [(n, tv) for n, tv in keep if tv > 0]
-            line = f"{s.name} #{i}"
-            rows += [
-                {"series": s.name, "slot": s.slot, "line": line, "n": n, "tv": tv}
-                | {"alone": len(keep) == 1}
-                for n, tv in keep
-            ]
+            pairs = zip(path.checkpoints, path.tv, strict=True)
+            keep = [(int(n), float(tv)) for n, tv in pairs if tv > 0]
+            line = {"series": s.name, "slot": s.slot, "line": f"{s.name} #{i}"}
+            rows += [line | {"n": n, "tv": tv, "alone": len(keep) == 1} for n, tv in keep]
     return rows
 
 
@@ -170,37 +166,22 @@ def _layers(looks: Sequence[Look], style: ChartStyle) -> list[dict]:
     """The band, the invisible extent and ticks, the lines, lone points as dots, the legend."""
     x, y = _axes(style)
     by_series = _series_encoding(looks, style)
-    band_legend = {
-        **_legend(style),
-        "orient": "bottom-left",
-        "columns": 1,
-        "symbolType": "square",
-        "fillColor": "white",
-        "padding": 6,
-    }
+    band_legend = _legend(style) | {"orient": "bottom-left", "columns": 1, "symbolType": "square"}
     band_fill = {"field": "band", "type": "nominal", "scale": {"range": [palette.GRID]}}
+    band_fill["legend"] = band_legend | {"fillColor": "white", "padding": 6}
     tooltip = vega.tooltip(("series", "line"), ("n", "N", ","), ("tv", "TV", ".3g"))
     line = {"x": x, "y": y("tv"), **by_series}
     return [
         {
             "data": vega.data("band"),
             "mark": {"type": "area", "opacity": 0.6},
-            "encoding": {
-                "x": x,
-                "y": y("lower"),
-                "y2": {"field": "upper"},
-                "fill": {**band_fill, "legend": band_legend},
-            },
+            "encoding": {"x": x, "y": y("lower"), "y2": {"field": "upper"}, "fill": band_fill},
         },
         *(vega.unseen(name, x=x, y=y("tv")) for name in ("extent", "xticks", "yticks")),
         {
             "data": vega.data("lines"),
             "mark": {"type": "line", "clip": True},
-            "encoding": {
-                **line,
-                "detail": {"field": "line", "type": "nominal"},
-                "tooltip": tooltip,
-            },
+            "encoding": line | {"detail": {"field": "line", "type": "nominal"}, "tooltip": tooltip},
         },
         # A line's only point (N = 1, or all but one of its TVs 0) as a dot in its colour.
         {
@@ -228,25 +209,12 @@ def _legend(style: ChartStyle) -> dict:
 
 def _axes(style: ChartStyle) -> tuple[dict, object]:
     """The x encoding (N) and a maker of y encodings (TV) on log scales, their ticks from data."""
-    x = {
-        "field": "n",
-        "type": "quantitative",
-        "title": "N runs (log scale)",
-        "scale": {"type": "log", "nice": False},
-        "axis": {"labelExpr": _N_LABELS, "grid": True, "values": vega.ticks_from("xticks", "n")},
-    }
+    log = {"type": "quantitative", "scale": {"type": "log", "nice": False}}
+    x = log | {"field": "n", "title": "N runs (log scale)"}
+    x["axis"] = {"labelExpr": _N_LABELS, "grid": True, "values": vega.ticks_from("xticks", "n")}
+    y_axis = {"format": "~g", "grid": True, "values": vega.ticks_from("yticks", "tv")}
     y_title = style.fill("TV distance to {T} (log scale)")
-
-    def y(field: str) -> dict:
-        return {
-            "field": field,
-            "type": "quantitative",
-            "title": y_title,
-            "scale": {"type": "log", "nice": False},
-            "axis": {"format": "~g", "grid": True, "values": vega.ticks_from("yticks", "tv")},
-        }
-
-    return x, y
+    return x, lambda field: log | {"field": field, "title": y_title, "axis": y_axis}
 
 
 def _series_encoding(looks: Sequence[Look], style: ChartStyle) -> dict:

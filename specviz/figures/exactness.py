@@ -70,26 +70,18 @@ def proof_table(
     """The derivation filled in word by word, a column per term and a row of totals: each row's
     ``kept + from the bucket`` (the step's output law) is checked against the target column."""
     t, d = notation.target, notation.draft
-    names = ("word", f"{t}(x)", f"{d}(x)", f"a(x) = min(1, {t}/{d})", f"kept {d}·a", "bucket Z·r")
-    rows = [
-        (
-            word,
-            percent(pi),
-            percent(qi),
-            percent(ai) if qi > 0 else "never proposed",
-            percent(kept),
-            percent(refill),
-            f"{percent(out)} " + ("✓" if abs(out - pi) <= ROUNDING else "✗"),
-        )
-        for word, pi, qi, ai, kept, refill, out in zip(
-            labels, step.p, step.q, step.accept, step.kept, step.refill, step.output, strict=True
-        )
-    ]
-    alpha, z = step.alpha, step.z
-    totals = ("all", percent(step.p.sum()), percent(step.q.sum()), "", f"α = {percent(alpha)}")
-    totals += (f"Z = {percent(z)}", percent(alpha + z))
-    columns = zip(*rows, totals, strict=True)
-    return {name: list(cells) for name, cells in zip((*names, f"sum = {t}?"), columns, strict=True)}
+    proposed, sums = zip(step.q, step.accept, strict=True), zip(step.p, step.output, strict=True)
+    rule = [percent(a) if q > 0 else "never proposed" for q, a in proposed]
+    check = [f"{percent(o)} " + ("✓" if abs(o - p) <= ROUNDING else "✗") for p, o in sums]
+    return {
+        "word": [*labels, "all"],
+        f"{t}(x)": [*map(percent, step.p), percent(step.p.sum())],
+        f"{d}(x)": [*map(percent, step.q), percent(step.q.sum())],
+        f"a(x) = min(1, {t}/{d})": [*rule, ""],
+        f"kept {d}·a": [*map(percent, step.kept), f"α = {percent(step.alpha)}"],
+        "bucket Z·r": [*map(percent, step.refill), f"Z = {percent(step.z)}"],
+        f"sum = {t}?": [*check, percent(step.alpha + step.z)],
+    }
 
 
 def _terms(labels: Sequence[str], values: Sequence[float]) -> str:
@@ -260,12 +252,8 @@ def bucket_figure(labels: Sequence[str], step: OneTokenStep, style: ChartStyle) 
     empty = step.z == 0  # the one rounding rule already made a bucket of rounding noise empty
     top = 1.0 if empty else max(r) * 1.18  # room over the bars for their numbers
     shown = fit.fit_row([[percent(v) if v > 0 else "" for v in r]], r, top, style)
-    note = {
-        "size": f"Its size Z = {percent(step.z)} = P(rejection)",
-        "empty": style.fill("The bucket is empty: {T} = {D},\nno proposal is ever rejected.")
-        if empty
-        else "",
-    }
+    said = "The bucket is empty: {T} = {D},\nno proposal is ever rejected." if empty else ""
+    note = {"size": f"Its size Z = {percent(step.z)} = P(rejection)", "empty": style.fill(said)}
     name = f"{palette.BUCKET.icon} leftover bucket r"
     colour = _colour([name], [palette.BUCKET], style, **vega.legend_over(1, style))
     tooltip = vega.tooltip(("word", "word"), ("r", "r", ".1%"))

@@ -46,19 +46,11 @@ def pair_rows(
     heights = np.maximum(shares, exacts)
     top = float(heights.max()) if heights.size else 0.0
     printed = fit_row([[percent(v) for v in shares]], heights, top * headroom, style)
+    room = top * headroom if top > 0 else 1.0
     return [
-        {
-            "i": k // 2,
-            "j": k % 2,
-            "word": labels[k // 2],
-            "kind": kinds[k % 2],
-            "share": float(shares[k]),
-            "exact": float(exacts[k]),
-            "label": printed[k],
-            "label_y": float(heights[k]),
-            "room": top * headroom if top > 0 else 1.0,
-        }
-        for k in range(shares.size)
+        {"i": k // 2, "j": k % 2, "word": labels[k // 2], "kind": kinds[k % 2], "label": printed[k]}
+        | {"share": float(s), "exact": float(e), "label_y": float(h), "room": room}
+        for k, (s, e, h) in enumerate(zip(shares, exacts, heights, strict=True))
     ]
 
 
@@ -166,18 +158,16 @@ def breakdown_rows(
     above = np.maximum(stack, p)
     inside = fit_row([[percent(v) if v > 0 else "" for v in accepted]], accepted / 2, top, style)
     totals = fit_row([[percent(v) if v > 0 else "" for v in stack]], above, top * HEADROOM, style)
-    names = _SOURCES
+    sources = (
+        (accepted, counts.accepted_counts, 0 * accepted),
+        (bucket, counts.residual_counts, accepted),
+    )
     # Stacked here (bottom ``base``, top ``top``): one layer per source, as each is drawn.
     parts = [
-        {"i": i, "word": w, "part": names[j], "j": j, "share": float(share), "count": int(c)}
-        | {"base": float(base), "top": float(base + share)}
+        {"i": i, "word": w, "part": _SOURCES[j], "j": j, "share": float(share[i])}
+        | {"count": int(c[i]), "base": float(base[i]), "top": float(base[i] + share[i])}
         for i, w in enumerate(labels)
-        for j, (share, c, base) in enumerate(
-            (
-                (accepted[i], counts.accepted_counts[i], 0.0),
-                (bucket[i], counts.residual_counts[i], accepted[i]),
-            )
-        )
+        for j, (share, c, base) in enumerate(sources)
     ]
     room = top * HEADROOM if top else 1.0
     words = vega.rows(

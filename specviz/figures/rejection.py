@@ -54,16 +54,6 @@ def proposals_shares(comparison: RejectionComparison) -> tuple[np.ndarray, np.nd
 # ------------------------------------------------------------------------ this page's charts
 
 
-def _names(style: ChartStyle) -> dict[str, str]:
-    """The legend's names of the page's bars (constant for given lettering)."""
-    return {
-        "measured": f"{palette.REJECTED.icon} classic (measured)",
-        "speculative": f"{palette.ACCEPTED.icon} speculative",
-        "kept": style.fill(f"{palette.ACCEPTED.icon} under {{D}}: kept guesses"),
-        "refill": style.fill(f"{palette.BUCKET.icon} above {{D}}: from the bucket"),
-    }
-
-
 def proposals_figure(comparison: RejectionComparison, style: ChartStyle) -> dict:
     """Proposals per emitted word: classic rejection sampling (measured, and its exact geometric
     law as strokes) next to speculative sampling (always one)."""
@@ -87,8 +77,7 @@ def proposals_figure(comparison: RejectionComparison, style: ChartStyle) -> dict
 def _proposals_layers(style: ChartStyle) -> list[dict]:
     """The layers of :func:`proposals_figure`: nothing in them depends on the state. No numbers
     over the bars (up to 20 of them): the caption lists every share."""
-    names = _names(style)
-    pair = [names["measured"], names["speculative"]]
+    pair = [f"{palette.REJECTED.icon} classic (measured)", f"{palette.ACCEPTED.icon} speculative"]
     roles = (palette.REJECTED, palette.ACCEPTED)
     colour = vega.colour(pair, roles, style, **vega.legend_over(1, style))
     x = vega.word_x(style, "proposals it took")
@@ -175,8 +164,11 @@ def envelope_figure(
 
 def _envelope_layers(style: ChartStyle) -> list[dict]:
     """The layers of :func:`envelope_figure`: nothing in them depends on the state."""
-    names = _names(style)
-    pair, roles = [names["kept"], names["refill"]], (palette.ACCEPTED, palette.BUCKET)
+    pair = [
+        style.fill(f"{palette.ACCEPTED.icon} under {{D}}: kept guesses"),
+        style.fill(f"{palette.BUCKET.icon} above {{D}}: from the bucket"),
+    ]
+    roles = (palette.ACCEPTED, palette.BUCKET)
     colour = vega.colour(pair, roles, style, **vega.legend_over(1, style))
     x, y, envelope = vega.word_x(style), vega.room_y("kept"), vega.room_y("drawn")
 
@@ -296,25 +288,20 @@ def same_idea(comparison: RejectionComparison, notation: Notation) -> str:
 
 def presets_table(bounds: Sequence[PresetBounds], notation: Notation) -> dict[str, list[str]]:
     """The same comparison on each of the Playground's presets (exact numbers)."""
-    table: dict[str, list[str]] = {
-        "preset": [],
-        "first guess kept: speculative α": [],
-        "first guess kept: classic 1/M": [],
-        "proposals per word: classic M": [],
-        "proposals per word: speculative": [],
-    }
-    for row in bounds:
-        runs = math.isfinite(row.bound)
-        values = (
-            row.title,
-            percent(row.alpha),
-            percent(1 / row.bound) if runs else "cannot run",
-            bound_text(row.bound) if runs else "∞: cannot run",
-            "1",
-        )
-        for column, value in zip(table, values, strict=True):
-            table[column].append(notation.fill(value))
-    return table
+    columns = (
+        "preset",
+        "first guess kept: speculative α",
+        "first guess kept: classic 1/M",
+        "proposals per word: classic M",
+        "proposals per word: speculative",
+    )
+    rows = [
+        (row.title, percent(row.alpha), percent(1 / row.bound), bound_text(row.bound), "1")
+        if math.isfinite(row.bound)
+        else (row.title, percent(row.alpha), "cannot run", "∞: cannot run", "1")
+        for row in bounds
+    ]
+    return {name: [notation.fill(r[k]) for r in rows] for k, name in enumerate(columns)}
 
 
 def rejection_figures(

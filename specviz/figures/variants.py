@@ -41,9 +41,7 @@ def exactness(check: RuleCheck) -> str:
     """Whether the rule is exact, in a few words: for every pair, on this one, or not."""
     if check.rule.kind == EXACT:
         return "yes, on every pair"
-    if check.tv == 0:
-        return "on this pair only"
-    return "no"
+    return "on this pair only" if check.tv == 0 else "no"
 
 
 def run_passes(check: RuleCheck) -> str:

@@ -220,11 +220,8 @@ def room_y(field: str, title: str | None = None) -> dict:
     (:func:`room`: the numbers were fitted to that height), ticks from dataset ``yticks``."""
     y = share_y(title, field)
     # No tick count: Vega would thin the given values down to it.
-    axis = {k: v for k, v in y["axis"].items() if k != "tickCount"}
-    return y | {
-        "scale": y["scale"] | {"nice": False},
-        "axis": axis | {"values": ticks_from("yticks", "v")},
-    }
+    axis = {"format": ".0%", "values": ticks_from("yticks", "v")}
+    return y | {"scale": y["scale"] | {"nice": False}, "axis": axis}
 
 
 def unseen(dataset: str, **encoding: object) -> dict:
