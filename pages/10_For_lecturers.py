@@ -9,7 +9,7 @@ import streamlit as st
 
 from specviz.ui import page
 
-page.setup("pages/9_For_lecturers.py")
+page.setup("pages/10_For_lecturers.py")
 page.show_notices()
 
 GUIDE = Path(__file__).resolve().parents[1] / "docs" / "lecturers_guide.md"

@@ -57,3 +57,18 @@ def walltime_speedup(alpha: ArrayLike, gamma: int, c: float) -> float | np.ndarr
     :func:`expected_tokens_per_step`, a draft step costing ``c >= 0`` target steps."""
     real(c, "c (draft cost / target cost)", low=0.0)  # checked before the powers are summed
     return speedup(expected_tokens_per_step(alpha, gamma), gamma, c)
+
+
+def break_even_alpha(gamma: int, c: float) -> float | None:
+    """The acceptance rate above which ``gamma`` guesses a call, each costing ``c`` target calls,
+    beat plain decoding (:func:`walltime_speedup` ``= 1``), or None when no α does (``γc ≥ γ``,
+    that is ``c ≥ 1``). Found by bisection: the speed-up grows with α."""
+    g = whole(gamma, "gamma", minimum=1, maximum=MAX_GAMMA)
+    cost = real(c, "c (draft cost / target cost)", low=0.0)
+    if cost >= 1.0:
+        return None
+    low, high = 0.0, 1.0
+    for _ in range(60):  # 2**-60: far below any α a page shows
+        mid = (low + high) / 2
+        low, high = (mid, high) if walltime_speedup(mid, g, cost) < 1.0 else (low, mid)
+    return high

@@ -209,6 +209,14 @@ def check_theory_tokens(r: Any, a: Mapping[str, Any]) -> None:
     assert (values <= int(a["gamma"]) + 1 + 1e-9).all()
 
 
+def check_break_even(result: Any, args: Mapping[str, Any]) -> None:
+    """None exactly when a guess costs a target call or more; else an α in [0, 1]."""
+    if result is None:
+        assert args["c"] >= 1
+    else:
+        assert isinstance(result, float) and 0.0 <= result <= 1.0
+
+
 def check_speedup(r: Any, a: Mapping[str, Any]) -> None:
     values = np.atleast_1d(r)
     assert np.isfinite(values).all() and (values >= 0).all()
@@ -554,6 +562,7 @@ SPECS: dict[str, Spec] = {
     "theory.expected_tokens_per_step": Spec({"alpha": 0.6, "gamma": 4}, check_theory_tokens),
     "theory.speedup": Spec({"words_per_call": 2.5, "gamma": 4, "c": 0.1}, check_speedup),
     "theory.walltime_speedup": Spec({"alpha": 0.6, "gamma": 4, "c": 0.1}, check_speedup),
+    "theory.break_even_alpha": Spec({"gamma": 4, "c": 0.1}, check_break_even),
     # story
     "story.one_draw_story": Spec({**PQ, "n": 10, "seed": 3}, check_story, nan_fields=("u_bucket",)),
     # rules (module functions; the rules' methods are added below)

@@ -18,7 +18,7 @@ SCRIPTS = {page_url_path(s): f"pages/{s.name}" for s in page_scripts()} | {"": "
 
 
 def test_the_page_shows_the_guide_as_written() -> None:
-    at = open_page("pages/9_For_lecturers.py")
+    at = open_page("pages/10_For_lecturers.py")
     text = GUIDE.read_text(encoding="utf-8").strip()
     assert any(m.value.strip() == text for m in at.markdown)
     assert "15 minutes" in all_text(at)

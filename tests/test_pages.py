@@ -71,6 +71,7 @@ OWN_SETTING = {
     "pages/3_Monte_Carlo.py": ("n", "2B", "; the page uses N = 10,000."),
     "pages/4_Bug_zoo.py": ("bug", "correct", "; the page uses 'Rejection resamples from p'."),
     "pages/5_Many_words_per_call.py": ("pair", "zzz", "; the page uses 'The n-gram pair'."),
+    "pages/9_The_debate.py": ("c", "7", "; the page uses c = 0.1."),
     "pages/6_Why_its_exact.py": ("case", "zzz", "; the page uses your own target and draft."),
     "pages/7_Rejection_sampling.py": ("runs", "7", "; the page uses 10,000 words."),
     "pages/8_Variants_lab.py": ("variant", "float32_leq", "; the page uses 'Correct rule'."),
@@ -90,7 +91,7 @@ def test_a_bad_own_setting_is_told_on_the_first_visit(script: str) -> None:
 
 
 #: Pages that have no setting of their own (nothing for a link to carry but the shared state).
-NO_OWN_SETTING = {"pages/9_For_lecturers.py"}
+NO_OWN_SETTING = {"pages/10_For_lecturers.py"}
 
 
 def test_every_own_setting_is_covered() -> None:

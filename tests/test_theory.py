@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from specviz import expected_tokens_per_step, walltime_speedup
 from specviz.limits import MAX_GAMMA
-from specviz.theory import speedup
+from specviz.theory import break_even_alpha, speedup
 
 #: Exact quantities: a sum of at most ~65 powers in [0, 1] carries rounding far below 1e-12.
 EXACT = 1e-12
@@ -148,3 +148,32 @@ def test_expected_tokens_grows_with_alpha_and_gamma(a1, a2, gamma):
     lo, hi = sorted((a1, a2))
     assert expected_tokens_per_step(lo, gamma) <= expected_tokens_per_step(hi, gamma)
     assert expected_tokens_per_step(lo, gamma) <= expected_tokens_per_step(lo, gamma + 1)
+
+
+@PROPERTY
+@given(st.integers(min_value=1, max_value=64), st.floats(min_value=0.0, max_value=0.999))
+def test_break_even_alpha_is_where_the_speedup_crosses_one(gamma, c):
+    """Below the break-even α speculating is slower than plain decoding, above it faster."""
+    even = break_even_alpha(gamma, c)
+    assert even is not None and 0.0 <= even <= 1.0
+    assert walltime_speedup(even, gamma, c) == pytest.approx(1.0, abs=1e-12)
+    if even > 1e-9:
+        assert walltime_speedup(even * (1 - 1e-6), gamma, c) < 1.0
+    assert break_even_alpha(gamma, min(0.999, c + 0.01)) >= even
+
+
+@pytest.mark.parametrize("c", [0.0, 0.01, 0.1, 0.3, 0.5, 0.9])
+def test_break_even_alpha_with_one_guess_is_the_cost(c):
+    """γ = 1: (1 + α) / (1 + c) = 1 exactly at α = c."""
+    assert break_even_alpha(1, c) == pytest.approx(c, abs=1e-12)
+
+
+@pytest.mark.parametrize("c", [1.0, 2.5])
+def test_no_draft_pays_when_a_guess_costs_a_target_call(c):
+    assert break_even_alpha(4, c) is None
+
+
+@pytest.mark.parametrize(("gamma", "c"), [(0, 0.1), (4, -0.1), (4, float("nan")), ("4", 0.1)])
+def test_break_even_alpha_refuses_bad_input(gamma, c):
+    with pytest.raises(ValueError):
+        break_even_alpha(gamma, c)

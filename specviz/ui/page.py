@@ -129,7 +129,14 @@ PAGES: tuple[PageInfo, ...] = (
         fold=("w.variant", "lab.chart.variant"),
     ),
     PageInfo(
-        "pages/9_For_lecturers.py",
+        "pages/9_The_debate.py",
+        "The debate",
+        ":material/forum:",
+        "The four claims under the article that started SpecViz — the speed-ups, close drafts, "
+        "“just rejection sampling”, leaks — each judged with your own numbers.",
+    ),
+    PageInfo(
+        "pages/10_For_lecturers.py",
         "For lecturers",
         ":material/co_present:",
         "A 15-minute lesson plan through these pages, the link to open at each step, questions "
