@@ -42,13 +42,7 @@ with costs:
     )
 
 
-# A gesture on the bars reruns only this fragment: what a drag cannot change (the menu, the
-# settings, the prose, γ and c) stays as it is, and the server does about half the work per
-# gesture (benchmarks/README.md). ``run_every``: a page with a timed fragment asks a server it
-# reconnects to (a replica died) for a whole run at once, so that server knows this fragment
-# before the next drag asks it to rerun it — a fragment it does not know, Streamlit drops.
-# Once an hour costs nothing.
-@st.fragment(run_every=3600)
+@page.part
 def weights(gamma: int, cost: float) -> None:
     """Everything the words and weights move: the preset on show, the view, the share link."""
     scenario = state.current()

@@ -16,78 +16,88 @@ st.title("Many words per call")
 intro = note.fill(fig.INTRO)
 if not scenario.projector:  # on a projector the controls and their chart come first
     st.markdown(intro)
-page.show_notices(*DECODE_PARAMS)  # read every setting first: some widgets come later
-temperature, length = state.param(TEMPERATURE), state.param(LENGTH)
 
-controls, right = st.columns([1.15, 2], gap="large")
-with controls:
-    key = state.param_widget(PAIR, st.selectbox, label="Draft and target", options=PAIR.choices,
-                             format_func=PAIR_TITLES.get)  # fmt: skip
-    gamma = state.param_widget(GAMMA, st.select_slider, label="Guesses per target call γ",
-                               options=GAMMA.choices)  # fmt: skip
-    cost = state.param_widget(
-        COST, st.select_slider, label="Draft step cost c", options=COST.choices,
-        format_func=COST.format, help="How long one step of the draft takes, counted in "
-        "target calls: at c = 0.1, ten draft steps cost as much as one target call.",
-    )  # fmt: skip
-    # The results, computed once per setting and shared by every session; figures read them.
-    curve = page.cached(toy_curve, key, temperature)
-    run = page.cached(toy_run, key, temperature, gamma, length, scenario.seed)
-    m = st.columns(2)
-    m[0].metric("Words/call", f"{run.words_per_call:.2f}",
-                help=f"This text: {length} words from {run.target_calls} target calls. "
-                f"Predicted for a long text: {curve[gamma].long_run:.2f}.")  # fmt: skip
-    m[1].metric("Speed-up", f"{run.speedup(cost):.2f}×",
-                help="Plain decoding's cost (one target call per word) divided by this text's: "
-                f"target calls plus c × {run.draft_calls} draft steps. A cost model, not a "
-                "stopwatch.")  # fmt: skip
-with right:
-    page.chart(*fig.words_figure(curve, run, style), key="dec.chart.gamma")
-    page.chart(*fig.speed_figure(curve, run, cost, style), key="dec.chart.speed")
 
-left, middle, last = st.columns([2, 2, 1], vertical_alignment="bottom")
-with left:
-    state.param_widget(
-        TEMPERATURE, st.select_slider, label="Temperature of both models",
-        options=TEMPERATURE.choices, format_func=TEMPERATURE.format,
-        help="Below 1 each model favours its likeliest words more, above 1 less; 0 is greedy "
-        "decoding, always the likeliest word. Applied to both models, the text stays exact. "
-        "Temperature, top-k and top-p follow Hugging Face's rules.",
-    )  # fmt: skip
-with middle:
-    state.param_widget(LENGTH, st.select_slider, label="Words to write",
-                       options=LENGTH.choices)  # fmt: skip
-last.button("New text", icon=":material/refresh:", width="stretch",
-            on_click=lambda: state.update(seed=state.current().next_seed()),
-            help="Write another text with the next seed (the sidebar shows it).")  # fmt: skip
-st.caption(note.fill(fig.PAIR_BLURBS[key]))
-st.markdown(fig.summary_sentence(curve, run, cost, note))
-if scenario.projector:
-    st.markdown(intro)
+@page.part
+def lesson() -> None:
+    """Everything the settings move, and the share link."""
+    page.show_notices(*DECODE_PARAMS)  # read every setting first: some widgets come later
+    temperature, length = state.param(TEMPERATURE), state.param(LENGTH)
 
-st.header("Call by call")
-words = toy_words(key)
-st.iframe(fig.timeline_html(words, run, style), height="content",
-          alt=fig.timeline_caption(run, note))  # fmt: skip
+    controls, right = st.columns([1.15, 2], gap="large")
+    with controls:
+        key = state.param_widget(PAIR, st.selectbox, label="Draft and target", options=PAIR.choices,
+                                 format_func=PAIR_TITLES.get)  # fmt: skip
+        gamma = state.param_widget(GAMMA, st.select_slider, label="Guesses per target call γ",
+                                   options=GAMMA.choices)  # fmt: skip
+        cost = state.param_widget(
+            COST, st.select_slider, label="Draft step cost c", options=COST.choices,
+            format_func=COST.format, help="How long one step of the draft takes, counted in "
+            "target calls: at c = 0.1, ten draft steps cost as much as one target call.",
+        )  # fmt: skip
+        # The results, computed once per setting and shared by every session; figures read them.
+        curve = page.cached(toy_curve, key, temperature)
+        run = page.cached(toy_run, key, temperature, gamma, length, scenario.seed)
+        m = st.columns(2)
+        m[0].metric("Words/call", f"{run.words_per_call:.2f}",
+                    help=f"This text: {length} words from {run.target_calls} target calls. "
+                    f"Predicted for a long text: {curve[gamma].long_run:.2f}.")  # fmt: skip
+        m[1].metric("Speed-up", f"{run.speedup(cost):.2f}×",
+                    help="Plain decoding's cost (one target call per word) divided by this text's: "
+                    f"target calls plus c × {run.draft_calls} draft steps. A cost model, not a "
+                    "stopwatch.")  # fmt: skip
+    with right:
+        page.chart(*fig.words_figure(curve, run, style), key="dec.chart.gamma")
+        page.chart(*fig.speed_figure(curve, run, cost, style), key="dec.chart.speed")
 
-st.header("When does it pay?")
-check = page.cached(toy_check, temperature, gamma)  # every pair: predicted and measured
-page.chart(*fig.alpha_figure(check, gamma, cost, style), key="dec.chart.alpha")
-st.markdown(fig.PUBLISHED)
-st.markdown(fig.COST_NOTE)
+    left, middle, last = st.columns([2, 2, 1], vertical_alignment="bottom")
+    with left:
+        state.param_widget(
+            TEMPERATURE, st.select_slider, label="Temperature of both models",
+            options=TEMPERATURE.choices, format_func=TEMPERATURE.format,
+            help="Below 1 each model favours its likeliest words more, above 1 less; 0 is greedy "
+            "decoding, always the likeliest word. Applied to both models, the text stays exact. "
+            "Temperature, top-k and top-p follow Hugging Face's rules.",
+        )  # fmt: skip
+    with middle:
+        state.param_widget(LENGTH, st.select_slider, label="Words to write",
+                           options=LENGTH.choices)  # fmt: skip
+    last.button("New text", icon=":material/refresh:", width="stretch",
+                on_click=lambda: state.update(seed=state.current().next_seed()),
+                help="Write another text with the next seed (the sidebar shows it).")  # fmt: skip
+    st.caption(note.fill(fig.PAIR_BLURBS[key]))
+    st.markdown(fig.summary_sentence(curve, run, cost, note))
+    if scenario.projector:
+        st.markdown(intro)
 
-st.header("Theory against measurement")
-if scenario.projector:  # the house's large type does not reach table cells
-    st.html("<style>.st-key-dec-check :is(td, th) { font-size: 1.35rem !important; }</style>")
-st.container(key="dec-check").markdown(fig.check_table(check, cost, key))
-st.markdown(fig.check_note(check))
-# Side by side on a screen; one under the other on a projector (large type needs the width).
-left, right = (st.container(), st.container()) if scenario.projector else st.columns(2, gap="large")
-with left:
-    page.chart(*fig.in_a_row_figure(curve[gamma], style), key="dec.chart.row")
-with right:
-    page.chart(*fig.shares_figure(curve[gamma], words, style), key="dec.chart.shares")
-with st.expander("How the prediction is computed"):
-    st.markdown(note.fill(fig.HOW_PREDICTED))
+    st.header("Call by call")
+    words = toy_words(key)
+    st.iframe(fig.timeline_html(words, run, style), height="content",
+              alt=fig.timeline_caption(run, note))  # fmt: skip
 
-page.finish()
+    st.header("When does it pay?")
+    check = page.cached(toy_check, temperature, gamma)  # every pair: predicted and measured
+    page.chart(*fig.alpha_figure(check, gamma, cost, style), key="dec.chart.alpha")
+    st.markdown(fig.PUBLISHED)
+    st.markdown(fig.COST_NOTE)
+
+    st.header("Theory against measurement")
+    if scenario.projector:  # the house's large type does not reach table cells
+        st.html("<style>.st-key-dec-check :is(td, th) { font-size: 1.35rem !important; }</style>")
+    st.container(key="dec-check").markdown(fig.check_table(check, cost, key))
+    st.markdown(fig.check_note(check))
+    # Side by side on a screen; one under the other on a projector (large type needs the width).
+    left, right = (
+        (st.container(), st.container()) if scenario.projector else st.columns(2, gap="large")
+    )
+    with left:
+        page.chart(*fig.in_a_row_figure(curve[gamma], style), key="dec.chart.row")
+    with right:
+        page.chart(*fig.shares_figure(curve[gamma], words, style), key="dec.chart.shares")
+    with st.expander("How the prediction is computed"):
+        st.markdown(note.fill(fig.HOW_PREDICTED))
+
+    page.finish()
+
+
+lesson()

@@ -281,6 +281,16 @@ def show_notices(*params: Param[Any]) -> None:
         )
 
 
+def part(fn: Callable[..., None]) -> Callable[..., None]:
+    """``fn`` as a fragment: a control inside it reruns only ``fn``, not the menu, the settings
+    and the prose above it (the server does a third to a half less work per change;
+    benchmarks/README.md). ``run_every``: a page with a timed fragment makes Streamlit's frontend
+    ask a server it reconnects to (a replica died) for a whole run at once, so that server knows
+    the fragment before the next change asks for it — a fragment it does not know, Streamlit
+    drops (tests/test_browser_failover.py). Once an hour costs nothing."""
+    return st.fragment(run_every=3600)(fn)
+
+
 def finish() -> None:
     """End a run: the address bar and the sidebar's share box show this state's link."""
     state.sync_url()
