@@ -3,7 +3,7 @@
 import streamlit as st
 
 from specviz.decoding import RANGES
-from specviz.figures.numbers import percent
+from specviz.figures.numbers import pace, percent
 from specviz.links import DECODE_COST, GAMMA
 from specviz.rejection import classic_plan
 from specviz.rules import FLOAT32_STEP
@@ -36,8 +36,6 @@ with right:
 scenario, one = page.lesson()
 alpha = one.alpha
 speed = walltime_speedup(alpha, gamma, cost)
-shown = float(f"{speed:.2f}")  # the verdict of the number on show, as the Playground's
-pace = "faster than" if shown > 1 else "as fast as" if shown == 1 else "slower than"
 even = break_even_alpha(gamma, cost)
 plan = classic_plan(one.p, one.q)
 yours = f"Your pair keeps {percent(alpha)} of the draft's guesses (α)"
@@ -56,7 +54,8 @@ claim(
     "Possible, not a constant: the speed-up is words per call ÷ (1 + γc).",
     f"{yours}: with γ = {gamma} each call writes "
     f"{expected_tokens_per_step(alpha, gamma):.2f} words on average, and a guess costing "
-    f"c = {cost:g} makes it {shown:.2f}× — {pace} plain decoding.\n\nPublished: {published}.",
+    f"c = {cost:g} makes it {speed:.2f}× — {pace(speed)} plain decoding.\n\n"
+    f"Published: {published}.",
     "pages/5_Many_words_per_call.py",
     "Many words per call: words per call and speed-up against γ, α and c",
 )
@@ -72,7 +71,7 @@ claim(
         else f"With γ = {gamma} and c = {cost:g}, it is faster only when α is above "
         f"{percent(round(even, 3))}."
     )
-    + f" Your pair (α = {percent(alpha)}) runs at {shown:.2f}×."
+    + f" Your pair (α = {percent(alpha)}) runs at {speed:.2f}×."
     + " α is the overlap Σ min({T}, {D}): close where the target puts its weight.",
     "pages/1_Playground.py",
     "Playground: drag the draft towards the target and watch α and the speed-up",

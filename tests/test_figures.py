@@ -17,7 +17,7 @@ import pytest
 
 from specviz.figures import captions
 from specviz.figures.exactness import acceptance_figure, bucket_figure, proof_figure
-from specviz.figures.numbers import percent
+from specviz.figures.numbers import pace, percent
 from specviz.figures.style import ChartStyle
 from specviz.one_token import step
 from specviz.palette import Notation
@@ -243,3 +243,14 @@ def test_captions_quote_the_steps_numbers_for_every_word() -> None:
         if S.residual[i] > 0:
             assert f"{word} {percent(S.residual[i])}" in bucket
     assert f"Z = {percent(S.z)}" in bucket
+
+
+@pytest.mark.parametrize(
+    ("speedup", "verdict"),
+    [(0.994, "slower than"), (0.996, "as fast as"), (1.0, "as fast as"), (1.004, "as fast as"),
+     (1.006, "faster than"), (0.0, "slower than")],
+)  # fmt: skip
+def test_pace_judges_the_value_on_show(speedup, verdict):
+    """ "1.00×" is never called slower or faster: the verdict of the number a learner reads."""
+    assert pace(speedup) == verdict
+    assert (f"{speedup:.2f}" == "1.00") == (verdict == "as fast as")

@@ -264,8 +264,8 @@ def test_the_extremes_run_and_their_sentences_hold(link: dict[str, str]) -> None
         assert "every γ is slower than plain decoding" in text
     else:
         assert f"the best is γ = {best}" in text
-    speed = run.speedup(c)
-    assert ("faster than" if speed > 1 else "slower than" if speed < 1 else "as fast as") in text
+    shown = round(run.speedup(c), 2)  # judged on the value on show, as on every page
+    assert ("faster than" if shown > 1 else "slower than" if shown < 1 else "as fast as") in text
     assert "no faster" not in text
 
 

@@ -16,7 +16,7 @@ from specviz import palette
 from specviz.decoding import LEVIATHAN_TABLE2, RANGES, Decoding, Origin, WordsPerCall
 from specviz.figures import vega
 from specviz.figures.html import render
-from specviz.figures.numbers import percent
+from specviz.figures.numbers import pace, percent
 from specviz.figures.style import ChartStyle
 from specviz.language import END, Measured
 from specviz.limits import CHECK_RUNS, CHECK_WORDS, COMMON_WORDS, PAIR_TITLES
@@ -92,11 +92,6 @@ _ROLES = (palette.TARGET, palette.NEUTRAL, palette.DRAFT, palette.ACCEPTED)
 
 def _x(value: float) -> str:
     return f"{value:.2f}×"
-
-
-def _pace(speedup: float) -> str:
-    """How a speed-up compares with plain decoding: below 1 is slower, whatever its rounding."""
-    return "faster than" if speedup > 1 else "slower than" if speedup < 1 else "as fast as"
 
 
 def best_gamma(curve: Sequence[WordsPerCall], cost: float) -> tuple[int, float]:
@@ -450,7 +445,7 @@ def summary_sentence(curve: Sequence[WordsPerCall], run: Decoding, cost: float, 
         f"{run.n_tokens} words in **{run.target_calls} calls**, where plain decoding needs "
         f"{run.n_tokens} (one per word): **{run.words_per_call:.2f} words per call** (in a long "
         f"text: {here.long_run:.2f}). If a draft step costs c = {cost:g} target steps, that is "
-        f"**{_x(speed)}** plain decoding's speed: {_pace(speed)} writing word by word. {verdict}"
+        f"**{_x(speed)}** plain decoding's speed: {pace(speed)} writing word by word. {verdict}"
     )
 
 

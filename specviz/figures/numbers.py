@@ -6,7 +6,7 @@ import numpy as np
 
 from specviz.limits import ROUNDING
 
-__all__ = ["count", "percent", "tv_text"]
+__all__ = ["count", "pace", "percent", "tv_text"]
 
 
 def percent(x: float) -> str:
@@ -44,3 +44,10 @@ _SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 def count(n: int, noun: str, plural: str | None = None) -> str:
     """``n`` things in words: "1 run", "10,000 runs" (``plural`` for irregular nouns)."""
     return f"{n:,} {noun if n == 1 else plural or noun + 's'}"
+
+
+def pace(speedup: float) -> str:
+    """How a speed-up compares with plain decoding, judged on the value shown (two decimals), as
+    the Playground's live view judges it: "1.00×" is never called slower."""
+    shown = round(float(speedup), 2)
+    return "faster than" if shown > 1 else "slower than" if shown < 1 else "as fast as"
