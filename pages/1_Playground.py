@@ -23,6 +23,8 @@ page.intro(
 page.show_notices(GAMMA, DECODE_COST)
 
 presets, guesses, costs = st.columns([3, 2, 2], gap="large", vertical_alignment="top")
+with presets:  # outside the part below: most drags leave the preset on show as it is
+    shown = editor.preset_picker(state.current(), note)
 with guesses:
     gamma = state.param_widget(
         GAMMA,
@@ -43,11 +45,11 @@ with costs:
 
 
 @page.part
-def weights(gamma: int, cost: float) -> None:
-    """Everything the words and weights move: the preset on show, the view, the share link."""
+def weights(gamma: int, cost: float, shown: tuple[str | None, tuple[str, ...]]) -> None:
+    """Everything the words and weights move: the view, the weight editor, the share link."""
     scenario = state.current()
-    with presets:
-        editor.preset_picker(scenario, note)
+    if editor.on_show(scenario) != shown:  # the preset menu and its lesson box too
+        st.rerun(scope="app")
     live_view(gamma, cost, page.style())
 
     # Drawn only while open: 17 widgets a learner dragging the bars does not see would cost
@@ -63,4 +65,4 @@ def weights(gamma: int, cost: float) -> None:
     page.finish()
 
 
-weights(gamma, cost)
+weights(gamma, cost, shown)

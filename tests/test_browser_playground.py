@@ -13,6 +13,8 @@ from urllib.parse import urlencode
 import pytest
 from streamlit_server import assert_clean, link_params, open_app, poll, watch_stream
 
+from specviz.scenario import PRESETS_BY_KEY, Scenario, to_query
+
 pytestmark = pytest.mark.browser
 
 SHARED = {
@@ -129,3 +131,29 @@ def test_every_text_can_be_read_in_every_seat(
         page.screenshot(path=screenshot_dir / f"playground_{state}_{seat}.png", full_page=True)
     finally:
         context.close()
+
+
+def test_the_preset_menu_follows_a_bar_moved_off_and_back_onto_its_preset(
+    page, streamlit_server
+) -> None:
+    """The preset menu sits outside the part of the page a drag reruns; a drag that changes
+    which preset is on show must still update it and its lesson box."""
+    preset = PRESETS_BY_KEY["identical"]
+    scenario = preset.apply(Scenario())
+    watcher = open_live(page, f"{streamlit_server}/Playground?{urlencode(to_query(scenario))}")
+    menu = page.get_by_test_id("stSelectbox").filter(has_text="Preset").locator("input")
+
+    def shown() -> str:
+        return menu.input_value()
+
+    lesson = page.get_by_test_id("stAlertContainer").filter(has_text=preset.title)
+    assert preset.title in shown() and lesson.count() == 1, shown()
+    handle = page.get_by_role("slider", name=f"draft q weight of {scenario.labels[0]}", exact=True)
+    handle.focus()
+    page.keyboard.press("ArrowUp")
+    poll(page, lambda: "your own weights" in shown(), "the menu off the preset")
+    poll(page, lambda: lesson.count() == 0, "the lesson box gone")
+    page.keyboard.press("ArrowDown")  # back onto the preset's weights
+    poll(page, lambda: preset.title in shown(), "the menu on the preset again")
+    poll(page, lambda: lesson.count() == 1, "the lesson box back")
+    assert_clean(page, watcher)

@@ -33,9 +33,15 @@ def current_lesson(scenario: Scenario) -> str | None:
     return None
 
 
-def preset_picker(scenario: Scenario, note: Notation) -> None:
+def on_show(scenario: Scenario) -> tuple[str | None, tuple[str, ...]]:
+    """What the preset picker shows for ``scenario``: the lesson on show and the words it names."""
+    return current_lesson(scenario), scenario.labels
+
+
+def preset_picker(scenario: Scenario, note: Notation) -> tuple[str | None, tuple[str, ...]]:
     """The presets menu, Random, and the lesson of the preset on show, in a slot that is always
-    there (a box appearing above the sliders would redraw them and drop a keyboard user's focus)."""
+    there (a box appearing above the sliders would redraw them and drop a keyboard user's focus).
+    Returns what it shows (:func:`on_show`)."""
     lesson = current_lesson(scenario)
     pick, shuffle = st.columns([3, 2], vertical_alignment="bottom")
     state.bound(
@@ -65,6 +71,7 @@ def preset_picker(scenario: Scenario, note: Notation) -> None:
             f"**{preset.title}.** {note.fill(preset.lesson_for(scenario.labels))}",
             icon=":material/school:",
         )
+    return lesson, scenario.labels
 
 
 #: session_state key of a word that was changed on its way in (shown once, as a toast).
