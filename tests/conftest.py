@@ -15,6 +15,7 @@ A new browser test needs nothing but these fixtures and two helpers:
 
 from __future__ import annotations
 
+import json
 import os
 import statistics
 import sys
@@ -123,6 +124,33 @@ def page(browser):
 def screenshot_dir() -> Path:
     ss.SCREENSHOT_DIR.mkdir(parents=True, exist_ok=True)
     return ss.SCREENSHOT_DIR
+
+
+@pytest.fixture(scope="session")
+def axe_installed() -> Path:
+    """axe-core from npm (tests/js); without it the accessibility tests skip, and fail in CI."""
+    from a11y import NPM_INSTALL, axe_path
+
+    path = axe_path()
+    if path is None:
+        _skip_or_fail(f"axe-core is not installed (run `{NPM_INSTALL}`)")
+    return path
+
+
+# Session-wide: under xdist a worker may run other modules' tests between two tests of one visit,
+# and a module fixture would load the page again (tests/visits.py).
+@pytest.fixture(scope="session")
+def visits(screenshot_dir: Path) -> Iterator[dict]:
+    """(page, seat) id -> its visit, made as the tests ask; the audits go to a JSON report."""
+    found: dict = {}
+    yield found
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    report = screenshot_dir / f"accessibility{'-' + worker if worker else ''}.json"
+    audits = {
+        key: repr(v) if isinstance(v, Exception) else [a.as_dict() for a in v.audits]
+        for key, v in found.items()
+    }
+    report.write_text(json.dumps(audits, indent=1), encoding="utf-8")
 
 
 # --------------------------------------------------------------------------- report

@@ -13,9 +13,10 @@ tests/test_browser_seats.py holds), so it is not audited a second time:
 - the contrast of every visible text node, SVG chart text included: at least 4.5:1 (3:1 for
   large text and icon glyphs). axe files most of Streamlit's text as "incomplete" and skips SVG.
 
-Each (page, seat) is loaded and audited once; ``test_axe`` and ``test_text_contrast`` read the
-same audit. All findings, failing or not, go to tests/screenshots/accessibility.json, with a
-screenshot of each page and seat.
+Each (page, seat) is loaded and audited once (tests/visits.py: the same visit serves the other
+browser tests that only look at the page); ``test_axe`` and ``test_text_contrast`` read its audits.
+All findings, failing or not, go to tests/screenshots/accessibility.json, with a screenshot of each
+page and seat.
 
 axe-core comes from ``npm ci --prefix tests/js``; without it these tests skip, and fail under
 CI=true (like a missing browser). Without a browser, the tests at the end check the embedded
@@ -25,164 +26,42 @@ views' document outline and the palette under simulated colour-vision deficienci
 from __future__ import annotations
 
 import itertools
-import json
-import os
 import re
-from dataclasses import dataclass
 from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
-from a11y import (
-    NPM_INSTALL,
-    Audit,
-    audit,
-    axe_path,
-    embedded_frames,
-    move_first_widget,
-    press_in_frames,
-    wait_for_frames,
-)
-from streamlit_server import all_scripts, open_app, page_id, page_url, rerun_waiter, watch_stream
-from streamlit_server import wait_for_charts as wait_for_chart_svgs
+import visits
+from streamlit_server import all_scripts, page_id
+from visits import AUDITED, visit_of
 
 from scripts import cvd
 from specviz import palette
 
 REPO = Path(__file__).resolve().parents[1]
-
-
-@dataclass(frozen=True)
-class Seat:
-    name: str
-    width: int
-    height: int
-    projector: bool = False
-
-
-SEATS = (
-    Seat("laptop", 1280, 800),
-    Seat("projector-1920", 1920, 1080, projector=True),
-    Seat("phone", 390, 844),
-)
 SCRIPTS = all_scripts()
-IDS = [f"{page_id(script)}-{seat.name}" for script in SCRIPTS for seat in SEATS]
-# test_axe and test_text_contrast of one (page, seat) read one audit: the same worker runs both.
+IDS = [f"{page_id(script)}-{seat.name}" for script in SCRIPTS for seat in AUDITED]
 CASES = [
-    pytest.param(script, seat, marks=pytest.mark.xdist_group(f"a11y-{page_id(script)}-{seat.name}"))
+    pytest.param(script, seat, marks=visits.group(script, seat))
     for script in SCRIPTS
-    for seat in SEATS
+    for seat in AUDITED
 ]
-
-#: Vega redraws a chart a moment after a rerun.
-SETTLE_MS = 600
-
-
-def in_ci() -> bool:
-    return os.environ.get("CI", "").strip().lower() in ("true", "1", "yes")
-
-
-@pytest.fixture(scope="session")
-def axe_installed() -> Path:
-    path = axe_path()
-    if path is None:
-        reason = f"axe-core is not installed (run `{NPM_INSTALL}`)"
-        if in_ci():
-            pytest.fail(f"{reason} (CI=true: the accessibility tests must run)", pytrace=False)
-        pytest.skip(reason)
-    return path
-
-
-# Session-wide: under xdist a worker may run other modules' tests between test_axe and
-# test_text_contrast of one (page, seat), and a module fixture would audit the page again.
-@pytest.fixture(scope="session")
-def audits(screenshot_dir: Path) -> dict[str, list[Audit] | Exception]:
-    """(page, seat) id -> its audits, filled as the tests ask; written to a JSON report."""
-    found: dict[str, list[Audit] | Exception] = {}
-    yield found
-    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
-    report = screenshot_dir / f"accessibility{'-' + worker if worker else ''}.json"
-    report.write_text(
-        json.dumps(
-            {
-                k: repr(v) if isinstance(v, Exception) else [a.as_dict() for a in v]
-                for k, v in found.items()
-            },
-            indent=1,
-        ),
-        encoding="utf-8",
-    )
-
-
-def settle(page) -> None:
-    wait_for_chart_svgs(page)
-    wait_for_frames(page)
-    page.wait_for_timeout(SETTLE_MS)
-
-
-def audit_page(browser, base_url: str, script: Path, seat: Seat, shots: Path) -> list[Audit]:
-    context = browser.new_context(viewport={"width": seat.width, "height": seat.height})
-    try:
-        page = context.new_page()
-        page.set_default_timeout(30_000)
-        watcher = watch_stream(page)
-        url = page_url(base_url, script) + ("?projector=1" if seat.projector else "")
-        open_app(page, url)
-        settle(page)
-        name = f"{page_id(script).replace('/', '-')}-{seat.name}"
-        page.screenshot(path=str(shots / f"a11y-{name}.png"))
-        found = [audit(page, f"{page_id(script)} {seat.name}, loaded")]
-        # A moved control changes the data, not the elements or their styles: audited once.
-        moved = move_first_widget(page, rerun_waiter) if seat is SEATS[0] else None
-        if moved is not None:
-            settle(page)
-            if embedded_frames(page):  # and step the embedded views (the player steps on →)
-                press_in_frames(page)
-                moved += ", then → ×4 in the embedded views"
-            found.append(audit(page, f"{page_id(script)} {seat.name}, after {moved}"))
-        assert not watcher.exceptions, f"{page_id(script)} sent exceptions: {watcher.exceptions}"
-        return found
-    finally:
-        context.close()
-
-
-def audits_of(request, audits, script: Path, seat: Seat) -> list[Audit]:
-    """The audits of (script, seat), run on the first ask; a failure to run is kept and raised
-    again for the second test instead of loading the page twice."""
-    key = f"{page_id(script)}-{seat.name}"
-    if key not in audits:
-        request.getfixturevalue("axe_installed")
-        try:
-            audits[key] = audit_page(
-                request.getfixturevalue("browser"),
-                request.getfixturevalue("streamlit_server"),
-                script,
-                seat,
-                request.getfixturevalue("screenshot_dir"),
-            )
-        except Exception as exc:
-            audits[key] = exc
-            raise
-    found = audits[key]
-    if isinstance(found, Exception):
-        raise found
-    return found
 
 
 @pytest.mark.browser
 @pytest.mark.parametrize(("script", "seat"), CASES, ids=IDS)
-def test_axe(request, audits, script, seat):
+def test_axe(request, script, seat):
     """No serious or critical axe violation, in the page or in its embedded views."""
-    found = audits_of(request, audits, script, seat)
+    found = visit_of(request, script, seat).audits
     problems = [f"{a.label}: {v.line()}" for a in found for v in a.failing]
     assert not problems, "axe found serious/critical violations:\n" + "\n".join(problems)
 
 
 @pytest.mark.browser
 @pytest.mark.parametrize(("script", "seat"), CASES, ids=IDS)
-def test_text_contrast(request, audits, script, seat):
+def test_text_contrast(request, script, seat):
     """Every visible text at least 4.5:1 against what is behind it (3:1 large)."""
-    found = audits_of(request, audits, script, seat)
+    found = visit_of(request, script, seat).audits
     assert all(a.texts_checked > 0 for a in found), "no text found: is the check looking?"
     problems = [f"{a.label}: {c.line()}" for a in found for c in a.contrast]
     assert not problems, "text below WCAG AA contrast:\n" + "\n".join(problems)

@@ -1,0 +1,254 @@
+"""One visit of each page in each seat, shared by the browser tests that look at it.
+
+Loading a page in Chromium is most of a browser test's time. The tests that only look at a page —
+its accessibility (axe, contrast), the page by its own URL, its first control moved from the
+keyboard, the projector's fold, a phone's chart titles, the menu a deep link must match — read one
+:class:`Visit` per (page, seat), made on the first ask in a session and kept (a visit that failed
+fails every test that reads it, without loading the page again). Under xdist the tests of one
+visit share a group (:func:`group`), so one worker makes it once.
+
+A visit, in order: load the page; let charts and embedded views settle; record what it shows
+(exceptions, headings, menu, the fold's boxes on a projector, clipped chart texts and sideways
+overflow on a phone); a screenshot; on an audited seat, axe and the contrast check; on the laptop,
+move the first slider (or radio group) from the keyboard, press → in the embedded views, and
+audit again; last, a screenshot of the whole page.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+from a11y import Audit, audit, embedded_frames, mark_frames, press_in_frames, wait_for_frames
+from streamlit_server import (
+    REPO_ROOT,
+    key_class,
+    open_app,
+    page_id,
+    page_url,
+    poll,
+    rerun_waiter,
+    wait_for_charts,
+)
+
+from specviz.ui.page import PAGES
+
+
+@dataclass(frozen=True)
+class Seat:
+    name: str
+    width: int
+    height: int
+    projector: bool = False
+    #: Projector mode at 1280×720 has the styles and colours of 1920×1080 (only the layout
+    #: differs, which the fold test holds): not audited a second time.
+    audited: bool = True
+
+
+LAPTOP = Seat("laptop", 1280, 800)
+PROJECTOR = Seat("projector-1920", 1920, 1080, projector=True)
+PROJECTOR_720 = Seat("projector-1280", 1280, 720, projector=True, audited=False)
+PHONE = Seat("phone", 390, 844)
+AUDITED = (LAPTOP, PROJECTOR, PHONE)
+
+#: Vega redraws a chart a moment after a rerun.
+SETTLE_MS = 600
+HEADINGS = '[data-testid="stMain"] :is(h1, h2, h3)'
+NAV_LINKS = '[data-testid="stPageLink"] a, [data-testid="stSidebarNavLink"]'
+_FOLDS = {info.script: info.fold for info in PAGES if all(info.fold)}
+
+
+@dataclass
+class Moved:
+    """The first control of a page, moved one step from the keyboard."""
+
+    what: str
+    before: str
+    after: str
+
+
+@dataclass
+class Visit:
+    """What one page showed in one seat."""
+
+    exceptions: list[str]
+    pages_not_found: list[str]
+    shown_exceptions: list[str]
+    main_text: str
+    headings: list[str]
+    menu: tuple[list[tuple[str, str]], int]  # (text, href) of every page link; sidebar menus
+    fold: dict[str, dict[str, float]] = field(default_factory=dict)  # control, chart -> box
+    clipped: list[str] = field(default_factory=list)
+    overflow: float = 0.0  # how much wider than the screen the page is
+    moved: Moved | None = None
+    audits: list[Audit] = field(default_factory=list)
+
+
+def group(script: Path, seat: Seat) -> pytest.MarkDecorator:
+    """The xdist group of the tests that read the visit of (script, seat)."""
+    return pytest.mark.xdist_group(f"visit-{page_id(script)}-{seat.name}")
+
+
+def visit_of(request: pytest.FixtureRequest, script: Path, seat: Seat) -> Visit:
+    """The visit of (script, seat): made on the first ask in this session, then kept."""
+    visits = request.getfixturevalue("visits")
+    key = f"{page_id(script)}-{seat.name}"
+    if key not in visits:
+        if seat.audited:
+            request.getfixturevalue("axe_installed")
+        try:
+            visits[key] = make_visit(
+                request.getfixturevalue("browser"),
+                request.getfixturevalue("streamlit_server"),
+                script,
+                seat,
+                request.getfixturevalue("screenshot_dir"),
+            )
+        except Exception as exc:
+            visits[key] = exc
+            raise
+    found = visits[key]
+    if isinstance(found, Exception):
+        raise found
+    return found
+
+
+def settle(page: Any) -> None:
+    wait_for_charts(page)
+    wait_for_frames(page)
+    page.wait_for_timeout(SETTLE_MS)
+
+
+def shows(page: Any, watcher: Any) -> Visit:
+    """What a loaded page shows: its exceptions, headings and menu."""
+    links = page.locator(NAV_LINKS)
+    return Visit(
+        exceptions=list(watcher.exceptions),
+        pages_not_found=list(watcher.pages_not_found),
+        shown_exceptions=page.get_by_test_id("stException").all_inner_texts(),
+        main_text=page.get_by_test_id("stMain").inner_text().strip(),
+        headings=page.locator(HEADINGS).all_inner_texts(),
+        menu=(
+            [
+                (links.nth(i).inner_text().strip(), links.nth(i).get_attribute("href") or "")
+                for i in range(links.count())
+            ],
+            page.get_by_test_id("stSidebarNav").count(),
+        ),
+    )
+
+
+def make_visit(browser: Any, base_url: str, script: Path, seat: Seat, shots: Path) -> Visit:
+    context = browser.new_context(viewport={"width": seat.width, "height": seat.height})
+    try:
+        page = context.new_page()
+        page.set_default_timeout(30_000)
+        url = page_url(base_url, script) + ("?projector=1" if seat.projector else "")
+        watcher = open_app(page, url)
+        settle(page)
+        found = shows(page, watcher)
+        name = f"{page_id(script).replace('/', '-')}-{seat.name}"
+        fold = _FOLDS.get(str(script.relative_to(REPO_ROOT)))
+        if seat.projector and fold:
+            found.fold = {"control": box(page, fold[0]), "chart": box(page, fold[1])}
+        if seat is PHONE:
+            found.clipped = page.evaluate(_CLIPPED_TITLES)
+        found.overflow = page.evaluate(
+            "() => document.querySelector('[data-testid=stMain]').scrollWidth - innerWidth"
+        )
+        page.screenshot(path=str(shots / f"{name}.png"))
+        if seat.audited:
+            found.audits.append(audit(page, f"{page_id(script)} {seat.name}, loaded"))
+        if seat is LAPTOP:
+            found.moved = move_first_control(page)
+            if found.moved is not None:
+                settle(page)
+                label = f"{page_id(script)} {seat.name}, after {found.moved.what}"
+                if embedded_frames(page):  # and step the embedded views (the player steps on →)
+                    press_in_frames(page)
+                    label += ", then → ×4 in the embedded views"
+                found.audits.append(audit(page, label))
+        found.exceptions = list(watcher.exceptions)
+        found.shown_exceptions = page.get_by_test_id("stException").all_inner_texts()
+        shoot_whole(page, shots / f"{name}-whole.png", seat.width)
+        return found
+    finally:
+        context.close()
+
+
+def shoot_whole(page: Any, path: Path, width: int) -> None:
+    """The whole page, for a human to judge: the viewport grown to the main area's height
+    (Streamlit scrolls an inner container, so a full-page screenshot would stop at the fold)."""
+    height = page.evaluate("() => document.querySelector('[data-testid=stMain]').scrollHeight")
+    page.set_viewport_size({"width": width, "height": int(height) + 40})
+    settle(page)
+    page.screenshot(path=str(path))
+
+
+def box(page: Any, key: str) -> dict[str, float]:
+    """The box of the element with this key, or of a part of it: "key selector" (a selector
+    inside the element; it reaches into the live view's shadow root)."""
+    key, _, inside = key.partition(" ")
+    locator = page.locator(f".{key_class(key)} {inside}".strip()).first
+    locator.wait_for(state="visible", timeout=15_000)
+    found = locator.bounding_box()
+    assert found is not None, f"{key} is not drawn"
+    return found
+
+
+def move_first_control(page: Any) -> Moved | None:
+    """Move the first slider of the main area one step (back one if it is at its end), or else
+    pick the next option of the first radio group, and wait for the rerun. None if the page has
+    neither."""
+    main = page.get_by_test_id("stMain")
+    sliders = main.get_by_role("slider").filter(visible=True)
+    radios = main.get_by_role("radio").filter(visible=True)
+    if not (sliders.count() or radios.count()):
+        return None
+    if sliders.count():
+        control = sliders.first  # Streamlit's thumb is an <input type=range>
+        at_end = control.evaluate("(e) => Number(e.value) >= Number(e.max)")
+        key = "ArrowLeft" if at_end else "ArrowRight"
+        what = f"slider {control.get_attribute('aria-label')!r} {key}"
+
+        def value() -> str:
+            return control.input_value()
+    else:
+        control = main.get_by_role("radio", checked=True).first
+        key, what = "ArrowRight", "radio group ArrowRight"
+
+        def value() -> str:
+            now = main.get_by_role("radio", checked=True).first
+            return now.get_attribute("aria-label") or now.evaluate("e => e.value")
+
+    before = value()
+    mark_frames(page)
+    control.focus()
+    with rerun_waiter(page):
+        page.keyboard.press(key)
+    poll(page, lambda: value() != before, f"the {what} to move", timeout_ms=5_000)
+    return Moved(what, before, value())
+
+
+_CLIPPED_TITLES = """() => {
+  const out = [];
+  const charts = document.querySelectorAll(
+    '[data-testid="stPlotlyChart"] .main-svg, [data-testid="stVegaLiteChart"] svg.marks');
+  charts.forEach((svg, i) => {
+    const frame = svg.getBoundingClientRect();
+    const texts = svg.matches('.main-svg')
+      ? svg.parentElement.querySelectorAll('.gtitle, .legend .traces text')
+      : svg.querySelectorAll('text');  // a Vega chart: every title, legend and axis text
+    texts.forEach((t) => {
+      const r = t.getBoundingClientRect();
+      if (r.width && (r.left < frame.left - 1 || r.right > frame.right + 1)) {
+        const where = `${r.left.toFixed(0)}..${r.right.toFixed(0)}`;
+        const room = `${frame.left.toFixed(0)}..${frame.right.toFixed(0)}`;
+        out.push(`chart ${i}: "${t.textContent}" spans ${where} in a chart ${room}`);
+      }
+    });
+  });
+  return out;
+}"""
