@@ -32,7 +32,7 @@ from specviz.links import Param
 from specviz.one_token import OneTokenStep
 from specviz.palette import Notation
 from specviz.scenario import Scenario
-from specviz.ui import state
+from specviz.ui import backchannel, state
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -208,6 +208,7 @@ def setup(script: str) -> None:
     """Start a page: config, the menu in the sidebar, projector styling, the shared settings,
     and the notices of the link it was opened with. The first Streamlit call of every page."""
     _tune_collector()
+    backchannel.install()
     me = info(script)
     scenario = state.current()
     st.set_page_config(
