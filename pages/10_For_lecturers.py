@@ -1,18 +1,23 @@
-"""For lecturers: a 15-minute lesson plan through the pages, with the links to open at each step.
-
-The text is docs/lecturers_guide.md, shown as it is in the repository: one text, two places.
-"""
-
-from pathlib import Path
+"""For lecturers: docs/lecturers_guide.md as it is in the repository, except that the plan's
+steps are links that keep the lecturer's settings and open in the same tab."""
 
 import streamlit as st
 
-from specviz.ui import page
+from specviz.lesson_plan import GUIDE, PLAN
+from specviz.ui import page, presenter
 
 page.setup("pages/10_For_lecturers.py")
 page.show_notices()
 
-GUIDE = Path(__file__).resolve().parents[1] / "docs" / "lecturers_guide.md"
-st.markdown(GUIDE.read_text(encoding="utf-8"))
-
+before, _, after = GUIDE.read_text(encoding="utf-8").partition("\n## The plan\n")
+st.markdown(before)
+st.markdown("## The plan")
+presenter.link(1, "**Start presenting**", icon=":material/slideshow:")
+for number, step in enumerate(PLAN, start=1):
+    if number == 1 or step.block != PLAN[number - 2].block:
+        end = max(later.end for later in PLAN if later.block == step.block)
+        st.markdown(f"### {step.block} · minutes {step.start}–{end}")
+    presenter.link(number, f"**{step.start}–{step.end} min · {step.title}**")
+    st.markdown(f"{step.say}\n\n*Ask the room:* {step.ask}")
+st.markdown("## " + after.split("\n## ", 1)[1])  # the plan's own rows are the links above
 page.finish()

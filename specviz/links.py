@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Generic, TypeVar
 
 from specviz import limits
@@ -383,3 +383,6 @@ TYPICAL_DELTA = _choice(
     "is not one of the offered values of δ (0 to 1 in steps of 0.05)",
 )
 LAB_PARAMS = (VARIANT, CANDIDATES, TYPICAL_EPS, TYPICAL_DELTA)
+
+#: Presenter mode: the step of the lecturer's plan on show (0: none; one per step of the plan).
+STEP = replace(_choice("step", tuple(range(18)), 0, lambda _: "no step"), omit_default=True)

@@ -710,6 +710,7 @@ LINK_VALUES = {
     "CANDIDATES": 3,
     "TYPICAL_EPS": 0.2,
     "TYPICAL_DELTA": 0.55,
+    "STEP": 3,
 }
 for _name, _value in LINK_VALUES.items():
     _param = getattr(links, _name)

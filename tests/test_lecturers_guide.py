@@ -1,45 +1,211 @@
-"""The lecturer's guide: the same text in the repository and in the app, and every link in it
-opens its page in the state the step describes — no notice, no error, projector mode on."""
+"""The lecturer's guide and presenter mode.
+
+The plan is data (specviz.lesson_plan reads it from docs/lecturers_guide.md): its minutes add up
+to 50 in six blocks, every step's link names a page and parses there with no notice. The page
+"For lecturers" shows the guide as written, each step a same-tab link that keeps the lecturer's
+lettering, projector mode and seed. Presenter mode (``step`` in the URL) shows a bar on every
+page; its Previous and Next open the neighbouring steps in their state.
+"""
 
 from __future__ import annotations
 
-import re
-from urllib.parse import parse_qsl, urlparse
+from itertools import pairwise
+from urllib.parse import parse_qsl
 
 import pytest
-from helpers import REPO, all_text, open_page, query
-from streamlit_server import page_scripts, page_url_path
+from helpers import assert_alive, open_page, query
+from streamlit.testing.v1 import AppTest
 
-pytestmark = pytest.mark.slow  # the app under AppTest
+from specviz import links
+from specviz.lesson_plan import GUIDE, PLAN, SCRIPTS, read_plan
+from specviz.links import STEP, read_all
+from specviz.scenario import from_query
+from specviz.ui.page import PAGES
+from specviz.ui.presenter import KEPT
 
-GUIDE = REPO / "docs" / "lecturers_guide.md"
-LINKS = re.findall(r"\]\((\./[^)]*)\)", GUIDE.read_text(encoding="utf-8"))
-SCRIPTS = {page_url_path(s): f"pages/{s.name}" for s in page_scripts()} | {"": "app.py"}
+#: Every link parameter a page reads (the scenario's and the pages' own).
+PARAMS = tuple(p for p in vars(links).values() if isinstance(p, links.Param))
+#: The lecturer's settings: Chen's letters, a projector, a seed of their own.
+LECTURER = {"letters": "chen", "projector": "1", "seed": "123"}
+BLOCKS = [
+    "The idea",
+    "One draw, then a million",
+    "Why it is exact, and the bug zoo",
+    "Many words per call: when it pays",
+    "The debate: four claims",
+    "Exit question",
+]
+IDS = [f"step{n}" for n in range(1, len(PLAN) + 1)]
 
 
-def test_the_page_shows_the_guide_as_written() -> None:
-    at = open_page("pages/10_For_lecturers.py")
-    text = GUIDE.read_text(encoding="utf-8").strip()
-    assert any(m.value.strip() == text for m in at.markdown)
-    assert "15 minutes" in all_text(at)
+# --------------------------------------------------------------------------- the plan's data
 
 
-def test_the_guide_links_every_learner_page() -> None:
-    linked = {urlparse(link).path.strip("./") for link in LINKS}
-    assert linked >= {"", "Playground", "One_draw", "Monte_Carlo", "Bug_zoo"}
-    assert len(LINKS) >= 12
+def test_the_plan_takes_50_minutes_in_six_blocks() -> None:
+    assert PLAN[0].start == 0 and PLAN[-1].end == 50
+    for before, step in pairwise(PLAN):
+        assert step.start == before.end, f"{step.title} starts at {step.start}, not {before.end}"
+    assert all(step.end > step.start for step in PLAN)
+    assert sum(step.end - step.start for step in PLAN) == 50
+    assert list(dict.fromkeys(step.block for step in PLAN)) == BLOCKS
+    debate = [step for step in PLAN if step.block == BLOCKS[4]]
+    assert len(debate) == 4 and {s.script for s in debate} == {"pages/9_The_debate.py"}
 
 
-@pytest.mark.parametrize("link", LINKS)
-def test_every_link_opens_its_step(link: str) -> None:
-    parsed = urlparse(link)
-    path = parsed.path.strip("./")
-    assert path in SCRIPTS, f"{link} names no page"
-    params = dict(parse_qsl(parsed.query))
-    at = open_page(SCRIPTS[path], params)
-    assert not at.warning, f"{link}: " + "; ".join(w.value for w in at.warning)
-    assert not at.error, f"{link}: " + "; ".join(e.value for e in at.error)
+def test_every_step_has_a_page_a_talking_point_and_a_question() -> None:
+    scripts = {info.script for info in PAGES}
+    for step in PLAN:
+        assert step.script in scripts, f"{step.title}: {step.script} is not in the menu"
+        assert (GUIDE.parents[1] / step.script).exists()
+        assert len(step.say) > 40 and "?" in step.ask, step.title
+    assert {s.script for s in PLAN} >= {i.script for i in PAGES[:7]} | {"pages/9_The_debate.py"}
+
+
+def test_the_step_parameter_counts_the_plans_steps() -> None:
+    assert STEP.choices == tuple(range(len(PLAN) + 1)) and STEP.default == 0
+    assert STEP.write(0) == {} and STEP.read({"step": "3"}) == (3, None)
+    _, notice = STEP.read({"step": str(len(PLAN) + 1)})
+    assert notice is not None and notice.endswith("; the page uses no step.")
+
+
+@pytest.mark.parametrize("step", PLAN, ids=IDS)
+def test_every_steps_link_parses_with_no_notice(step) -> None:
+    given = dict(step.query)
+    assert not set(given) & {*KEPT, STEP.name}, "a step keeps the lecturer's settings"
+    assert set(given) <= {p.name for p in PARAMS}, f"{step.title}: {given}"
+    values, notices = read_all(PARAMS, given)
+    assert notices == [] and from_query(given)[1] == []
+    for name, text in given.items():  # written as the page writes it: the address bar agrees
+        assert next(p for p in PARAMS if p.name == name).format(values[name]) == text
+
+
+def test_the_plan_section_holds_only_its_blocks_and_steps() -> None:
+    """The page draws the plan from the data: anything else in the section would not show."""
+    text = GUIDE.read_text(encoding="utf-8")
+    section = text.partition("\n## The plan\n")[2].split("\n## ")[0]
+    for line in section.splitlines():
+        assert not line.strip() or line.startswith(("### ", "|")), line
+    rows = [line for line in section.splitlines() if line[:3].strip("| ").isdigit()]
+    assert len(rows) == len(PLAN)  # every step row was read
+
+
+def test_a_plan_without_steps_or_with_a_link_to_no_page_is_refused() -> None:
+    with pytest.raises(ValueError, match="no plan"):
+        read_plan("# A guide\n\n## The plan\n\nNothing yet.\n")
+    row = "| 0–50 | [Nowhere](./Nowhere?n=1) | Say. | Ask? |"
+    with pytest.raises(ValueError, match="names no page"):
+        read_plan(f"## The plan\n\n### A block\n\n{row}\n")
+    assert SCRIPTS[""] == "app.py" and SCRIPTS["Monte_Carlo"] == "pages/3_Monte_Carlo.py"
+
+
+# ----------------------------------------------------------------- the pages, under AppTest
+
+
+def bar_text(at: AppTest) -> str:
+    """The presenter bar's words (empty without a bar)."""
+    shown = [m.value for m in at.main.markdown if m.value.startswith("**Step ")]
+    return shown[0] if shown else ""
+
+
+def bar_links(at: AppTest) -> dict[str, tuple[str, dict[str, str]]]:
+    """The bar's Previous and Next: label -> (page's address, query)."""
+    return {
+        link.proto.label: (link.proto.page, dict(parse_qsl(link.proto.query_string)))
+        for link in at.main.get("page_link")
+        if link.proto.label in ("Previous", "Next")
+    }
+
+
+def follow(at: AppTest, address: str, params: dict[str, str]) -> AppTest:
+    """Click a page link: its page, with exactly its query (Streamlit clears the rest)."""
+    at.query_params.clear()
+    at.query_params.update(params)
+    at.switch_page(SCRIPTS[address]).run()
+    assert_alive(at)
+    return at
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("number", range(1, len(PLAN) + 1), ids=IDS)
+def test_every_step_opens_its_page_in_its_state_with_the_lecturers_settings(number) -> None:
+    step = PLAN[number - 1]
+    given = dict(step.query) | LECTURER | {"step": str(number)}
+    at = open_page(step.script, given)
+    assert not at.warning, f"{step.title}: " + "; ".join(w.value for w in at.warning)
+    assert not at.error, f"{step.title}: " + "; ".join(e.value for e in at.error)
     shown = query(at)
-    assert shown.get("projector") == "1", f"{link} does not open in projector mode"
-    for key, value in params.items():
-        assert shown.get(key) == value, f"{link}: the page shows {key}={shown.get(key)}"
+    for key, value in given.items():
+        assert shown.get(key) == value, f"{step.title}: the page shows {key}={shown.get(key)}"
+    assert bar_text(at).startswith(f"**Step {number} of {len(PLAN)}** · {step.block}")
+    said = [m.value for m in at.main.markdown if m.value.startswith(step.say)]
+    assert said and f"**Ask the room:** {step.ask}" in said[0]
+
+
+@pytest.mark.slow
+def test_next_and_previous_walk_the_plan_keeping_the_lecturers_settings() -> None:
+    at = open_page(PLAN[0].script, dict(PLAN[0].query) | LECTURER | {"step": "1"})
+    assert set(bar_links(at)) == {"Next"}  # no Previous on the first step
+    for number in range(2, len(PLAN) + 1):
+        address, params = bar_links(at)["Next"]
+        assert params["step"] == str(number) and {k: params[k] for k in LECTURER} == LECTURER
+        follow(at, address, params)
+        step = PLAN[number - 1]
+        assert bar_text(at).startswith(f"**Step {number} of")
+        shown = query(at)
+        assert {k: shown.get(k) for k in LECTURER} == LECTURER, step.title
+        assert all(shown.get(k) == v for k, v in step.query), (step.title, shown)
+        assert at.session_state["ui.swapped"] is True
+    assert set(bar_links(at)) == {"Previous"}  # no Next on the last step
+    address, params = bar_links(at)["Previous"]
+    follow(at, address, params)
+    assert bar_text(at).startswith(f"**Step {len(PLAN) - 1} of")
+
+
+@pytest.mark.slow
+def test_a_step_on_the_same_page_brings_its_own_state() -> None:
+    """Monte Carlo with 100 runs, changed by the lecturer, then Next: a million runs."""
+    number = next(n for n, s in enumerate(PLAN, 1) if dict(s.query).get("n") == "100")
+    at = open_page("pages/3_Monte_Carlo.py", {"n": "100", "step": str(number)})
+    at.select_slider(key="w.n").set_value(1000).run()
+    assert query(at)["n"] == "1k" and query(at)["step"] == str(number)  # the step stays
+    follow(at, *bar_links(at)["Next"])
+    assert query(at)["n"] == dict(PLAN[number].query)["n"] == "1M"
+    assert at.select_slider(key="w.n").value == 10**6
+
+
+@pytest.mark.slow
+def test_the_menu_keeps_the_step_and_end_closes_the_bar() -> None:
+    at = open_page(PLAN[3].script, dict(PLAN[3].query) | {"step": "4"})
+    weights = query(at)["q"]
+    follow(at, "Bug_zoo", {})  # the sidebar's menu: a link with no query
+    assert bar_text(at).startswith("**Step 4 of") and query(at)["step"] == "4"
+    assert query(at)["q"] == weights  # the state stays the lecturer's
+    at.button(key="presenter.end").click().run()
+    assert bar_text(at) == "" and "step" not in query(at)
+    at.run()
+    assert bar_text(at) == ""
+
+
+@pytest.mark.slow
+def test_no_bar_without_a_step() -> None:
+    at = open_page("pages/1_Playground.py")
+    assert bar_text(at) == "" and not bar_links(at) and "step" not in query(at)
+    assert not [button for button in at.button if button.key == "presenter.end"]
+
+
+@pytest.mark.slow
+def test_the_page_shows_the_guide_as_written_and_every_step_as_a_link() -> None:
+    at = open_page("pages/10_For_lecturers.py", LECTURER)
+    shown = "\n".join(m.value for m in at.main.markdown)
+    for line in GUIDE.read_text(encoding="utf-8").splitlines():
+        if line.strip() and not line.startswith("|"):
+            assert line in shown, line
+    assert "50 minutes" in shown
+    steps = [link.proto for link in at.main.get("page_link")]
+    assert steps[0].label == "**Start presenting**" and len(steps) == len(PLAN) + 1
+    for number, (link, step) in enumerate(zip(steps[1:], PLAN, strict=True), start=1):
+        assert link.label.endswith(f"{step.title}**") and SCRIPTS[link.page] == step.script
+        params = dict(parse_qsl(link.query_string))
+        assert params == dict(step.query) | LECTURER | {"step": str(number)}
+    assert dict(parse_qsl(steps[0].query_string)) == dict(parse_qsl(steps[1].query_string))
+    assert not at.warning and bar_text(at) == ""

@@ -64,7 +64,7 @@ def ids(param: Param) -> str:
 
 
 def test_every_parameter_has_its_own_name() -> None:
-    assert len(ALL_PARAMS) == 22 and len(CHOICE_PARAMS) == 18
+    assert len(ALL_PARAMS) == 23 and len(CHOICE_PARAMS) == 19
     names = [param.name for param in ALL_PARAMS]
     assert len(names) == len(set(names)), names
     assert [param.name for param in SCENARIO_PARAMS] == [

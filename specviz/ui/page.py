@@ -32,7 +32,7 @@ from specviz.links import Param
 from specviz.one_token import OneTokenStep
 from specviz.palette import Notation
 from specviz.scenario import Scenario
-from specviz.ui import backchannel, state
+from specviz.ui import backchannel, presenter, state
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -139,8 +139,8 @@ PAGES: tuple[PageInfo, ...] = (
         "pages/10_For_lecturers.py",
         "For lecturers",
         ":material/co_present:",
-        "A 15-minute lesson plan through these pages, the link to open at each step, questions "
-        "to ask and the misconceptions to expect.",
+        "A 50-minute lesson plan through these pages, stepped through in one tab, with what to "
+        "say and ask at each step and the misconceptions to expect.",
         uses_weights=False,
         for_learners=False,
     ),
@@ -210,6 +210,7 @@ def setup(script: str) -> None:
     _tune_collector()
     backchannel.install()
     me = info(script)
+    presenter.follow()  # a link to another step of the lecturer's plan brings its whole state
     scenario = state.current()
     st.set_page_config(
         page_title=f"{me.label} · SpecViz",
@@ -229,6 +230,7 @@ def setup(script: str) -> None:
     # a widget a learner is using is never drawn anew (that drops keyboard focus).
     css = _BASE_CSS + (_PROJECTOR_CSS if state.current().projector else "")
     st.html(f"<style>{css}</style>")
+    presenter.bar()
 
 
 # The server's pauses under a class were the garbage collector's full collections: with 100

@@ -37,6 +37,14 @@ def current() -> Scenario:
     return st.session_state[_SCENARIO]
 
 
+def reread() -> None:
+    """Take the whole state from the URL again, as a new session does (a step of the plan)."""
+    scenario, st.session_state[_NOTICES] = from_query(st.query_params.to_dict())
+    st.session_state[_SCENARIO] = scenario
+    for key in [k for k in st.session_state if str(k).startswith("specviz.param.")]:
+        del st.session_state[key]  # each page setting is read from the URL again
+
+
 def save(scenario: Scenario) -> None:
     """Replace the session's scenario (the link's notices are answered once the learner acts)."""
     st.session_state[_SCENARIO] = scenario

@@ -1,0 +1,60 @@
+"""Presenter mode: the lecturer's plan (:mod:`specviz.lesson_plan`) stepped through in one tab;
+the step on show is a page setting (``step`` in the URL; no bar while it is 0)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import streamlit as st
+
+from specviz.lesson_plan import PLAN
+from specviz.links import STEP
+from specviz.scenario import to_query
+from specviz.ui import state
+
+_SHOWN = "specviz.presenter.shown"  # the step the last run showed, as its link wrote it
+KEPT = ("seed", "projector", "letters")  #: what a step's link keeps of the lecturer's state
+_keys = st.components.v2.component(
+    "specviz.presenter_keys", js=(Path(__file__).parent / "presenter.js").read_text("utf-8")
+)
+_CSS = """<style>.st-key-presenter { margin-top: .6rem; } .st-key-presenter-keys { display: none; }
+  .st-key-presenter a { background: none; border: 1px solid #767676; } .st-key-presenter a p {
+  font-weight: 600 !important; } .st-key-presenter-say [data-testid=stMarkdownContainer] p {
+  font-size: 1.6rem !important; line-height: 1.35; }</style>"""
+
+
+def link(number: int, label: str, **kwargs: Any) -> None:
+    """A same-tab link to step ``number``'s page in its state, with the lecturer's settings."""
+    kept = {k: v for k, v in to_query(state.current()).items() if k in KEPT}
+    step = PLAN[number - 1]
+    query = dict(step.query) | kept | STEP.write(number)
+    st.page_link(step.script, label=label, query_params=query, **kwargs)
+
+
+def follow() -> None:
+    """First in every run: a link to another step than the one on show brings its state."""
+    asked = st.query_params.get(STEP.name)
+    if asked is not None and asked != st.session_state.get(_SHOWN, asked):
+        state.reread()
+
+
+def bar() -> None:
+    """At the top of the page in presenter mode: the step, its talking point and its question."""
+    number = state.param(STEP)
+    st.session_state[_SHOWN] = STEP.write(number).get(STEP.name)
+    if not number:
+        return
+    step, total = PLAN[number - 1], len(PLAN)
+    with st.container(key="presenter", border=True):
+        back, where, ahead, end = st.columns([2, 6, 2, 1], vertical_alignment="center")
+        for column, to, label in ((back, number - 1, "Previous"), (ahead, number + 1, "Next")):
+            if 1 <= to <= total:
+                arrow = "back" if to < number else "forward"
+                with column.container(key=f"presenter-{label[:4].lower()}"):
+                    link(to, label, help=PLAN[to - 1].title, icon=f":material/arrow_{arrow}:")
+        where.markdown(f"**Step {number} of {total}** · {step.block}, {step.start}–{step.end} min")
+        end.button("End", key="presenter.end", on_click=state.set_param, args=(STEP, 0))
+        st.container(key="presenter-say").markdown(f"{step.say}\n\n**Ask the room:** {step.ask}")
+        st.html(_CSS)
+        _keys(key="presenter.keys")

@@ -1,0 +1,95 @@
+"""Presenter mode in Chromium: the lecturer walks the whole plan with a clicker's keys (PageDown
+to the end, PageUp back to the start) in one tab, each step's page in its state and the
+lecturer's letters kept; an arrow key on a focused slider or a bar of the Playground moves it and
+leaves the step alone, and moves the step once the page has the focus back."""
+
+from __future__ import annotations
+
+from urllib.parse import urlencode, urlparse
+
+import pytest
+from streamlit_server import (
+    REPO_ROOT,
+    assert_clean,
+    link_params,
+    open_app,
+    page_url_path,
+    poll,
+    rerun_waiter,
+)
+
+from specviz.lesson_plan import PLAN
+
+pytestmark = pytest.mark.browser
+
+LECTURER = {"letters": "chen", "projector": "1"}
+
+
+def step_url(base: str, number: int) -> str:
+    step = PLAN[number - 1]
+    query = dict(step.query) | LECTURER | {"step": str(number)}
+    return f"{base}/{page_url_path(REPO_ROOT / step.script)}?{urlencode(query)}"
+
+
+def shows_step(page, number: int, *, changed: bool = False) -> None:
+    """The page is step ``number``'s, in its state (unless the lecturer ``changed`` it), with the
+    lecturer's letters, and its bar."""
+    step = PLAN[number - 1]
+    poll(page, lambda: link_params(page.url).get("step") == str(number), f"step={number} in URL")
+    assert urlparse(page.url).path.strip("/") == page_url_path(REPO_ROOT / step.script)
+    params = link_params(page.url)
+    assert {k: params.get(k) for k in LECTURER} == LECTURER, (number, params)
+    for key, value in step.query:
+        assert changed or params.get(key) == value, (number, key, params)
+    bar = page.locator(".st-key-presenter").inner_text()
+    assert f"Step {number} of {len(PLAN)}" in bar and step.say[:40] in bar, bar
+
+
+def turn(page, key: str, number: int) -> None:
+    with rerun_waiter(page):
+        page.keyboard.press(key)
+    shows_step(page, number)
+
+
+def test_pagedown_walks_the_whole_plan_and_pageup_walks_back(page, streamlit_server) -> None:
+    watcher = open_app(page, step_url(streamlit_server, 1))
+    shows_step(page, 1)
+    for number in range(2, len(PLAN) + 1):
+        turn(page, "PageDown", number)
+    page.keyboard.press("PageDown")  # the last step has no Next: nothing happens
+    page.wait_for_timeout(300)
+    shows_step(page, len(PLAN))
+    for number in range(len(PLAN) - 1, 0, -1):
+        turn(page, "PageUp", number)
+    assert_clean(page, watcher)
+    assert page.evaluate("history.length") >= 2  # one tab all along, its history grew
+
+
+def test_an_arrow_key_moves_a_focused_control_not_the_step(page, streamlit_server) -> None:
+    number = next(n for n, s in enumerate(PLAN, 1) if s.script.endswith("Playground.py"))
+    watcher = open_app(page, step_url(streamlit_server, number))
+    shows_step(page, number)
+    draft = link_params(page.url)["q"]
+    page.get_by_role("slider", name="draft p weight of mat").focus()  # Chen's letters: p drafts
+    with rerun_waiter(page):
+        page.keyboard.press("ArrowUp")
+        page.keyboard.press("ArrowRight")
+    poll(page, lambda: link_params(page.url)["q"] != draft, "the bar's change in the link")
+    assert int(link_params(page.url)["q"].split(",")[0]) == int(draft.split(",")[0]) + 2
+    shows_step(page, number, changed=True)
+
+    number = next(n for n, s in enumerate(PLAN, 1) if dict(s.query).get("n") == "100")
+    open_app(page, step_url(streamlit_server, number))
+    slider = page.get_by_role("slider", name="Number of runs N (1 to 1 billion)")
+    slider.focus()
+    with rerun_waiter(page):
+        page.keyboard.press("ArrowRight")
+    assert slider.get_attribute("aria-valuetext") == "1k"
+    poll(page, lambda: link_params(page.url)["n"] == "1k", "n=1k in the link")
+    shows_step(page, number, changed=True)
+
+    page.locator("h1").first.click()  # the page's background: the arrows turn the step again
+    turn(page, "ArrowRight", number + 1)
+    turn(page, "ArrowLeft", number)
+    assert link_params(page.url)["n"] == "100"  # the step's own state, not the slider's
+    assert_clean(page, watcher)
