@@ -425,7 +425,7 @@ class LiveView {
   // A chart's frame: its size in px (the SVG is drawn at its real size, so text stays readable
   // on a phone and large on a projector), the plot area and the words under it.
   frameOf(p, rows = 2) {
-    const font = this.data.font;
+    const font = parseFloat(getComputedStyle(this.box).fontSize);  // the CSS may grow it
     const width = Math.max(200, p.fig.clientWidth || 300);
     const height = Math.round(font * (this.data.projector ? 8.5 : 11));
     const bottom = Math.round(font * 1.35 * rows);
@@ -689,8 +689,8 @@ class LiveView {
       const proposed = s.q[i] > 0;
       const ok = proposed ? s.accept[i] : 0;
       stack([[c.ok, ok], [c.bad, proposed ? 1 - ok : 0]], x, width, fr.base, h);
-      set(c.okText, { x: x + width / 2, y: fr.base - h(ok) / 2 + d.font * 0.35 });
-      write(c.okText, proposed && h(ok) > d.font * 1.2 && fr.caps ? percent(ok) : "");
+      set(c.okText, { x: x + width / 2, y: fr.base - h(ok) / 2 + fr.font * 0.35 });
+      write(c.okText, proposed && h(ok) > fr.font * 1.2 && fr.caps ? percent(ok) : "");
       set(c.ratio, { x: x + width / 2, y: fr.top - 6 });
       write(c.ratio, !fr.caps ? "" : proposed ? fixed(s.p[i] / s.q[i], 2) : fill("{D} = 0", d.T, d.D));
     });

@@ -99,7 +99,7 @@ PAGES: tuple[PageInfo, ...] = (
         ":material/fast_forward:",
         "One target call checks several guesses of a cheap draft: see how many words each "
         "call writes, which words the draft gets right, and when it is faster than plain "
-        "decoding.",
+        "decoding — for toy language models or your own pair from the Playground.",
         uses_weights=False,
         fold=("w.gamma", "dec.chart.gamma"),
     ),
@@ -123,9 +123,9 @@ PAGES: tuple[PageInfo, ...] = (
         "pages/8_Variants_lab.py",
         "Variants lab",
         ":material/science:",
-        "Greedy verification, token matching, several draft candidates and typical acceptance "
-        "side by side: how often each keeps a guess, and whether its words still follow the "
-        "target.",
+        "Keeping only the top word, matching the target's own draw, several draft candidates "
+        "and keeping plausible guesses, side by side: how often each keeps a guess, and whether "
+        "its words still follow the target.",
         fold=("w.variant", "lab.chart.variant"),
     ),
     PageInfo(
@@ -152,6 +152,16 @@ _BY_SCRIPT = {info.script: info for info in PAGES}
 #: Captions: Streamlit draws them at 60 % opacity (#828180 on white, 3.9:1); AA needs 4.5:1.
 _BASE_CSS = """
 [data-testid="stCaptionContainer"] { opacity: 1 !important; color: #555555 !important; }
+/* Keyboard focus: a 3 px ink ring (12:1 and more on the page's light greys), not Streamlit's
+   half-clear red or grey fill; around the drawn control where the input is hidden (a slider's
+   thumb, a switch, a text box's frame). tests/test_browser_focus.py holds it. */
+:focus-visible, [data-testid="stSlider"] div:has(> div > input:focus-visible),
+label:has(input:focus-visible), [role="group"]:has(> input:focus-visible),
+[data-testid="stNumberInputContainer"]:has(input:focus-visible),
+[data-testid="stTextInputRootElement"]:has(input:focus-visible)
+  { outline: 3px solid #1a1a1a !important; outline-offset: 2px; }
+input:focus-visible { outline: none !important; }
+[data-testid="stMain"]:focus-visible { outline-offset: -3px; }  /* scrolled by the keyboard */
 /* A wide table scrolls inside its own box on a phone; the page never scrolls sideways. */
 [data-testid="stMarkdownContainer"] table { display: block; max-width: 100%; overflow-x: auto; }
 @media (max-width: 639.98px) {
@@ -169,8 +179,12 @@ _BASE_CSS = """
 #: Projector mode: everything a student reads from the back row, one step larger, and the top of
 #: the page tight enough that the control being taught and the chart it moves share one screen.
 _PROJECTOR_CSS = """
-/* Projector mode */
+/* Projector mode. Sizes in rem, and the root grows with the screen: a 1920 px projector shows
+   the page as a 1280 px one, the back row reading 24 px and more (tests/test_browser_type.py). */
+html { font-size: clamp(16px, 1.25vw, 20px) !important; }
 [data-testid="stMainBlockContainer"] { padding-top: 3.2rem !important; padding-bottom: 2rem; }
+[data-testid="stMain"] code { font-size: .9em; }
+[data-testid="stMain"] [data-testid="stIconMaterial"] { font-size: 1.2rem !important; }
 [data-testid="stMarkdownContainer"] p, [data-testid="stMarkdownContainer"] li,
 [data-testid="stCaptionContainer"], [data-testid="stWidgetLabel"] p,
 [data-testid="stBaseButton-secondary"] p, [data-testid="stPageLink"] p,
