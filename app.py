@@ -2,7 +2,10 @@
 
 import streamlit as st
 
+from specviz.exactness import home_draws
+from specviz.figures import exactness as fx
 from specviz.figures.numbers import percent
+from specviz.figures.tables import markdown_table
 from specviz.links import QUALITY
 from specviz.scenario import PROMPT, home_scenario
 from specviz.ui import page, state
@@ -28,18 +31,27 @@ page.intro(
 
 st.header("Try it: how good is the draft?")
 st.markdown(f"Next word after *“{PROMPT}”*")
-quality = home_view(page.style())
 yours = state.current()
-st.caption(
-    "Whatever the draft, the words that come out follow the target exactly; a better draft "
-    "only means fewer rejections, so more words per expensive call."
+# Side by side on a screen; on a projector the bars keep the width their large type needs.
+bars, drawn = (st.container(), st.container()) if yours.projector else st.columns(2, gap="medium")
+with bars:
+    quality = home_view(page.style())
+shown = tuple(sorted({0, quality, 100}))
+tally = [page.cached(home_draws, k, yours.seed) for k in shown]
+drawn.markdown("**The same words, whatever the draft**")
+drawn.markdown(markdown_table(fx.tally_table(shown, tally, note)))
+drawn.caption(
+    f"Draft k%: {tally[0].n:,} words drawn by speculative sampling with the draft at quality k% "
+    f"(seed {yours.seed}). Up to chance they follow the target: a better draft only keeps more "
+    "guesses (Σ min: the exact share kept), so each call yields more words."
 )
+st.markdown(fx.overlap_sentence(note))
 pair = home_scenario(quality, yours)
 if pair == yours:
     st.caption("The Playground shows this very pair.")
 else:
     st.caption(
-        f"Your Playground has its own pair (α = {percent(yours.step().alpha)})."
+        f"Your Playground has its own pair (it keeps {percent(yours.step().alpha)} of its guesses)."
         if yours.distributions_ok
         else "Your Playground has its own pair."
     )

@@ -30,15 +30,12 @@ with guesses:
         GAMMA,
         st.select_slider,
         label="Guesses per target call γ (for words per call)",
-        options=GAMMA.choices,
     )
 with costs:
     cost = state.param_widget(
         DECODE_COST,
         st.select_slider,
         label="Cost of one guess c, in target calls (for the speed-up)",
-        options=DECODE_COST.choices,
-        format_func=DECODE_COST.format,
         help="How long the small draft takes to guess one word, as a share of one call of the "
         "big target. Every target call also waits for γ such guesses.",
     )

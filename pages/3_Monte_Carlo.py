@@ -2,9 +2,8 @@
 
 import streamlit as st
 
-from specviz.figures.montecarlo import monte_carlo_figures
+from specviz.figures.montecarlo import gof_sentence, monte_carlo_figures, sampler_note
 from specviz.figures.numbers import tv_text
-from specviz.figures.prose import gof_sentence, sampler_note
 from specviz.limits import PATHS
 from specviz.links import RUNS
 from specviz.runs import monte_carlo_paths, noise_band
@@ -34,8 +33,6 @@ def lesson() -> None:
             RUNS,
             st.select_slider,
             label="Number of runs N (1 to 1 billion)",
-            options=RUNS.choices,
-            format_func=RUNS.format,
             help="From 1 to 1 billion (B) runs, one power of ten per step: arrow keys move it.",
         )
         scenario, _ = page.lesson()
@@ -52,29 +49,18 @@ def lesson() -> None:
         page.chart(*figures["hist"], key="mc.chart.hist")
 
     st.header("Does the sampler pass a goodness-of-fit test?")
-    m = st.columns(4)
-    m[0].metric(
-        "Chi-square statistic",
-        f"{run.gof.statistic:.3g}",
-        help="Σ (observed − expected)² / expected over the words.",
-    )
-    m[1].metric("Degrees of freedom", f"{run.gof.dof}", help="Words the target can say, minus one.")
-    m[2].metric(
-        "p-value",
-        f"{run.gof.p_value:.3g}",
-        help=note.fill(
-            "The chance of a chi-square statistic at least this large if the words follow the "
-            "target {T} (this p is a probability, not the target's letter)."
-        ),
-    )
-    m[3].metric(
-        "Distance to the target",
-        tv_text(run.tv),
-        help=note.fill(
-            "Total variation TV: half the summed gaps between the emitted shares and the target "
-            "{T}; 0 means a perfect match."
-        ),
-    )
+    tips = {
+        "Chi-square statistic": "Σ (observed − expected)² / expected over the words.",
+        "Degrees of freedom": "Words the target can say, minus one.",
+        "p-value": "The chance of a chi-square statistic at least this large if the words follow "
+        "the target {T} (this p is a probability, not the target's letter).",
+        "Distance to the target": "Half the summed gaps, word by word, between the share of runs "
+        "that emitted the word and {T}(x); 0 is a perfect match. Its name: total variation (TV).",
+    }
+    gof = run.gof
+    values = (f"{gof.statistic:.3g}", f"{gof.dof}", f"{gof.p_value:.3g}", tv_text(run.tv))
+    for box, (label, tip), value in zip(st.columns(4), tips.items(), values, strict=True):
+        box.metric(label, value, help=note.fill(tip))
     st.markdown(gof_sentence(run.gof))
     # A slot whether or not the warning shows: the charts below keep their places in the page, so
     # a new N updates them in place instead of drawing them anew.

@@ -27,7 +27,6 @@ key = state.param_widget(
     BUG,
     st.radio,
     label="Pick a mistake",
-    options=BUG.choices,
     format_func=lambda k: note.fill(RULES[k].title),
     horizontal=True,
 )
@@ -76,7 +75,7 @@ if comparison.detectable_from:
         f"Distance **{tv_text(comparison.tv)}** (total variation): {percent(comparison.tv)} of "
         "the probability of the emitted words sits on the wrong words. With fewer than about "
         f"{comparison.detectable_from:,} runs the bias hides in the noise any exact sampler "
-        "has; with more, it sticks out, and ever more clearly as N grows."
+        "has; with more, it sticks out, and ever more clearly as the runs add up."
     )
 else:
     st.success(

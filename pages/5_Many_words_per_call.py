@@ -2,10 +2,11 @@
 
 import streamlit as st
 
+from specviz.decoding import Decoding, WordsPerCall
 from specviz.figures import decoding as fig
+from specviz.figures.numbers import percent
 from specviz.language import toy_check, toy_curve, toy_run, toy_words
-from specviz.limits import PAIR_TITLES
-from specviz.links import DECODE_PARAMS
+from specviz.links import DECODE_PARAMS, YOUR_PAIR
 from specviz.ui import page, state
 
 PAIR, GAMMA, COST, TEMPERATURE, LENGTH = DECODE_PARAMS  # the page's settings, in link order
@@ -26,42 +27,49 @@ def lesson() -> None:
 
     controls, right = st.columns([1.15, 2], gap="large")
     with controls:
-        key = state.param_widget(PAIR, st.selectbox, label="Draft and target", options=PAIR.choices,
-                                 format_func=PAIR_TITLES.get)  # fmt: skip
-        gamma = state.param_widget(GAMMA, st.select_slider, label="Guesses per target call γ",
-                                   options=GAMMA.choices)  # fmt: skip
+        key = state.param_widget(PAIR, st.selectbox, label="Draft and target",
+                                 format_func=fig.TITLES.get)  # fmt: skip
+        gamma = state.param_widget(GAMMA, st.select_slider, label="Guesses per target call γ")
         cost = state.param_widget(
-            COST, st.select_slider, label="Draft step cost c", options=COST.choices,
-            format_func=COST.format, help="How long one step of the draft takes, counted in "
-            "target calls: at c = 0.1, ten draft steps cost as much as one target call.",
+            COST, st.select_slider, label="Draft step cost c", help="How long one step of the "
+            "draft takes, counted in target calls: at c = 0.1, ten draft steps cost as much as "
+            "one target call.",
         )  # fmt: skip
-        # The results, computed once per setting and shared by every session; figures read them.
-        curve = page.cached(toy_curve, key, temperature)
-        run = page.cached(toy_run, key, temperature, gamma, length, scenario.seed)
-        m = st.columns(2)
-        m[0].metric("Words/call", f"{run.words_per_call:.2f}",
-                    help=f"This text: {length} words from {run.target_calls} target calls. "
-                    f"Predicted for a long text: {curve[gamma].long_run:.2f}.")  # fmt: skip
-        m[1].metric("Speed-up", f"{run.speedup(cost):.2f}×",
-                    help="Plain decoding's cost (one target call per word) divided by this text's: "
-                    f"target calls plus c × {run.draft_calls} draft steps. A cost model, not a "
-                    "stopwatch.")  # fmt: skip
+    yours = key == YOUR_PAIR
+    if yours:
+        with right:
+            page.lesson()  # a model with all its weights at zero: a message and the page's end
+    source = (scenario.p_weights, scenario.q_weights) if yours else key
+    words = scenario.labels if yours else toy_words(key)
+    # The results, computed once per setting and shared by every session; figures read them.
+    curve = page.cached(toy_curve, source, temperature)
+    run = page.cached(toy_run, source, temperature, gamma, length, scenario.seed)
+    here = curve[gamma]
+    with controls:  # α → words per call → speed-up, in a long text (the Playground's numbers)
+        m = st.container(horizontal=True)
+        m.metric("Guesses kept α", percent(here.alpha), help="The chance that the target keeps "
+                 "a guess of the draft, on average in a long text; for your Playground pair, "
+                 "every time.")  # fmt: skip
+        m.metric("Words/call", f"{here.long_run:.2f}", help="Predicted for a long text, exactly, "
+                 "from the two models" + (" (the simple formula, as on the Playground)" if yours
+                 else "") + f". This text: {run.words_per_call:.2f}.")  # fmt: skip
+        m.metric("Speed-up", f"{here.speedup(cost):.2f}×", help="Words per call ÷ (1 + γc): "
+                 "each call waits for γ guesses too. This text: "
+                 f"{run.speedup(cost):.2f}×.")  # fmt: skip
     with right:
         page.chart(*fig.words_figure(curve, run, style), key="dec.chart.gamma")
         page.chart(*fig.speed_figure(curve, run, cost, style), key="dec.chart.speed")
 
     left, middle, last = st.columns([2, 2, 1], vertical_alignment="bottom")
     with left:
+        state.param_widget(LENGTH, st.select_slider, label="Words to write")
+    with middle:
         state.param_widget(
             TEMPERATURE, st.select_slider, label="Temperature of both models",
-            options=TEMPERATURE.choices, format_func=TEMPERATURE.format,
             help="Below 1 each model favours its likeliest words more, above 1 less; 0 is greedy "
             "decoding, always the likeliest word. Applied to both models, the text stays exact. "
             "Temperature, top-k and top-p follow Hugging Face's rules.",
         )  # fmt: skip
-    with middle:
-        state.param_widget(LENGTH, st.select_slider, label="Words to write",
-                           options=LENGTH.choices)  # fmt: skip
     last.button("New text", icon=":material/refresh:", width="stretch",
                 on_click=lambda: state.update(seed=state.current().next_seed()),
                 help="Write another text with the next seed (the sidebar shows it).")  # fmt: skip
@@ -69,9 +77,17 @@ def lesson() -> None:
     st.markdown(fig.summary_sentence(curve, run, cost, note))
     if scenario.projector:
         st.markdown(intro)
+    sections(key, gamma, cost, temperature, curve, run, words)
+    page.finish()
 
+
+def sections(
+    key: str, gamma: int, cost: float, temperature: float,
+    curve: tuple[WordsPerCall, ...], run: Decoding, words: tuple[str, ...],
+) -> None:  # fmt: skip
+    """The sections below the controls: the calls, when it pays, theory against measurement."""
     st.header("Call by call")
-    words = toy_words(key)
+    page.chart(*fig.time_figure(run, cost, style), key="dec.chart.time")
     st.iframe(fig.timeline_html(words, run, style), height="content",
               alt=fig.timeline_caption(run, note))  # fmt: skip
 
@@ -96,8 +112,6 @@ def lesson() -> None:
         page.chart(*fig.shares_figure(curve[gamma], words, style), key="dec.chart.shares")
     with st.expander("How the prediction is computed"):
         st.markdown(note.fill(fig.HOW_PREDICTED))
-
-    page.finish()
 
 
 lesson()

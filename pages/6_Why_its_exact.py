@@ -27,7 +27,6 @@ case = state.param_widget(
     CASE,
     st.radio,
     label="Fill the proof in with",
-    options=CASE.choices,
     format_func=lambda k: "Your own numbers" if k == "yours" else CASES_BY_KEY[k].title,
     horizontal=True,
 )
@@ -41,15 +40,13 @@ else:
     shown = page.cached(fx.case_figures, case, style)
     lesson.caption(note.fill(CASES_BY_KEY[case].lesson))
 if scenario.projector:  # the picture first, full width; the table below it
-    page.chart(*shown["proof"], key="why.chart.proof")
-    st.latex(fx.derivation(note, projector=True))
-    st.markdown(markdown_table(shown["table"]))
+    proof, text = st.container(), st.container()
 else:
-    left, right = st.columns([5, 3], gap="small")
-    left.latex(fx.derivation(note))
-    left.markdown(markdown_table(shown["table"]))
-    with right:
-        page.chart(*shown["proof"], key="why.chart.proof")
+    text, proof = st.columns([5, 3], gap="small")
+text.latex(fx.derivation(note, projector=scenario.projector))
+text.markdown(markdown_table(shown["table"]))
+with proof:
+    page.chart(*shown["proof"], key="why.chart.proof")
 st.markdown(shown["rejection"])
 st.caption(
     "Why min + max gives back the target: for any two numbers a and b, min(a, b) + max(0, a − b) "
@@ -66,16 +63,12 @@ rule = RULES["float32_leq"]
 st.markdown(note.fill(f"{rule.what} {rule.why}"))
 st.caption(f"Seen in: {note.fill(rule.source)}")
 n = state.param_widget(
-    LEAK_RUNS,
-    st.select_slider,
-    label="Runs of the filter case above",
-    options=LEAK_RUNS.choices,
-    format_func=fx.big_count,
+    LEAK_RUNS, st.select_slider, label="Runs of the filter case above", format_func=fx.big_count
 )
 leak = page.cached(float32_leak, tuple(forbidden.p), tuple(forbidden.q), n, scenario.seed)
 m = st.columns(3)
-m[0].metric("A forbidden guess passes ≤ with u = 0", f"1 in {round(1 / leak.per_proposal):,}")
-m[1].metric("'bed' came out (≤, float32)", f"{leak.leaks:,}", help="The count-level sampler.")
+m[0].metric("A forbidden guess passes ≤ (u = 0, CPU)", f"1 in {round(1 / leak.per_proposal):,}")
+m[1].metric("'bed' came out (≤, float32)", f"{leak.leaks:,}")
 m[2].metric("'bed' came out (<, SpecViz)", f"{leak.strict_leaks:,}")
 st.markdown(fx.leak_sentence(leak, note))
 if st.button("Open this exhibit in the Bug zoo", key="why.to_zoo", icon=":material/bug_report:"):
@@ -84,7 +77,8 @@ if st.button("Open this exhibit in the Bug zoo", key="why.to_zoo", icon=":materi
 
 st.header("Many words: the chain rule")
 st.markdown(note.fill(fx.CHAIN_RULE))
-st.page_link("pages/5_Many_words_per_call.py", label="See it run: Many words per call")
+link = ":blue[See it run: open **Many words per call**]"
+st.page_link("pages/5_Many_words_per_call.py", label=link, icon=":material/arrow_forward:")
 
 st.header("Predict, then reveal")
 st.caption("Commit to a guess first. Your guesses stay in this browser tab: nothing is stored.")
@@ -106,10 +100,8 @@ for number, question in enumerate(QUESTIONS, start=1):
         if guess is None:
             st.caption("The answer appears once you have guessed.")
             continue
-        right = question.is_right(guess)
-        verdict = "**Right.**" if right else f"**Not quite: {question.options[question.answer]}.**"
-        box = st.success if right else st.info
-        box(f"{note.fill(verdict)} {fx.reveal(question, note)}", icon=":material/lightbulb:")
+        box = st.success if question.is_right(guess) else st.info
+        box(fx.reveal(question, guess, note), icon=":material/lightbulb:")
         figure, caption = page.cached(fx.question_figure, question.key, style)
         page.chart(figure, caption, key=f"why.q.{question.key}")
 

@@ -24,13 +24,7 @@ if not scenario.projector:  # on a projector the control and its chart come firs
         )
     )
 page.show_notices(REJECTION_RUNS)
-n = state.param_widget(
-    REJECTION_RUNS,
-    st.select_slider,
-    label="Words each sampler writes",
-    options=REJECTION_RUNS.choices,
-    format_func=REJECTION_RUNS.format,
-)
+n = state.param_widget(REJECTION_RUNS, st.select_slider, label="Words each sampler writes")
 scenario, one = page.lesson()
 with st.spinner("Running both samplers…"):
     comparison = page.computed(rejection_comparison, n, scenario.seed)

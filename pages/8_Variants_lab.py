@@ -29,7 +29,6 @@ key = state.param_widget(
     VARIANT,
     st.selectbox if scenario.projector else st.radio,  # a menu where room is short
     label="Look closely at",
-    options=VARIANTS,
     format_func=lambda k: note.fill(RULES[k].title),
     **({} if scenario.projector else {"horizontal": True}),
 )
@@ -40,26 +39,28 @@ with left:
         CANDIDATES,
         st.select_slider,
         label="Draft candidates k (SpecInfer)",
-        options=CANDIDATES.choices,
-        help="How many draft candidates the multi-candidate rule tries before the bucket.",
+        help="How many draft candidates the rule 'Several draft candidates' tries before "
+        "the bucket (SpecInfer, Miao et al. 2024).",
     )
 with middle:
     eps = state.param_widget(
         TYPICAL_EPS,
         st.select_slider,
-        label="Typical acceptance: ε",
-        options=TYPICAL_EPS.choices,
-        format_func=TYPICAL_EPS.format,
-        help=note.fill("A draft x is kept when {T}(x) > min(ε, δ·exp(−H({T})))."),
+        label="Plausibility bar: at most ε",
+        help=note.fill(
+            "Typical acceptance (Medusa, Cai et al. 2024) keeps a draft x when "
+            "{T}(x) > min(ε, δ·exp(−H({T}))): the bar is never above ε."
+        ),
     )
 with right:
     delta = state.param_widget(
         TYPICAL_DELTA,
         st.select_slider,
-        label="Typical acceptance: δ",
-        options=TYPICAL_DELTA.choices,
-        format_func=TYPICAL_DELTA.format,
-        help=note.fill("H({T}) is the target's entropy: a flatter target lowers the bar."),
+        label="Plausibility bar: scale δ",
+        help=note.fill(
+            "On a spread-out target the bar is δ·exp(−H({T})), H({T}) being the target's "
+            "entropy: a flatter target lowers the bar."
+        ),
     )
 scenario, one = page.lesson()
 controls = {"k": k, "eps": eps, "delta": delta}
@@ -82,15 +83,15 @@ with upper if scenario.projector else lower:
 m = st.columns(3)
 m[0].metric("Keeps a guess", percent(check.acceptance), help="The chance the word is a kept draft.")
 m[1].metric(
-    note.fill("TV to {T}"),
+    note.fill("Distance to {T}"),
     tv_text(check.tv),
-    help=note.fill("Distance of the rule's exact output law to {T}: 0 means exact."),
+    help=note.fill("Total variation distance of the rule's exact output law to {T}: 0 = exact."),
 )
 m[2].metric(
     f"Check of {LAB_RUNS:,} runs",
     run_passes(check),
-    help=f"{run_verdict(check)}: TV of the runs' words {tv_text(check.run_tv)}; an exact rule "
-    f"stays below {tv_text(check.band_upper)} in 97.5% of seeds. Chi-square p-value "
+    help=f"{run_verdict(check)}: distance of the runs' words {tv_text(check.run_tv)}; an exact "
+    f"rule stays below {tv_text(check.band_upper)} in 97.5% of seeds. Chi-square p-value "
     f"{check.gof.p_value:.3g}.",
 )
 st.markdown(note.fill(f"**What it does.** {check.rule.what} **Is it exact?** {check.rule.why}"))
@@ -101,9 +102,9 @@ st.markdown(markdown_table(figures["table"]))
 page.chart(*figures["tradeoff"], key="lab.chart.tradeoff")
 st.caption(
     note.fill(
-        "No exact rule that looks at one draft keeps more guesses than α = Σ min({T}, {D}) "
-        "(the maximal coupling); several candidates beat it by spending more draft proposals, "
-        "typical acceptance by giving up exactness."
+        "No exact rule that looks at one draft keeps more guesses than the correct rule, "
+        "α = Σ min({T}, {D}); several candidates beat it by spending more draft proposals, "
+        "keeping plausible guesses by giving up exactness."
     )
 )
 

@@ -16,22 +16,17 @@ note = state.notation()
 st.title("The debate")
 page.intro(
     "Under the article that started SpecViz, four claims drew the most replies. Here is each "
-    "with a verdict and the evidence, worked out with your Playground pair and the γ and c "
-    "below — change them and the evidence follows. Argue with a neighbour before you read on."
+    "with a verdict and the evidence, worked out with your Playground pair and the guesses γ "
+    "and their cost c below — change them and the evidence follows. Argue with a neighbour "
+    "before you read on."
 )
 page.show_notices(GAMMA, DECODE_COST)
 left, right = st.columns(2, gap="large")
 with left:
-    gamma = state.param_widget(
-        GAMMA, st.select_slider, label="Guesses per target call γ", options=GAMMA.choices
-    )
+    gamma = state.param_widget(GAMMA, st.select_slider, label="Guesses per target call γ")
 with right:
     cost = state.param_widget(
-        DECODE_COST,
-        st.select_slider,
-        label="Cost of one guess c, in target calls",
-        options=DECODE_COST.choices,
-        format_func=DECODE_COST.format,
+        DECODE_COST, st.select_slider, label="Cost of one guess c, in target calls"
     )
 scenario, one = page.lesson()
 alpha = one.alpha
@@ -98,9 +93,9 @@ claim(
     "Whatever the draft, the words follow the target exactly: kept + refilled = "
     "min({T}, {D}) + max(0, {T} − {D}) = {T} for every word, so a word the target forbids "
     f"never comes out. A bad draft only costs speed. The leak is in code: testing u ≤ {{T}}/{{D}} "
-    f"with float32 uniforms lets a forbidden guess through when u = 0, about 1 in "
-    f"{round(1 / FLOAT32_STEP):,} proposals on a CPU (numpy, CPU PyTorch); PyTorch's CUDA "
-    "generator gives u = 0 about half as often (read from its source, not measured).",
+    f"with a 32-bit random number u lets a forbidden guess through when u = 0, about 1 in "
+    f"{round(1 / FLOAT32_STEP):,} proposals on a CPU (numpy, CPU PyTorch); PyTorch on a GPU "
+    "gives u = 0 about half as often (read from its source, not measured).",
     "pages/6_Why_its_exact.py",
     "Why it's exact: the proof with your numbers, and the float32 leak",
 )

@@ -152,16 +152,6 @@ def text(value: object, name: str, *, empty: bool = True, max_chars: int | None 
     return value
 
 
-def function(value: object, name: str, *, optional: bool = False) -> object:
-    """A callable (or None when ``optional``)."""
-    if value is None and optional:
-        return None
-    if not callable(value):
-        extra = " or None" if optional else ""
-        raise ValueError(f"{name} must be a function{extra}; got {short(value)}")
-    return value
-
-
 def instance(value: object, name: str, cls: type, what: str) -> object:
     """``value`` if it is an instance of ``cls`` (``what`` names it in the message)."""
     if not isinstance(value, cls):
@@ -210,6 +200,17 @@ def float_vector(x: object, name: str) -> np.ndarray:
     return arr
 
 
+def weight_vector(x: object, name: str) -> np.ndarray:
+    """Finite non-negative weights with a positive sum, scaled by the largest where the sum
+    would overflow (the same law)."""
+    arr = float_vector(x, name)
+    if not arr.any():
+        raise ValueError(f"{name} are all zero; at least one must be positive")
+    with np.errstate(over="ignore"):
+        total = arr.sum()
+    return arr if np.isfinite(total) else arr / arr.max()
+
+
 def prob_vector(x: object, name: str) -> np.ndarray:
     """A probability vector summing to 1 within :data:`~specviz.limits.SUM_TOLERANCE`, in
     float64. One off by more than rounding (printed to 7 digits) is renormalised, so identities
@@ -227,13 +228,16 @@ def prob_vector(x: object, name: str) -> np.ndarray:
     return arr
 
 
-def prob_pair(p: object, q: object) -> tuple[np.ndarray, np.ndarray]:
-    """The target ``p`` and the draft ``q``, validated together."""
-    p_arr = prob_vector(p, "p")
-    q_arr = prob_vector(q, "q")
-    if p_arr.shape != q_arr.shape:
-        raise ValueError(f"p and q must have the same length; got {p_arr.size} and {q_arr.size}")
-    return p_arr, q_arr
+def prob_pair(
+    p: object, q: object, names: tuple[str, str] = ("p", "q")
+) -> tuple[np.ndarray, np.ndarray]:
+    """Two probability vectors of one length: the target ``p`` and the draft ``q`` by default."""
+    a, b = prob_vector(p, names[0]), prob_vector(q, names[1])
+    if a.shape != b.shape:
+        raise ValueError(
+            f"{' and '.join(names)} must have the same length; got {a.size} and {b.size}"
+        )
+    return a, b
 
 
 def prob_table(x: object, name: str) -> np.ndarray:

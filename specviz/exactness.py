@@ -1,14 +1,10 @@
-"""The data of the page "Why it's exact": the cases the proof is shown on, the predict-then-reveal
-questions with their answers computed from the math, and the float32 leak.
-
-The cases are the page's own data (the words mat, sofa, floor, bed and fixed weights), never the
-learner's scenario.
-"""
+"""The data of the page "Why it's exact": the cases the proof is shown on (its own words and
+weights, never the learner's), the predict-then-reveal questions with their answers computed from
+the math, the float32 leak; and Home's draws."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -17,7 +13,8 @@ from specviz._checks import choice, prob_pair, seed_value, whole
 from specviz.limits import CASE_TITLES, MAX_COUNT_DRAWS
 from specviz.one_token import OneTokenStep
 from specviz.rules import FLOAT32_STEP, RULES
-from specviz.scenario import DEFAULT_WORDS, Preset
+from specviz.runs import MonteCarloRun, monte_carlo
+from specviz.scenario import DEFAULT_WORDS, Preset, home_scenario
 
 #: The words of every case and question: the Playground's first four.
 WORDS: tuple[str, ...] = DEFAULT_WORDS[:4]
@@ -71,24 +68,16 @@ FILTER = CASES_BY_KEY["filter"]
 
 @dataclass(frozen=True)
 class Question:
-    """A question the learner answers before seeing why.
-
-    ``prompt`` is lettered with {T}/{D}; ``case`` is the state it is about (the reveal's chart
-    draws it), ``other`` a second state it compares it with; ``judge(case_step, other_step)``
-    computes the index of the right option from the math.
-    """
+    """A question the learner answers before seeing why: ``prompt`` lettered with {T}/{D},
+    ``case`` the state it is about (the reveal's chart draws it), ``answer`` the index of the
+    right option, computed from the math, ``other`` a second state it compares it with."""
 
     key: str
     prompt: str
     options: tuple[str, ...]
     case: Preset
-    judge: Callable[[OneTokenStep, OneTokenStep | None], int] = field(compare=False)
+    answer: int
     other: Preset | None = None
-
-    @property
-    def answer(self) -> int:
-        """Index of the right option, from the steps of the question's states."""
-        return self.judge(self.case.step(), self.other.step() if self.other else None)
 
     def is_right(self, guess: object) -> bool:
         """Whether ``guess`` (one of :attr:`options`) is the right answer."""
@@ -99,17 +88,7 @@ _ALPHA_OPTIONS = (0.10, 0.25, 0.40, 0.60)
 _TOPPED_UP = ({0}, {2}, {2, 3}, {0, 2, 3})
 
 
-def _judge_alpha(one: OneTokenStep, other: OneTokenStep | None) -> int:
-    """The option nearest α."""
-    return int(np.argmin([abs(v - one.alpha) for v in _ALPHA_OPTIONS]))
-
-
-def _judge_topped_up(one: OneTokenStep, other: OneTokenStep | None) -> int:
-    """The option naming the words the bucket refills."""
-    return _TOPPED_UP.index(set(np.flatnonzero(one.refill > 0).tolist()))
-
-
-def _judge_missing(one: OneTokenStep, other: OneTokenStep | None) -> int:
+def _judge_missing(one: OneTokenStep) -> int:
     """How often 'bed' comes out: never, less, exactly or more often than the target wants."""
     out, want = float(one.output[3]), float(one.p[3])
     if out == 0:
@@ -117,9 +96,8 @@ def _judge_missing(one: OneTokenStep, other: OneTokenStep | None) -> int:
     return 2 if abs(out - want) <= 1e-15 else (1 if out < want else 3)
 
 
-def _judge_worse(one: OneTokenStep, other: OneTokenStep | None) -> int:
+def _judge_worse(one: OneTokenStep, other: OneTokenStep) -> int:
     """Whether swapping the draft changes the words that come out, the speed, both or neither."""
-    assert other is not None
     words, speed = not np.allclose(one.output, other.output), one.alpha != other.alpha
     return {(True, False): 0, (False, True): 1, (True, True): 2, (False, False): 3}[words, speed]
 
@@ -136,7 +114,7 @@ QUESTIONS: tuple[Question, ...] = (
         "floor, bed, and {D} = 5%, 15%, 30%, 50%. How often is a guess kept (α)?",
         tuple(f"{round(100 * v)}%" for v in _ALPHA_OPTIONS),
         _MIRROR,
-        _judge_alpha,
+        int(np.argmin([abs(v - _MIRROR.step().alpha) for v in _ALPHA_OPTIONS])),
     ),
     Question(
         "topped_up",
@@ -149,7 +127,7 @@ QUESTIONS: tuple[Question, ...] = (
             "every word the draft gets wrong: mat, floor and bed",
         ),
         _OFF_BY_ONE,
-        _judge_topped_up,
+        _TOPPED_UP.index(set(np.flatnonzero(_OFF_BY_ONE.step().refill > 0).tolist())),
     ),
     Question(
         "missing",
@@ -161,7 +139,7 @@ QUESTIONS: tuple[Question, ...] = (
             "Yes, more often than 10%",
         ),
         CASES_BY_KEY["misses"],
-        _judge_missing,
+        _judge_missing(CASES_BY_KEY["misses"].step()),
     ),
     Question(
         "worse",
@@ -174,7 +152,7 @@ QUESTIONS: tuple[Question, ...] = (
             "Neither",
         ),
         _BAD,
-        _judge_worse,
+        _judge_worse(_BAD.step(), _GOOD.step()),
         other=_GOOD,
     ),
 )
@@ -183,12 +161,10 @@ QUESTIONS_BY_KEY: dict[str, Question] = {question.key: question for question in 
 
 @dataclass(frozen=True, eq=False)
 class Float32Leak:
-    """``n`` runs (count-level, one seed) of the float32 ``≤`` test and of the strict ``<`` test.
-
-    ``per_proposal`` is the chance that one proposal of a forbidden word passes ``≤`` (2**-24);
-    ``forbidden`` the words with ``p(x) = 0 < q(x)``; ``law`` the exact law of the ``≤`` rule's
-    word; ``counts`` and ``strict_counts`` the words the two rules emitted.
-    """
+    """``n`` runs (count-level, one seed) of the float32 ``≤`` test and of the strict ``<`` test:
+    ``per_proposal`` the chance that one proposal of a forbidden word passes ``≤`` (2**-24),
+    ``forbidden`` the words with ``p(x) = 0 < q(x)``, ``law`` the exact law of the ``≤`` rule's
+    word, ``counts`` and ``strict_counts`` the words the two rules emitted."""
 
     n: int
     per_proposal: float
@@ -227,3 +203,10 @@ def float32_leak(p: ArrayLike, q: ArrayLike, n: int, seed: int) -> Float32Leak:
         counts=RULES["float32_leq"].counts(p_arr, q_arr, size, start),
         strict_counts=RULES["correct"].counts(p_arr, q_arr, size, start),
     )
+
+
+def home_draws(quality: int, seed: int, n: int = 100_000) -> MonteCarloRun:
+    """``n`` runs of speculative sampling (:func:`~specviz.runs.monte_carlo`, from ``seed``) on
+    Home's pair with the draft at ``quality`` (:func:`~specviz.scenario.home_scenario`)."""
+    one = home_scenario(quality).step()
+    return monte_carlo(one.p, one.q, n, seed)

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
-from specviz._checks import choice, real, seed_value
+from specviz._checks import choice, real, seed_value, short
 from specviz.decoding import (
     Decoding,
     DecodingPair,
@@ -30,6 +30,7 @@ from specviz.decoding import (
     words_per_call,
 )
 from specviz.limits import CHECK_RUNS, CHECK_WORDS, CURVE_GAMMA, PAIR_KEYS
+from specviz.one_token import normalize
 from specviz.sampling_settings import sampled
 
 CORPUS_PATH = Path(__file__).resolve().parent / "data" / "corpus.txt"
@@ -50,6 +51,8 @@ HOTTER = 2.0
 WEAK_TOP_K = 8
 #: The seed of the page's check: every learner sees the same measurement.
 CHECK_SEED = 2023
+#: What the page writes with: a pair's key, or the Playground's (target, draft) weights.
+Source = str | tuple[tuple[int, ...], tuple[int, ...]]
 
 
 def corpus() -> tuple[tuple[str, ...], np.ndarray]:
@@ -93,10 +96,18 @@ def toy_words(key: str) -> tuple[str, ...]:
     return TEXTBOOK_WORDS if choice(key, "key", PAIR_KEYS) == "textbook" else _WORDS
 
 
-def toy_pair(key: str, temperature: float) -> DecodingPair:
+def toy_pair(key: Source, temperature: float) -> DecodingPair:
     """A pair's target and draft at a temperature applied to both (the text stays exact); a
-    corpus pair's text starts after a sentence's end."""
-    k, t = choice(key, "key", PAIR_KEYS), real(temperature, "temperature", low=0.0)
+    corpus pair's text starts after a sentence's end. The Playground's weights give one context:
+    every word is drawn from the same two distributions whatever came before, so every guess is
+    kept with the same chance α (all-zero weights raise ValueError)."""
+    t = real(temperature, "temperature", low=0.0)
+    if not isinstance(key, str):
+        if not isinstance(key, tuple) or len(key) != 2:
+            raise ValueError(f"key must be a pair's key or two weights; got {short(key)}")
+        p, q = (sampled(normalize(weights)[None], t) for weights in key)
+        return decoding_pair(p, q, follow=np.zeros(p.shape, dtype=np.int64))
+    k = choice(key, "key", PAIR_KEYS)
     if k == "textbook":
         return decoding_pair(sampled(TEXTBOOK_TARGET, t), sampled(TEXTBOOK_DRAFT, t))
     rows, follow, start = _NGRAMS
@@ -111,12 +122,12 @@ def toy_pair(key: str, temperature: float) -> DecodingPair:
     return decoding_pair(target, draft, follow=follow, start=start)
 
 
-def toy_curve(key: str, temperature: float) -> tuple[WordsPerCall, ...]:
+def toy_curve(key: Source, temperature: float) -> tuple[WordsPerCall, ...]:
     """The prediction for ``gamma = 0 .. CURVE_GAMMA`` (entry ``g`` at ``gamma = g``)."""
     return curve(toy_pair(key, temperature), top=CURVE_GAMMA)
 
 
-def toy_run(key: str, temperature: float, gamma: int, n_tokens: int, seed: int) -> Decoding:
+def toy_run(key: Source, temperature: float, gamma: int, n_tokens: int, seed: int) -> Decoding:
     """One text of ``n_tokens`` words with ``gamma`` guesses per call, from a whole ``seed``."""
     pair = toy_pair(key, temperature)
     return decode(pair, gamma=gamma, n_tokens=n_tokens, seed=seed_value(seed))

@@ -62,7 +62,7 @@ MIN_TOKENS = 3
 MAX_TOKENS = 10
 MAX_WEIGHT = 100
 MAX_LABEL = 12
-MAX_PARAM_CHARS = 300
+MAX_PARAM_CHARS = 1000
 
 # ---------------------------------------------------------------- many words per target call
 
@@ -131,16 +131,16 @@ LEAK_RUN_CHOICES: tuple[int, ...] = tuple(10**k for k in range(6, 13))
 #: so that specviz/links.py reads them without importing a lesson module.
 RULE_TITLES: dict[str, str] = {
     "correct": "Correct rule",
-    "greedy": "Greedy verification",
-    "token_matching": "Token matching",
+    "greedy": "Keep only the top word (greedy)",
+    "token_matching": "Match the target's own draw",
     "multi_candidate": "Several draft candidates (SpecInfer)",
     "resample_from_p": "Rejection resamples from {T}",
     "inverted_ratio": "Inverted ratio min(1, {D}/{T})",
     "redraw_from_q": "Redraw from {D} until accepted",
-    "reuse_uniform": "Reuse the acceptance uniform",
+    "reuse_uniform": "Reuse the test's random number",
     "topk_mismatch": "Top-k draft scored with raw {D}",
-    "float32_leq": "Float32 uniform tested with ≤",
-    "typical_acceptance": "Typical acceptance (Medusa)",
+    "float32_leq": "32-bit random number tested with ≤",
+    "typical_acceptance": "Keep plausible guesses (Medusa)",
 }
 #: The rules that are mistakes (the bug zoo's exhibits); the others are the Variants lab's.
 MISTAKE_KEYS: tuple[str, ...] = (

@@ -173,7 +173,7 @@ def format_count(n: int) -> str:
 def _number(text: str) -> float | None:
     """A number in any usual spelling (``1e6``, ``1M``, ``0.10``), or None (NaN is none)."""
     try:
-        number = float(text)
+        number = float(text if text.isascii() else "nan")  # not "٣٤": it reads as 34
     except ValueError:
         return short_number(text)
     return number if number == number else None
@@ -181,19 +181,43 @@ def _number(text: str) -> float | None:
 
 # -------------------------------------------------------------------- the lesson's state
 
-# Letters (any script), digits, spaces and a little punctuation: nothing HTML or Markdown reads.
-_LABEL_OK = re.compile(r"[^\w '\-.!?]|_", flags=re.UNICODE)
+#: What a vocabulary word may hold, in words (said before typing, and in notices).
+LABEL_RULE = f"letters of any alphabet, digits, emoji, spaces and - ' . ! ? — up to {MAX_LABEL}"
+#: Most code points a word keeps (a family emoji is 7): any vocabulary fits in a link.
+_LABEL_CODES = (MAX_PARAM_CHARS - MAX_TOKENS + 1) // MAX_TOKENS
+#: Drawn with the code point before, besides marks: joiner, skin tones, tags; a flag is 2 letters.
+_JOINERS = re.compile("[\u200d\U0001f3fb-\U0001f3ff\U000e0020-\U000e007f]")
+_FLAG = re.compile("[\U0001f1e6-\U0001f1ff]{2}")
 
-#: What a vocabulary word may hold, in words (for notices).
-LABEL_RULE = f"words may hold letters, digits, spaces and - ' . ! ?, at most {MAX_LABEL} characters"
+
+def _extends(ch: str) -> bool:
+    return unicodedata.category(ch)[0] == "M" or bool(_JOINERS.match(ch))
+
+
+def _graphemes(text: str) -> list[str]:
+    """``text`` as the characters a reader sees (Unicode's grapheme clusters, simplified)."""
+    out: list[str] = []
+    for ch in _text(text, "text"):
+        joined = out and out[-1][-1] == "\u200d" and unicodedata.category(ch) == "So"
+        if out and (_extends(ch) or joined or _FLAG.fullmatch(out[-1] + ch)):
+            out[-1] += ch
+        else:
+            out.append(ch)
+    return out
 
 
 def clean_label(text: str) -> str:
-    """A vocabulary word safe to show anywhere: plain text, no markup, at most
-    :data:`~specviz.limits.MAX_LABEL` characters (typed words and link words alike)."""
+    """A vocabulary word safe to show anywhere (typed or from a link): nothing HTML or Markdown
+    reads, at most :data:`~specviz.limits.MAX_LABEL` characters as a reader counts them."""
     text = unicodedata.normalize("NFKC", _text(text, "text"))
-    text = " ".join(_LABEL_OK.sub("", text).split())
-    return text[:MAX_LABEL].strip()
+    text = "".join(c for c in text if c.isalnum() or c in " '-.!?" or _extends(c)
+                   or unicodedata.category(c) == "So")  # fmt: skip
+    text = " ".join(unicodedata.normalize("NFKC", text).split())  # joined anew: composed again
+    start = next((i for i, c in enumerate(text) if c != " " and not _extends(c)), len(text))
+    kept = _graphemes(text[start : start + _LABEL_CODES + 1])[:MAX_LABEL]  # no lone mark first
+    while len("".join(kept)) > _LABEL_CODES:
+        kept.pop()
+    return "".join(kept).rstrip()
 
 
 def _entries(text: str, counted: str) -> list[str]:
@@ -296,6 +320,9 @@ RUNS = _choice(
 )
 #: One draw at a time: how many draws the story holds.
 DRAWS = _choice("draws", (20, 50, 200, 500), 50, "{} draws".format)
+#: One draw at a time: the player's steps from the start (4 a draw, and 1 for "all done").
+PLAYER_AT = replace(_choice("at", range(4 * DRAWS.choices[-1] + 2), 0, lambda _: "the start"),
+                    omit_default=True)  # fmt: skip
 #: Bug zoo: the exhibit on show.
 BUG = _choice(
     "bug",
@@ -306,9 +333,11 @@ BUG = _choice(
 )
 
 # Many words per call.
+#: The pair choice "your pair from the Playground": the scenario's weights, every word i.i.d.
+YOUR_PAIR = "yours"
 DECODE_PAIR = _choice(
     "pair",
-    limits.PAIR_KEYS,
+    (*limits.PAIR_KEYS, YOUR_PAIR),
     "ngram",
     lambda key: f"'{limits.PAIR_TITLES[key]}'",
     "names a pair of models the page does not have",

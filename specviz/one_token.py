@@ -25,7 +25,7 @@ from typing import NamedTuple
 import numpy as np
 from numpy.typing import ArrayLike
 
-from specviz._checks import float_vector, prob_pair, prob_table, prob_vector
+from specviz._checks import prob_pair, prob_table, weight_vector
 from specviz.limits import ROUNDING
 
 
@@ -68,11 +68,6 @@ class OneTokenStep:
     def size(self) -> int:
         """Number of tokens."""
         return int(self.p.size)
-
-    @property
-    def tv(self) -> float:
-        """Total variation distance ``TV(p, q) = sum(|p - q|)/2``; it equals ``Z = 1 - alpha``."""
-        return self.z
 
     @property
     def output(self) -> np.ndarray:
@@ -173,18 +168,10 @@ def normalize(weights: ArrayLike) -> np.ndarray:
     >>> normalize([1, 1, 2])
     array([0.25, 0.25, 0.5 ])
     """
-    w = float_vector(weights, "weights")
-    with np.errstate(over="ignore"):  # an overflowing sum is handled just below
-        total = w.sum()
-    if total <= 0:
-        raise ValueError("weights are all zero; at least one weight must be positive")
-    if not np.isfinite(total):
-        # Weights near 1e308 overflow the sum: scale by the largest first (one more rounding).
-        w = w / w.max()
-        total = w.sum()
+    w = weight_vector(weights, "weights")
     # One correctly rounded division: equal ratios (3/10, 30/100) give identical floats, so a
     # token the two models weigh alike is exactly "balanced" and p == q gives Z == 0 exactly.
-    return w / total
+    return w / w.sum()
 
 
 def total_variation(a: ArrayLike, b: ArrayLike) -> float:
@@ -196,9 +183,5 @@ def total_variation(a: ArrayLike, b: ArrayLike) -> float:
     >>> round(total_variation([0.4, 0.6], [0.5, 0.5]), 12)
     0.1
     """
-    a_arr = prob_vector(a, "a")
-    b_arr = prob_vector(b, "b")
-    if a_arr.shape != b_arr.shape:
-        raise ValueError(f"a and b must have the same length; got {a_arr.size} and {b_arr.size}")
-    gap = np.abs(a_arr - b_arr)
+    gap = np.abs(np.subtract(*prob_pair(a, b, ("a", "b"))))
     return min(1.0, float(0.5 * gap[gap > ROUNDING].sum()))

@@ -58,16 +58,12 @@ class Notation:
 
     def explain(self) -> str:
         """One sentence on which letter names which model, and whose lettering that is."""
+        ours, theirs = "Leviathan et al. (2023)", "Chen et al. (2023) and many blog posts"
         if self.swapped:
-            return (
-                "Notation: q = target (the big model), p = draft (the small one), as in Chen et "
-                "al. (2023) and many blog posts. Leviathan et al. (2023) swap the two letters — "
-                "a classic source of inverted ratios; the *Swap letters* switch in the sidebar "
-                "goes back to their lettering."
-            )
+            ours, theirs = theirs, ours
+        switch = "goes back to their lettering" if self.swapped else "relabels everything"
         return (
-            "Notation: p = target (the big model), q = draft (the small one), as in Leviathan "
-            "et al. (2023). Chen et al. (2023) and many blog posts swap the two letters — a "
-            "classic source of inverted ratios; the *Swap letters* switch in the sidebar "
-            "relabels everything."
+            f"Notation: {self.target} = target (the big model), {self.draft} = draft (the small "
+            f"one), as in {ours}. {theirs} swap the two letters — a classic source of inverted "
+            f"ratios; the *Swap letters* switch in the sidebar {switch}."
         )

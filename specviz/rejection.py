@@ -9,10 +9,6 @@ Where ``q(x) = 0 < p(x)`` no ``M`` will do: the sampler cannot run at all.
 Speculative sampling is the same test with ``M = 1`` — the draft itself as the envelope, which
 does not cover ``p`` — and one draw from the leftover bucket for the part it misses, instead of a
 retry: one proposal per word, at most two draws, never a loop, whatever the pair.
-
-:func:`classic_plan` gives the exact numbers, :func:`classic_sample` runs the loop literally,
-:func:`rejection_comparison` puts both samplers side by side, and :func:`across_presets` gives
-the exact numbers on each of the Playground's presets.
 """
 
 from __future__ import annotations
@@ -25,8 +21,8 @@ from numpy.typing import ArrayLike
 
 from specviz._checks import generator, prob_pair, seed_value, whole
 from specviz.limits import MAX_CLASSIC_PROPOSALS, MAX_RULE_DRAWS, REJECTION_PROPOSAL_BUDGET
-from specviz.one_token import OneTokenStep, normalize, step
-from specviz.sampling import SeedLike, inverse_cdf, speculative_sample
+from specviz.one_token import OneTokenStep, step
+from specviz.sampling import inverse_cdf, speculative_sample
 from specviz.scenario import PRESETS_BY_KEY
 
 
@@ -55,9 +51,8 @@ class ClassicPlan:
 
 
 def classic_plan(p: ArrayLike, q: ArrayLike) -> ClassicPlan:
-    """The exact numbers of classic rejection sampling of target ``p`` with proposals from
-    ``q`` (probability vectors of one length; anything else raises ValueError). A pair the
-    sampler cannot handle is not an error: its plan has ``runs`` False and ``bound`` inf.
+    """The :class:`ClassicPlan` of target ``p`` and proposals ``q`` (probability vectors of one
+    length, else ValueError); a pair it cannot run on has ``runs`` False and ``bound`` inf.
 
     Examples
     --------
@@ -101,28 +96,6 @@ class ClassicRun:
         ``sqrt(M (M - 1) / words)``."""
         m, words = self.plan.bound, self.output.size
         return math.sqrt(m * (m - 1.0)) / math.sqrt(words) if self.ran else math.inf
-
-
-def classic_sample(p: ArrayLike, q: ArrayLike, n: int, seed: SeedLike = None) -> ClassicRun:
-    """Run classic rejection sampling ``n`` times (``0 <= n <= 10**7``), one proposal at a time.
-
-    Each run draws ``x ~ q`` and a uniform ``u``, keeps ``x`` when ``u·M·q(x) < p(x)``, and
-    otherwise starts again. No words are drawn where the sampler cannot run (not an error); bad
-    input, or ``n·M`` beyond :data:`~specviz.limits.MAX_CLASSIC_PROPOSALS`, raises ValueError.
-    The same int ``seed`` gives the same run.
-    """
-    plan = classic_plan(p, q)
-    size = whole(n, "n", maximum=MAX_RULE_DRAWS)
-    rng = generator(seed)
-    if not plan.runs:
-        empty = np.empty(0, dtype=np.int64)
-        return ClassicRun(plan, size, empty, empty)
-    if size * plan.bound > MAX_CLASSIC_PROPOSALS:
-        raise ValueError(
-            f"n = {size:,} words with M = {plan.bound:.3g} need about {size * plan.bound:,.0f} "
-            f"proposals; the loop makes at most {MAX_CLASSIC_PROPOSALS:,}: ask for fewer words"
-        )
-    return ClassicRun(plan, size, *_loop(plan, size, rng))
 
 
 def _loop(plan: ClassicPlan, n: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
@@ -184,17 +157,28 @@ def rejection_comparison(
 ) -> RejectionComparison:
     """Both samplers, ``n`` words each (``0 <= n <= 10**7``), from the same whole ``seed``.
 
-    The classic loop makes at most ``budget`` proposals (``1 <= budget <= 10**8``): with
-    ``n·M`` beyond it, it runs ``floor(budget / ceil(M))`` words (at least one) instead of ``n``.
-    Bad input raises ValueError naming it.
+    The classic loop draws ``x ~ q`` and a uniform ``u``, keeps ``x`` when ``u·M·q(x) < p(x)``
+    and otherwise starts again, making at most ``budget`` proposals (``1 <= budget <= 10**8``):
+    with ``n·M`` beyond it, it runs ``floor(budget / ceil(M))`` words (at least one) instead of
+    ``n``; none where it cannot run. Bad input, or a word needing more than
+    :data:`~specviz.limits.MAX_CLASSIC_PROPOSALS` proposals, raises ValueError naming it.
     """
     p_arr, q_arr = prob_pair(p, q)
     start = seed_value(seed)
     size = whole(n, "n", maximum=MAX_RULE_DRAWS)
     cap = whole(budget, "budget", minimum=1, maximum=MAX_CLASSIC_PROPOSALS)
     plan = classic_plan(p_arr, q_arr)
-    words = min(size, max(1, cap // math.ceil(plan.bound))) if plan.runs else size
-    classic = classic_sample(p_arr, q_arr, words, start)
+    if plan.runs:
+        words = min(size, max(1, cap // math.ceil(plan.bound)))
+        if words * plan.bound > MAX_CLASSIC_PROPOSALS:
+            raise ValueError(
+                f"M = {plan.bound:.3g}: a word needs about that many proposals; the loop makes "
+                f"at most {MAX_CLASSIC_PROPOSALS:,}"
+            )
+        classic = ClassicRun(plan, words, *_loop(plan, words, generator(start)))
+    else:
+        empty = np.empty(0, dtype=np.int64)
+        classic = ClassicRun(plan, size, empty, empty)
     rejected = ~speculative_sample(p_arr, q_arr, size, start).accepted
     return RejectionComparison(size, step(p_arr, q_arr), classic, int(rejected.sum()))
 
@@ -211,9 +195,8 @@ class PresetBounds:
 
 def across_presets() -> tuple[PresetBounds, ...]:
     """α and ``M`` on each of the Playground's presets, in its order (exact, no sampling)."""
-    out = []
-    for preset in PRESETS_BY_KEY.values():
-        p, q = normalize(preset.p_weights), normalize(preset.q_weights)
-        bounds = step(p, q).alpha, classic_plan(p, q).bound
-        out.append(PresetBounds(preset.key, preset.title, *bounds))
-    return tuple(out)
+    steps = {preset: preset.step() for preset in PRESETS_BY_KEY.values()}
+    return tuple(
+        PresetBounds(preset.key, preset.title, one.alpha, classic_plan(one.p, one.q).bound)
+        for preset, one in steps.items()
+    )

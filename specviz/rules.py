@@ -53,9 +53,6 @@ Values = dict[str, Any]
 Laws = tuple[np.ndarray, np.ndarray, np.ndarray]
 #: What a literal test gives: (kept?, replacement words, or None to draw them from the fallback).
 Tried = tuple[np.ndarray, np.ndarray | None]
-Routes = Callable[[OneTokenStep, Values], Laws]
-#: A literal test of drafts, given the step, the drafts, the routes' keep chances and the rng.
-Test = Callable[[OneTokenStep, np.ndarray, np.ndarray, Generator], Tried]
 
 
 @dataclass(frozen=True)
@@ -80,9 +77,6 @@ class RuleUnavailableError(ValueError):
     """The rule has no law on this pair (e.g. redrawing from q when p and q share no word)."""
 
 
-# ------------------------------------------------------------------------- the maths of a rule
-
-
 def _ratio_test(s: OneTokenStep, draft: np.ndarray, keep: np.ndarray, rng: Generator) -> Tried:
     """Keep ``x`` when ``u·q(x) < p(x)``: ``a(x)`` without a division, never passed by p(x) = 0."""
     return rng.random(draft.size) * s.q[draft] < s.p[draft], None
@@ -95,8 +89,9 @@ class _TwoRoutes:
     ``proposal·keep + (1 - sum(proposal·keep))·fallback/sum(fallback)``, unless ``closed_form``
     gives it (a replacement that depends on the rejected proposal)."""
 
-    routes: Routes
-    test: Test = _ratio_test
+    routes: Callable[[OneTokenStep, Values], Laws]
+    #: A literal test of drafts, given the step, the drafts, the routes' keep chances and the rng.
+    test: Callable[[OneTokenStep, np.ndarray, np.ndarray, Generator], Tried] = _ratio_test
     closed_form: Callable[[OneTokenStep], np.ndarray] | None = None
 
     def law(self, s: OneTokenStep, v: Values) -> np.ndarray:
@@ -198,9 +193,6 @@ class _Redraw:
         return out
 
 
-# ---------------------------------------------------------------------------------- the rule
-
-
 @dataclass(frozen=True)
 class Rule:
     """One verification rule: its words, its parameters and its maths.
@@ -210,8 +202,7 @@ class Rule:
     key : str
         Short id (``RULES[key]``; also what a share link carries); :attr:`title` follows from it.
     kind : str
-        :data:`EXACT` (the output law is ``p`` for every pair), :data:`MISTAKE` (a bug) or
-        :data:`TRADE_OFF` (not ``p`` in general, by design).
+        :data:`EXACT`, :data:`MISTAKE` or :data:`TRADE_OFF`.
     what : str
         One sentence: what the procedure does (for a mistake: what the code does wrong).
     why : str
@@ -219,7 +210,7 @@ class Rule:
     source : str
         Where the rule or the mistake comes from (paper, project and file, or issue).
     maths : object
-        The procedure and its closed forms, on a validated step (private).
+        The procedure and its closed forms (private).
     params : tuple of Param
         Extra parameters with their defaults.
     """
@@ -243,14 +234,8 @@ class Rule:
         return {param.name: param.default for param in self.params}
 
     def law(self, p: ArrayLike, q: ArrayLike, **params: Any) -> np.ndarray:
-        """Exact law of the token this rule emits.
-
-        Raises
-        ------
-        ValueError
-            On bad ``p``/``q``, an unknown or bad parameter; :class:`RuleUnavailableError` (a
-            ValueError) where the rule has no law on this pair.
-        """
+        """Exact law of the token this rule emits (ValueError on bad input;
+        :class:`RuleUnavailableError`, a ValueError, where the rule has no law on this pair)."""
         s, values = self._prepare(p, q, params)
         return _finish(self.maths.law(s, values))
 
@@ -268,10 +253,8 @@ class Rule:
     ) -> np.ndarray:
         """Output counts of ``n`` independent runs (``n`` up to 10**15), in O(V) time: exactly
         ``Multinomial(n, law)``, the law of ``np.bincount(self.sample(p, q, n))``."""
-        s, values = self._prepare(p, q, params)
         size = whole(n, "n", maximum=MAX_COUNT_DRAWS)
-        rng = generator(seed)
-        return multinomial_on_support(rng, size, _finish(self.maths.law(s, values)))
+        return multinomial_on_support(generator(seed), size, self.law(p, q, **params))
 
     def acceptance(self, p: ArrayLike, q: ArrayLike, **params: Any) -> float:
         """Probability that the emitted token is a draft the rule accepted (one pass)."""
@@ -315,9 +298,6 @@ def _finish(law: np.ndarray) -> np.ndarray:
     return law / law.sum()
 
 
-# ----------------------------------------------------------------- what single rules compute
-
-
 def _standard(s: OneTokenStep, v: Values) -> Laws:
     """Propose from q, keep with ``a(x)``, refill from the bucket: the correct rule's routes."""
     return s.q, s.accept, s.bucket_weights
@@ -346,9 +326,10 @@ def _inverted_test(s: OneTokenStep, draft: np.ndarray, keep: np.ndarray, rng: Ge
     return rng.random(draft.size) * s.p[draft] < s.q[draft], None
 
 
-def _inverted_accept(p: np.ndarray, q: np.ndarray) -> np.ndarray:
-    """``min(1, q/p)``; 1 where ``p == 0`` (the coded ``q/0 = inf``)."""
-    return np.minimum(1.0, np.divide(q, p, out=np.ones_like(p), where=p > 0))
+def _capped(top: np.ndarray, bottom: np.ndarray) -> np.ndarray:
+    """``min(1, top/bottom)``; 1 where ``bottom == 0`` (the coded ``top/0 = inf``)."""
+    with np.errstate(over="ignore"):  # a ratio overflows to inf only where it is >= 1 anyway
+        return np.minimum(1.0, np.divide(top, bottom, out=np.ones_like(top), where=bottom > 0))
 
 
 def _typical_mask(p: np.ndarray, eps: float, delta: float) -> np.ndarray:
@@ -384,10 +365,8 @@ def _reuse_law(s: OneTokenStep) -> np.ndarray:
 
 def _float32_accept(p: np.ndarray, q: np.ndarray) -> np.ndarray:
     """``P(u <= p(x)/q(x))`` for a float32 uniform ``u``; 1 where ``q(x) = 0`` (vacuous)."""
-    with np.errstate(over="ignore"):  # p/q overflows to inf only where the ratio is >= 1 anyway
-        ratio = np.minimum(1.0, np.divide(p, q, out=np.ones_like(p), where=q > 0))
     # u = j·step <= ratio  <=>  j <= ratio/step: floor(ratio/step) + 1 of the 1/step values of j.
-    return np.minimum(1.0, (np.floor(ratio / FLOAT32_STEP) + 1.0) * FLOAT32_STEP)
+    return np.minimum(1.0, (np.floor(_capped(p, q) / FLOAT32_STEP) + 1.0) * FLOAT32_STEP)
 
 
 def _float32_test(s: OneTokenStep, draft: np.ndarray, keep: np.ndarray, rng: Generator) -> Tried:
@@ -397,8 +376,6 @@ def _float32_test(s: OneTokenStep, draft: np.ndarray, keep: np.ndarray, rng: Gen
         return u <= s.p[draft] / s.q[draft], None
 
 
-# ---------------------------------------------------------------------------------- registry
-
 _ALL: tuple[Rule, ...] = (
     Rule(
         key="correct",
@@ -406,7 +383,7 @@ _ALL: tuple[Rule, ...] = (
         maths=_TwoRoutes(_standard),
         what=(
             "Accept the draft x with probability min(1, {T}(x)/{D}(x)); on a rejection draw "
-            "the replacement from the leftover bucket max(0, {T} − {D})/Z."
+            "the replacement from the leftover bucket max(0, {T} − {D}), rescaled to sum to 1."
         ),
         why=(
             "Accepted drafts deliver min({T}, {D}) and the bucket delivers max(0, {T} − {D}); "
@@ -431,7 +408,7 @@ _ALL: tuple[Rule, ...] = (
             "Leviathan et al. (2023) for temperature 0; serving engines verify greedy requests "
             "this way (vLLM v1, `vllm/v1/sample/rejection_sampler.py`, "
             "`rejection_greedy_sample_kernel`: a draft is rejected when it differs from the "
-            "target's argmax)."
+            "target's top word)."
         ),
     ),
     Rule(
@@ -450,13 +427,13 @@ _ALL: tuple[Rule, ...] = (
         why=(
             "The word that comes out is always the target's own draw, so it follows {T} "
             "exactly; but the two draws agree only with probability Σ {T}·{D}, never more than "
-            "α = Σ min({T}, {D}): fewer guesses are kept."
+            "the share of guesses the correct rule keeps, α = Σ min({T}, {D})."
         ),
         source=(
             "Hugging Face transformers' assisted generation when the draft gives no "
             "probabilities (`src/transformers/generation/utils.py`, `_assisted_decoding`: the "
-            "target samples and keeps the candidates equal to its samples); SpecInfer "
-            "(Miao et al., 2024) calls it naive sampling."
+            "target samples and keeps the candidates equal to its samples); Miao et al.'s "
+            "SpecInfer (2024) calls it naive sampling."
         ),
     ),
     Rule(
@@ -486,20 +463,19 @@ _ALL: tuple[Rule, ...] = (
         maths=_TwoRoutes(lambda s, v: (s.q, s.accept, s.p)),
         what="On a rejection the word is drawn from {T} instead of from the leftover bucket.",
         why=(
-            "The accepted route already delivered min({T}, {D}), so topping up with Z·{T} "
-            "instead of the bucket counts the shared mass twice: the output leans towards {D}."
+            "The accepted route already delivered min({T}, {D}), so topping up every rejection "
+            "from {T} instead of the bucket counts the shared mass twice: the output leans "
+            "towards {D}."
         ),
         source=(
             "A common shortcut in blog-post implementations; Leviathan et al. draw from the "
-            "residual norm(max(0, p − q)) (Algorithm 1)."
+            "leftover bucket (Algorithm 1)."
         ),
     ),
     Rule(
         key="inverted_ratio",
         kind=MISTAKE,
-        maths=_TwoRoutes(
-            lambda s, v: (s.q, _inverted_accept(s.p, s.q), s.bucket_weights), _inverted_test
-        ),
+        maths=_TwoRoutes(lambda s, v: (s.q, _capped(s.q, s.p), s.bucket_weights), _inverted_test),
         what=(
             "The test keeps a draft with probability min(1, {D}(x)/{T}(x)) — the two models "
             "swapped, as happens when mixing papers that name the target differently — while "
@@ -527,7 +503,8 @@ _ALL: tuple[Rule, ...] = (
             "probability {T} has beyond {D}, which only the bucket can supply, is lost."
         ),
         source=(
-            "Classic rejection sampling's retry loop, applied without its bound M ≥ max {T}/{D}."
+            "Classic rejection sampling's retry loop, without the bound M ≥ max {T}/{D} that "
+            "makes that loop exact."
         ),
     ),
     Rule(
@@ -539,7 +516,8 @@ _ALL: tuple[Rule, ...] = (
             "the bucket, instead of a fresh one."
         ),
         why=(
-            "After a rejection of x, u is known to lie above a(x), not anywhere in [0, 1), so "
+            "After a rejection of x, u is known to lie above x's acceptance chance a(x), not "
+            "anywhere in [0, 1), so "
             "the replacement favours the words at the top of the bucket's strip."
         ),
         source="A saved random draw in hand-written samplers; every reference implementation "
@@ -550,17 +528,15 @@ _ALL: tuple[Rule, ...] = (
         kind=MISTAKE,
         maths=_TwoRoutes(lambda s, v: (top_k(s.q, v["k"]), s.accept, s.bucket_weights)),
         what=(
-            "The draft proposes from its top-k filtered {D}, but the test and the bucket use "
-            "the raw, unfiltered {D}."
+            "The draft proposes only among its k likeliest words (top-k), but the test and the "
+            "bucket use the full, untrimmed {D}."
         ),
         why=(
             "Proposals arrive with the filtered probabilities, not the {D}(x) the ratio corrects "
             "for, so the accepted part is no longer min({T}, {D}) and the bucket no longer fills "
             "exactly what is missing."
         ),
-        source=(
-            "Sampling settings applied to one model only (math.md: TV .11 on the logits example)."
-        ),
+        source="A sampling setting applied to one model only: a real bug in a major library.",
         params=(Param("k", 2, 1, integer=True),),
     ),
     Rule(
@@ -570,21 +546,24 @@ _ALL: tuple[Rule, ...] = (
             lambda s, v: (s.q, _float32_accept(s.p, s.q), s.bucket_weights), _float32_test
         ),
         what=(
-            "The test draws its uniform u as a 32-bit float — a multiple of 2⁻²⁴, exactly 0 "
-            "once in 16,777,216 draws — and keeps the draft x when u ≤ {T}(x)/{D}(x)."
+            "The test draws its random number u as a 32-bit float — a multiple of 2⁻²⁴, exactly 0 "
+            "once in 16,777,216 draws on a CPU (numpy, CPU PyTorch) — and keeps the draft x "
+            "when u ≤ {T}(x)/{D}(x)."
         ),
         why=(
             "When u = 0 the test passes even where {T}(x) = 0, so a word the target forbids "
-            "comes out about once in 16.8 million proposals of it (and every other share is off "
-            "by up to 2⁻²⁴). The fix is one character, < instead of ≤: SpecViz keeps a draft "
-            "when u·{D}(x) < {T}(x), which {T}(x) = 0 never passes."
+            "comes out about once in 16.8 million proposals of it on a CPU (and every other "
+            "share is off by up to 2⁻²⁴). On a GPU, PyTorch's random numbers (its CUDA code) "
+            "are made in (0, 1] and moved onto [0, 1), so u = 0 comes about half as often (≈ 2⁻²⁵) "
+            "(read from PyTorch's source, not measured). The fix is one character, < instead of ≤: "
+            "SpecViz keeps a draft when u·{D}(x) < {T}(x), which {T}(x) = 0 never passes."
         ),
         source=(
             "Hugging Face transformers, `src/transformers/generation/utils.py`, "
             "`_speculative_sampling`: `r_i = torch.rand_like(probability_ratio)`, "
             "`is_accepted = r_i <= probability_ratio`. vLLM v1, "
             "`vllm/v1/sample/rejection_sampler.py` (early 2025): a float32 `torch.rand` and "
-            "`target_prob / draft_prob >= uniform_prob`; later versions draw the uniform in "
+            "`target_prob / draft_prob >= uniform_prob`; later versions draw that random number in "
             "float64 (citing pytorch/pytorch#16706), which makes u = 0 rarer (2⁻⁵³) but keeps "
             "the ≥."
         ),
@@ -596,8 +575,9 @@ _ALL: tuple[Rule, ...] = (
             lambda s, v: (s.q, _typical_mask(s.p, v["eps"], v["delta"]), s.p), _sure_test
         ),
         what=(
-            "A draft x is kept whenever {T}(x) > min(ε, δ·exp(−H({T}))) — plausible enough under "
-            "the target — without a random test; otherwise a word is drawn from {T}."
+            "A draft x is kept, without a random test, whenever the target finds it plausible "
+            "enough: {T}(x) above a bar, min(ε, δ·exp(−H({T}))), that is lower when {T} is spread "
+            "out (H, its entropy, measures the spread); otherwise a word is drawn from {T}."
         ),
         why=(
             "Plausible drafts are kept whatever {D} says, so words the draft over-proposes come "

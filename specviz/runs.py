@@ -31,24 +31,12 @@ COUNT_LEVEL = "count-level"
 
 @dataclass(frozen=True)
 class MonteCarloRun:
-    """``n`` runs of the one-token procedure from one seed.
-
-    Attributes
-    ----------
-    n, seed : int
-        Number of runs and their seed.
-    method : str
-        :data:`PER_DRAW` (every run simulated) or :data:`COUNT_LEVEL` (counts drawn per stretch
-        between checkpoints).
-    counts : SpeculativeCounts
-        Proposals, accepted drafts, bucket draws and emitted words per word, over all runs.
-    path : TVPath
-        Emitted-word counts and their TV to ``p`` at the checkpoints (the last one is ``n``).
-    gof : GofResult
-        Pearson's chi-square test of the emitted words against ``p``.
-    min_expected : float
-        Smallest expected count ``n p(x)`` over possible words (below ~5 the p-value is rough).
-    """
+    """``n`` runs of the one-token procedure from one ``seed``, by ``method`` :data:`PER_DRAW`
+    (every run simulated) or :data:`COUNT_LEVEL` (counts drawn per stretch between checkpoints):
+    the ``counts`` per word of proposals, accepted drafts, bucket draws and emitted words; the
+    ``path`` of emitted-word counts and their TV to ``p`` at the checkpoints (the last one is
+    ``n``); ``gof``, the chi-square test of the emitted words against ``p``; ``min_expected``,
+    the smallest ``n p(x)`` over possible words (below ~5 the p-value is rough)."""
 
     n: int
     seed: int
@@ -90,13 +78,6 @@ def monte_carlo(
     Returns
     -------
     MonteCarloRun
-
-    Notes
-    -----
-    Runs between two checkpoints are i.i.d., so the count level draws their counts from the
-    law :func:`~specviz.sampling.sample_counts` draws from, one stretch per row: exactly the
-    counts of one stream of runs observed at the checkpoints, at a cost O(V * num) whatever
-    ``n``.
     """
     p_arr, q_arr = prob_pair(p, q)
     size = whole(n, "n", minimum=1, maximum=MAX_COUNT_DRAWS)
@@ -125,36 +106,33 @@ def _per_draw(
     draws = speculative_sample(p, q, int(cps[-1]), seed)
     bounds = pairwise(np.concatenate(([0], cps)))
     stretches = [np.bincount(draws.output[a:b], minlength=vocab) for a, b in bounds]
-    path = TVPath.of_counts(cps, np.cumsum(stretches, axis=0, dtype=np.int64), p)
-    output = path.counts[-1].copy()
+    drafted = np.bincount(draws.draft, minlength=vocab).astype(np.int64)
     accepted = np.bincount(draws.output[draws.accepted], minlength=vocab).astype(np.int64)
-    counts = SpeculativeCounts(
-        draft_counts=np.bincount(draws.draft, minlength=vocab).astype(np.int64),
-        accepted_counts=accepted,
-        residual_counts=output - accepted,
-        output_counts=output,
-    )
-    return counts, path
+    return _tally(p, cps, stretches, drafted, accepted)
 
 
 def _count_level(
     p: np.ndarray, q: np.ndarray, cps: np.ndarray, seed: int
 ) -> tuple[SpeculativeCounts, TVPath]:
-    """``sample_counts`` for every stretch between checkpoints at once, one row each."""
+    """Runs between two checkpoints are i.i.d.: each stretch's counts drawn from the law of
+    :func:`~specviz.sampling.sample_counts`, one row each, are exactly one stream of runs
+    observed at the checkpoints, at a cost O(V * num) whatever ``n``."""
     rng = generator(seed)
     one = step(p, q)
     steps = np.diff(np.concatenate(([0], cps)))
     drafts = multinomial_on_support(rng, steps, q)
     accepted = rng.binomial(drafts, one.accept).astype(np.int64)
     from_bucket = multinomial_on_support(rng, steps - accepted.sum(axis=1), one.bucket_weights)
-    path_counts = np.cumsum(accepted + from_bucket, axis=0)
-    counts = SpeculativeCounts(
-        draft_counts=drafts.sum(axis=0),
-        accepted_counts=accepted.sum(axis=0),
-        residual_counts=from_bucket.sum(axis=0),
-        output_counts=path_counts[-1].copy(),
-    )
-    return counts, TVPath.of_counts(cps, path_counts, p)
+    return _tally(p, cps, accepted + from_bucket, drafts.sum(axis=0), accepted.sum(axis=0))
+
+
+def _tally(
+    p: np.ndarray, cps: np.ndarray, emitted: ArrayLike, drafted: np.ndarray, accepted: np.ndarray
+) -> tuple[SpeculativeCounts, TVPath]:
+    """The run's counts and path from the words emitted in each stretch between checkpoints."""
+    path = TVPath.of_counts(cps, np.cumsum(emitted, axis=0, dtype=np.int64), p)
+    output = path.counts[-1].copy()
+    return SpeculativeCounts(drafted, accepted, output - accepted, output), path
 
 
 def monte_carlo_paths(

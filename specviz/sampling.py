@@ -13,12 +13,12 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from specviz._checks import (
-    float_vector,
     generator,
     instance,
     prob_pair,
     real_array,
     short,
+    weight_vector,
     whole,
     whole_array,
 )
@@ -38,9 +38,6 @@ class SpeculativeDraws:
     output: np.ndarray
     accepted: np.ndarray
 
-    def __len__(self) -> int:
-        return int(self.draft.size)
-
 
 @dataclass(frozen=True)
 class SpeculativeCounts:
@@ -54,43 +51,29 @@ class SpeculativeCounts:
     residual_counts: np.ndarray
     output_counts: np.ndarray
 
-    @property
-    def n(self) -> int:
-        """Number of runs."""
-        return int(self.draft_counts.sum())
-
 
 def multinomial_on_support(
     rng: np.random.Generator, n: int | ArrayLike, probs: ArrayLike
 ) -> np.ndarray:
-    """``Multinomial(n, probs)`` counts, int64 of shape ``(*shape(n), len(probs))``, that are
-    exactly 0 wherever ``probs`` (weights with a positive sum) is 0; ``0 <= n <= 10**15``.
+    """``Multinomial(n, probs)`` counts, int64 of shape ``(*shape(n), len(probs))``, exactly 0
+    wherever ``probs`` (weights with a positive sum) is 0; ``0 <= n <= 10**15``.
 
-    numpy gives the last category whatever is left, computed in floating point
-    (1 - .1 - .3 = .6000000000000001): a trailing category of probability 0 can receive
-    ~n·1e-16 draws, a safety-filtered token at n = 10**15. Drawing over the support only
-    removes that.
+    Drawn over the support: numpy gives the last category what is left in floating point
+    (1 - .1 - .3 = .6000000000000001), ~n·1e-16 draws of a filtered word at n = 10**15.
     """
     instance(rng, "rng", np.random.Generator, "a numpy Generator (np.random.default_rng(seed))")
     sizes = whole_array(n, "n", maximum=MAX_COUNT_DRAWS)
-    return _multinomial_on_support(rng, sizes, _weights(probs, "probs"))
-
-
-def _multinomial_on_support(
-    rng: np.random.Generator, n: int | np.ndarray, probs: np.ndarray
-) -> np.ndarray:
-    """:func:`multinomial_on_support` on trusted inputs."""
-    support = np.flatnonzero(probs > 0)
-    sizes = np.asarray(n)
-    counts = np.zeros((*sizes.shape, probs.size), dtype=np.int64)
-    counts[..., support] = rng.multinomial(sizes, probs[support] / probs[support].sum())
+    weights = weight_vector(probs, "probs")
+    support = np.flatnonzero(weights > 0)
+    counts = np.zeros((*sizes.shape, weights.size), dtype=np.int64)
+    counts[..., support] = rng.multinomial(sizes, weights[support] / weights[support].sum())
     return counts
 
 
 def inverse_cdf(probs: ArrayLike, u: ArrayLike) -> np.ndarray:
     """Map uniforms ``u`` in [0, 1) to tokens (int64, shaped like ``u``) through the
     cumulative sum of ``probs``, weights with a positive sum; a token of weight 0 never comes."""
-    weights = _weights(probs, "probs")
+    weights = weight_vector(probs, "probs")
     uniforms = real_array(u, "u", "a number in [0, 1) or an array of them")
     if not np.isfinite(uniforms).all() or (uniforms < 0).any() or (uniforms >= 1).any():
         raise ValueError(f"u must hold numbers in [0, 1); got {short(u)}")
@@ -104,17 +87,6 @@ def _inverse_cdf(probs: np.ndarray, u: np.ndarray) -> np.ndarray:
     # u * total can round up to total itself; send that to the last token with positive mass.
     last = int(np.flatnonzero(probs)[-1])
     return np.minimum(idx, last)
-
-
-def _weights(probs: object, name: str) -> np.ndarray:
-    """Finite non-negative weights with a positive, finite sum."""
-    weights = float_vector(probs, name)
-    if not weights.any():
-        raise ValueError(f"{name} are all zero; at least one must be positive")
-    with np.errstate(over="ignore"):
-        total = weights.sum()
-    # Weights near 1e308 overflow the sum: scale by the largest (the same law).
-    return weights if np.isfinite(total) else weights / weights.max()
 
 
 def speculative_sample(
@@ -153,33 +125,21 @@ def speculative_sample(
 
 
 def sample_counts(p: ArrayLike, q: ArrayLike, n: int, seed: SeedLike = None) -> SpeculativeCounts:
-    """Per-token counts of ``n`` runs, drawn from their exact joint law in O(V) time.
+    """Per-token counts of :func:`speculative_sample`'s ``n`` runs (``0 <= n <= 10**15``, same
+    arguments), drawn from their exact joint law in O(V) time, without the loop.
 
     Proposals are ``Multinomial(n, q)``; of the ``k`` proposals of token ``x``,
     ``Binomial(k, a(x))`` are accepted; the ``R`` rejections are spread ``Multinomial(R, r)`` over
-    the residual. This is the law of the counts of :func:`speculative_sample`, without the loop.
-
-    Parameters
-    ----------
-    p, q : array_like
-        Target and draft probability vectors of equal length.
-    n : int
-        Number of runs, ``0 <= n <= 10**15``.
-    seed : None, int or numpy.random.Generator, optional
-        The same int seed gives the same counts.
-
-    Returns
-    -------
-    SpeculativeCounts
+    the residual.
     """
     p, q = prob_pair(p, q)
     n = whole(n, "n", maximum=MAX_COUNT_DRAWS)
     rng = generator(seed)
     one = step(p, q)
-    draft_counts = _multinomial_on_support(rng, n, q)
+    draft_counts = multinomial_on_support(rng, n, q)
     accepted_counts = rng.binomial(draft_counts, one.accept).astype(np.int64)
     rejections = int(n - accepted_counts.sum())
-    residual_counts = _multinomial_on_support(rng, rejections, one.bucket_weights)
+    residual_counts = multinomial_on_support(rng, rejections, one.bucket_weights)
     return SpeculativeCounts(
         draft_counts=draft_counts,
         accepted_counts=accepted_counts,

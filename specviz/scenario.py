@@ -11,17 +11,7 @@ import numpy as np
 
 from specviz._checks import instance, mapping, seed_value, whole
 from specviz.limits import MAX_SEED, MAX_TOKENS, MAX_WEIGHT, MIN_TOKENS
-from specviz.links import (
-    LETTERS,
-    P_WEIGHTS,
-    PROJECTOR,
-    Q_WEIGHTS,
-    SCENARIO_PARAMS,
-    SEED,
-    WORDS,
-    clean_label,
-    read_all,
-)
+from specviz.links import SCENARIO_PARAMS, SEED, clean_label, read_all
 from specviz.one_token import OneTokenStep, normalize, step
 from specviz.palette import Notation
 
@@ -43,21 +33,11 @@ def _step_of(p_weights: tuple[int, ...], q_weights: tuple[int, ...]) -> OneToken
 
 @dataclass(frozen=True)
 class Scenario:
-    """Everything the pages share, and what a share link restores besides a page's own settings.
-
-    Attributes
-    ----------
-    labels : tuple of str
-        The vocabulary, ``MIN_TOKENS`` to ``MAX_TOKENS`` words.
-    p_weights, q_weights : tuple of int
-        Slider weights (0..100) of the target and the draft.
-    seed : int
-        Seed of every random draw the pages make.
-    projector : bool
-        Large type, thick lines, high contrast.
-    swapped : bool
-        Chen et al.'s lettering (q = target, p = draft) instead of Leviathan et al.'s.
-    """
+    """Everything the pages share, and what a share link restores besides a page's own settings:
+    the vocabulary ``labels`` (``MIN_TOKENS`` to ``MAX_TOKENS`` words), the slider weights
+    (0..100) of the target and the draft, the ``seed`` of every random draw the pages make,
+    ``projector`` (large type, thick lines, high contrast) and ``swapped`` (Chen et al.'s
+    lettering, q = target and p = draft, instead of Leviathan et al.'s)."""
 
     labels: tuple[str, ...] = DEFAULT_WORDS[:4]
     p_weights: tuple[int, ...] = (40, 30, 20, 10)
@@ -82,13 +62,8 @@ class Scenario:
         return any(self.p_weights) and any(self.q_weights)
 
     def step(self) -> OneTokenStep:
-        """The exact one-token step of this state.
-
-        Raises
-        ------
-        ValueError
-            If all the weights of one model are zero; :data:`ALL_ZERO` starts the message.
-        """
+        """The exact one-token step of this state; ValueError, its message starting with
+        :data:`ALL_ZERO`, where all the weights of one model are zero."""
         return _step_of(self.p_weights, self.q_weights)
 
     def next_seed(self) -> int:
@@ -158,8 +133,8 @@ PRESETS: tuple[Preset, ...] = (
     Preset(
         "garbage",
         "Garbage draft",
-        "The draft never proposes what the target wants: α = 0, every proposal is rejected and "
-        "every word comes from the bucket. Still exactly the target, but one word per target "
+        "The draft never proposes what the target wants: no guess is kept (α = 0), and every "
+        "word comes from the bucket. Still exactly the target, but one word per target "
         "call, as without a draft — and the wasted guesses make it slower whenever they cost "
         "anything (see the speed-up).",
         (50, 50, 0, 0),
@@ -168,7 +143,7 @@ PRESETS: tuple[Preset, ...] = (
     Preset(
         "identical",
         "Identical",
-        "Draft = target: α = 100%, nothing is ever rejected and the bucket is empty.",
+        "Draft = target: every guess is kept (α = 100%) and the bucket is empty.",
         (40, 30, 20, 10),
         (40, 30, 20, 10),
     ),
@@ -245,18 +220,12 @@ def random_scenario(current: Scenario, seed: int) -> Scenario:
 
 def to_query(scenario: Scenario) -> dict[str, str]:
     """Query parameters that restore ``scenario`` (the share link's ``?...`` part)."""
-    instance(scenario, "scenario", Scenario, "a Scenario")
-    values = {
-        WORDS: scenario.labels,
-        P_WEIGHTS: scenario.p_weights,
-        Q_WEIGHTS: scenario.q_weights,
-        SEED: scenario.seed,
-        PROJECTOR: scenario.projector,
-        LETTERS: scenario.swapped,
-    }
+    s = instance(scenario, "scenario", Scenario, "a Scenario")
+    values = {"words": s.labels, "p": s.p_weights, "q": s.q_weights, "seed": s.seed}
+    values |= {"projector": s.projector, "letters": s.swapped}
     query: dict[str, str] = {}
     for param in SCENARIO_PARAMS:
-        query |= param.write(values[param])
+        query |= param.write(values[param.name])
     return query
 
 

@@ -55,7 +55,6 @@ def walltime_speedup(alpha: ArrayLike, gamma: int, c: float) -> float | np.ndarr
     """Expected walltime improvement of speculative decoding over plain decoding,
     ``(1 - alpha**(gamma + 1)) / ((1 - alpha)(gamma·c + 1))``: the :func:`speedup` of
     :func:`expected_tokens_per_step`, a draft step costing ``c >= 0`` target steps."""
-    real(c, "c (draft cost / target cost)", low=0.0)  # checked before the powers are summed
     return speedup(expected_tokens_per_step(alpha, gamma), gamma, c)
 
 

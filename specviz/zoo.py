@@ -32,24 +32,12 @@ from specviz.stats import (
 
 @dataclass(frozen=True)
 class ZooComparison:
-    """A rule side by side with the correct one, on the same ``p``, ``q`` and seed.
-
-    Attributes
-    ----------
-    rule : Rule
-        The rule on show.
-    law, tv
-        Its exact output law, and ``TV(law, p)``: the floor its TV path flattens at.
-    correct : TVPath
-        TV-to-``p`` path of the correct procedure: the Monte Carlo page's run of this seed.
-    wrong : TVPath
-        TV-to-``p`` path of i.i.d. draws from ``law``.
-    band : TVBand
-        Where an exact sampler's TV lies, at the same checkpoints.
-    detectable_from : int or None
-        About how many draws it takes for the bias to stand out of the band (None: exact here).
-    tv_correct : float
-        TV between the correct rule's exact output law and ``p``: 0 (rounding counts as 0).
+    """A ``rule`` side by side with the correct one, on the same ``p``, ``q`` and seed: its exact
+    output ``law`` and ``tv = TV(law, p)``, the floor its TV path flattens at; the TV-to-``p``
+    paths of the ``correct`` procedure (the Monte Carlo page's run of this seed) and of i.i.d.
+    draws from ``law`` (``wrong``); the ``band`` of an exact sampler at the same checkpoints;
+    from about how many draws the bias stands out of it (``detectable_from``, None: exact
+    here); and ``tv_correct``, the correct rule's exact TV to ``p`` (0, rounding counting as 0).
     """
 
     rule: Rule
@@ -105,26 +93,12 @@ def zoo_comparison(
 
 @dataclass(frozen=True, eq=False)
 class RuleCheck:
-    """A rule with its parameters, checked against ``p``: exactly, and by ``n`` of its own runs.
-
-    Attributes
-    ----------
-    rule, params
-        The rule, and all its parameters (defaults filled in).
-    law, tv, acceptance
-        Its exact output law, ``TV(law, p)`` and the chance that the word is a kept draft.
-    n, seed : int
-        Runs of the rule's literal sampler, and their seed.
-    counts : numpy.ndarray
-        int64 word counts of those runs.
-    gof : GofResult
-        Pearson's chi-square test of ``counts`` against ``p``.
-    run_tv : float
-        TV between the words of the ``n`` runs and ``p``.
-    band_upper : float
-        Upper edge of the 95% noise band of an exact sampler at ``n``.
-    detectable_from : int or None
-        From about how many runs a rule with this ``tv`` stands out of the band (None: exact).
+    """A ``rule`` with all its ``params`` (defaults filled in), checked against ``p``: its exact
+    output ``law``, ``tv = TV(law, p)`` and ``acceptance`` (the chance that the word is a kept
+    draft); the int64 word ``counts`` of ``n`` runs of its literal sampler from ``seed``, their
+    chi-square test against ``p`` (``gof``) and TV to ``p`` (``run_tv``); the upper edge of an
+    exact sampler's 95% noise band at ``n`` (``band_upper``); and from about how many runs a
+    rule with this ``tv`` stands out of the band (``detectable_from``, None: exact).
     """
 
     rule: Rule
@@ -154,24 +128,11 @@ def rule_check(
     n: int,
     params: Sequence[tuple[str, Any]] = (),
 ) -> RuleCheck:
-    """Check the rule ``key`` against ``p``: its exact law, and ``n`` runs of its own procedure.
-
-    Parameters
-    ----------
-    p, q : array_like
-        Target and draft probability vectors of equal length.
-    key, seed, n
-        A key of :data:`~specviz.rules.RULES`; the runs' seed; runs of the rule's literal
-        sampler, ``1 <= n <= 10**7``.
-    params : sequence of (name, value) pairs, default ()
-        The rule's parameters (hashable, so the check can be cached on them); the others take
-        their defaults.
-
-    Raises
-    ------
-    ValueError
-        On bad input or parameters; :class:`~specviz.rules.RuleUnavailableError` where the rule
-        has no law on this pair.
+    """Check the rule ``key`` (of :data:`~specviz.rules.RULES`) against ``p``: its exact law,
+    and ``n`` runs (1 to ``10**7``) of its literal sampler from ``seed``. ``params`` are (name,
+    value) pairs, hashable so that the check can be cached on them; the other parameters take
+    their defaults. ValueError on bad input or parameters;
+    :class:`~specviz.rules.RuleUnavailableError` where the rule has no law on this pair.
     """
     rule = get_rule(key)
     p_arr, q_arr = prob_pair(p, q)

@@ -23,7 +23,7 @@ from streamlit_server import (
     watch_stream,
 )
 
-from specviz.language import toy_run
+from specviz.language import toy_curve, toy_run
 
 pytestmark = pytest.mark.browser
 
@@ -64,9 +64,9 @@ def test_a_deep_link_restores_every_setting_on_a_fresh_server(page, fresh_stream
         "inputs => inputs.map(i => i.value + ' ' + (i.getAttribute('aria-label') || ''))"
     ))  # fmt: skip
     assert "A strong draft" in shown, shown
-    run = toy_run("strong", 0.7, 6, 30, 5)
-    assert metric(page, "Words/call") == f"{run.words_per_call:.2f}"
-    assert metric(page, "Speed-up") == f"{run.speedup(0.05):.2f}×"
+    run, long = toy_run("strong", 0.7, 6, 30, 5), toy_curve("strong", 0.7)[6]
+    assert metric(page, "Words/call") == f"{long.long_run:.2f}"
+    assert metric(page, "Speed-up") == f"{long.speedup(0.05):.2f}×"
     frame = timeline_frame(page)
     assert frame.locator("#calls li").count() == run.target_calls
     assert frame.locator("#text .w").count() == 30
@@ -81,9 +81,9 @@ def test_the_keyboard_moves_gamma_and_the_chart_updates_in_place(page, streamlit
     thumb.focus()
     with rerun_waiter(page):
         page.keyboard.press("ArrowRight")
-    run = toy_run("ngram", 1.0, 5, 60, 7)
-    poll(page, lambda: metric(page, "Words/call") == f"{run.words_per_call:.2f}", "the metric")
-    assert metric(page, "Speed-up") == f"{run.speedup(0.1):.2f}×"
+    run, long = toy_run("ngram", 1.0, 5, 60, 7), toy_curve("ngram", 1.0)[5]
+    poll(page, lambda: metric(page, "Words/call") == f"{long.long_run:.2f}", "the metric")
+    assert metric(page, "Speed-up") == f"{long.speedup(0.1):.2f}×"
     assert link_params(page.url)["gamma"] == "5"
     frame = poll(page, lambda: timeline_frame(page), "the timeline")
     poll(page, lambda: frame.locator("#calls li").count() == run.target_calls, "the timeline")
@@ -133,8 +133,8 @@ def test_projector_shows_gamma_and_its_chart_without_scrolling(
 
 @pytest.mark.parametrize(
     ("viewport", "query"),
-    [((1280, 800), {}), ((390, 844), {}), ((1280, 800), {"projector": "1"})],
-    ids=["laptop", "phone", "projector"],
+    [((1280, 800), {}), ((390, 844), {"pair": "yours"}), ((1280, 800), {"projector": "1"})],
+    ids=["laptop", "phone-yours", "projector"],
 )
 def test_charts_fit_their_column(browser, streamlit_server, viewport, query) -> None:
     """Every chart (title, legend and plot) is drawn inside the page: none sticks out of its
@@ -149,7 +149,7 @@ def test_charts_fit_their_column(browser, streamlit_server, viewport, query) -> 
             "charts => charts.map(c => [c.getBoundingClientRect(), c.querySelector('canvas, "
             "svg').getBoundingClientRect()].map(r => [r.left, r.right]))"
         )
-        assert len(boxes) == 5
+        assert len(boxes) == 6
         for (left, right), (inner_left, inner_right) in boxes:
             assert inner_left >= left - 1 and inner_right <= right + 1
         wide = page.evaluate("() => document.documentElement.scrollWidth")
@@ -162,6 +162,7 @@ SHOTS = {
     "laptop": ({"width": 1280, "height": 800}, {}),
     "phone": ({"width": 390, "height": 844}, {}),
     "weak_expensive": ({"width": 1280, "height": 800}, {"pair": "weak", "c": "0.5"}),
+    "yours_projector": ({"width": 1920, "height": 1080}, {"pair": "yours", "projector": "1"}),
 }
 
 
@@ -183,3 +184,25 @@ def test_screenshots(browser, streamlit_server, screenshot_dir, name) -> None:
         page.screenshot(path=screenshot_dir / f"many_words_{name}_full.png")
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("query", [{"projector": "1"}, {}], ids=["projector", "laptop"])
+def test_a_help_icon_sits_by_no_other_label(page, streamlit_server, query) -> None:
+    """Streamlit puts a control's help icon at the right end of its column: the temperature's
+    icon stood just left of "Words to write" and read as that control's help. Now no label
+    starts within 120 px right of any help icon on the row."""
+    page.set_viewport_size(
+        {"width": 1920, "height": 1080} if query else {"width": 1280, "height": 800}
+    )
+    watcher = open_app(page, f"{streamlit_server}{PATH}?{urlencode({'pair': 'weak', **query})}")
+    assert_clean(page, watcher)
+    row = page.get_by_test_id("stHorizontalBlock").filter(has_text="Temperature of both models")
+    icons = row.last.get_by_test_id("stSlider").get_by_test_id("stTooltipIcon")  # not a button's
+    labels = row.last.get_by_test_id("stWidgetLabel")
+    assert icons.count() == 1 and labels.count() == 2
+    icon = icons.first.bounding_box()
+    for i in range(labels.count()):
+        box = labels.nth(i).bounding_box()
+        gap = box["x"] - (icon["x"] + icon["width"])
+        overlaps = box["y"] < icon["y"] + icon["height"] and icon["y"] < box["y"] + box["height"]
+        assert not (overlaps and 0 <= gap < 120), f"a label starts {gap:.0f} px right of the icon"

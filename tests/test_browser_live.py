@@ -343,10 +343,19 @@ def test_homes_quality_moves_the_pair_in_the_browser(page, streamlit_server) -> 
     assert page.evaluate("() => window.sentToServer") == 0  # the browser did it
     poll(page, lambda: link_params(page.url).get("quality") == "35", "the link")
     assert page.evaluate("() => window.sentToServer") >= 1
+    # The server's tally beside the bars follows: the words drawn at 0 %, 35 % and 100 %.
+    poll(page, lambda: tally_heads(page)[2:] == ["draft 0%", "draft 35%", "draft 100%"], "tally")
     page.keyboard.press("End")
     poll(page, lambda: number(page) == "100%", "α at a perfect draft")
     poll(page, lambda: link_params(page.url).get("quality") == "100", "the link")
+    poll(page, lambda: tally_heads(page)[2:] == ["draft 0%", "draft 100%"], "the tally at 100%")
     assert_clean(page, watcher)
+
+
+def tally_heads(page) -> list[str]:
+    """The column heads of Home's tally of drawn words."""
+    table = page.locator("[data-testid=stMarkdownContainer] table").filter(has_text="guesses kept")
+    return [h.strip() for h in table.locator("th").all_inner_texts()]
 
 
 def number(page, name: str = "alpha") -> str:

@@ -112,7 +112,7 @@ def test_bug_zoo_deep_link_and_keyboard(page, streamlit_server, screenshot_dir) 
     assert metric_values(page)[:2] == ["0.075", "0"]
     shoot(page, screenshot_dir / "bug_zoo.png")
 
-    checked = page.get_by_role("radio", name="Reuse the acceptance uniform")
+    checked = page.get_by_role("radio", name="Reuse the test's random number")
     assert checked.is_checked()
     mark_charts(page)
     checked.focus()

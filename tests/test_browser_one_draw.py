@@ -19,7 +19,7 @@ from urllib.parse import urlencode
 
 import numpy as np
 import pytest
-from streamlit_server import open_app
+from streamlit_server import link_params, open_app, poll, watch_stream
 
 from specviz.one_token import normalize
 from specviz.story import one_draw_story
@@ -321,3 +321,57 @@ def test_screenshots_after_a_few_steps(page, streamlit_server, errors, screensho
                          + `has ${e.clientWidth}px`)"""
     )
     assert not clipped, clipped
+
+
+# --------------------------------------------------------------------------- playing, in place
+
+
+def test_playing_keeps_the_player_in_place(page, streamlit_server, errors, screenshot_dir):
+    """The counter ("Draw 3 of 50 · step ② of 4") has its room from the start: pressing Play
+    wraps no line of the controls, so nothing under them drops (it dropped ~36 px), on a laptop
+    and a phone, and the longest counter a story can show fits the same room."""
+    longest = "Draw 500 of 500 · step ④ of 4"
+    for width in (1280, 390):
+        page.set_viewport_size({"width": width, "height": 1600})
+        frame = open_player(page, link(streamlit_server))
+
+        def where(frame=frame) -> tuple[float, float, float]:
+            controls, sentence = frame.locator(".controls"), frame.locator("#sentence")
+            player = page.get_by_test_id("stIFrame").bounding_box()["y"]
+            return player, controls.bounding_box()["height"], sentence.bounding_box()["y"]
+
+        before = where()
+        frame.locator("#play").click()
+        page.wait_for_timeout(1600)  # two or three steps at the normal speed
+        assert " · step " in text(frame, "#counter")
+        assert where() == before, f"{width} px: the player moved when it started"
+        page.screenshot(path=str(screenshot_dir / f"one_draw_playing_{width}.png"))
+        frame.locator("#play").click()
+        frame.evaluate(f"document.querySelector('#counter').textContent = {longest!r}")
+        assert where() == before, f"{width} px: the longest counter wraps the controls"
+    no_trouble(page, errors)
+
+
+def test_the_link_keeps_the_players_place(page, browser, streamlit_server, errors):
+    """Paused or stepped, the player tells the page where it is: the address bar and the sidebar's
+    share link carry it (``at``: 4 steps a draw), the player is not reloaded (the focus stays on
+    its button), and the link opens another session's player at the same place."""
+    frame = open_player(page, link(streamlit_server))
+    step = frame.locator("#step")
+    for _ in range(6):  # draw 2, step ②
+        step.click()
+    poll(page, lambda: link_params(page.url).get("at") == "6", "the step in the address bar")
+    shown = state(frame)
+    assert (shown["draw"], shown["stage"]) == (1, 2)
+    assert frame.evaluate("document.activeElement.id") == "step", "the player was reloaded"
+    share = page.get_by_test_id("stSidebar").get_by_test_id("stCode").inner_text()
+    assert "at=6" in share
+    other = browser.new_context(viewport={"width": 1280, "height": 1600}).new_page()
+    watch_stream(other)
+    again = open_player(other, page.url)
+    assert state(again) == shown
+    assert text(again, "#counter") == f"Draw 2 of {DRAWS} · step ② of 4"
+    other.context.close()
+    frame.locator("#reset").click()  # the start leaves the link
+    poll(page, lambda: "at" not in link_params(page.url), "the start in the address bar")
+    no_trouble(page, errors)

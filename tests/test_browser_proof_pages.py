@@ -1,15 +1,12 @@
 """The pages "Why it's exact", "Is it just rejection sampling?" and "Variants lab" in Chromium:
 deep links with their settings, a control moved from the keyboard (the address bar follows),
-the predict-then-reveal flow, projector mode at 1280×720 showing the page's main control and its
-chart without scrolling, and screenshots for a human to judge (tests/screenshots/why_*.png,
-rejection_*.png, variants_*.png: 1280×800, projector 1920×1080 and 1280×720, phone 390 px).
+and the predict-then-reveal flow. Every seat (the fold on a projector, nothing wider than a
+phone) and the screenshots: tests/test_browser_seats.py, from the visits of tests/visits.py.
 
 Run one file at a time (2 cores): ``pytest tests/test_browser_proof_pages.py -q``.
 """
 
 from __future__ import annotations
-
-from pathlib import Path
 
 import pytest
 from streamlit_server import (
@@ -20,8 +17,6 @@ from streamlit_server import (
     page_url,
     rerun_waiter,
     wait_for_charts,
-    wait_for_render,
-    watch_stream,
 )
 
 pytestmark = pytest.mark.browser
@@ -30,83 +25,9 @@ WHY = REPO_ROOT / "pages" / "6_Why_its_exact.py"
 REJECTION = REPO_ROOT / "pages" / "7_Rejection_sampling.py"
 LAB = REPO_ROOT / "pages" / "8_Variants_lab.py"
 
-#: page -> (its main control, the chart it moves), as Streamlit's st-key-... classes.
-FOLD = {
-    WHY: (".st-key-w-case", ".st-key-why-chart-proof"),
-    REJECTION: (".st-key-w-runs", ".st-key-rs-chart-proposals"),
-    LAB: (".st-key-w-variant", ".st-key-lab-chart-variant"),
-}
-SHOT = {WHY: "why", REJECTION: "rejection", LAB: "variants"}
-VIEWS = {
-    "": (1280, 800, False),
-    "_projector_1920": (1920, 1080, True),
-    "_projector_720": (1280, 720, True),
-    "_phone": (390, 844, False),
-}
-
 
 def main_text(page) -> str:
     return page.get_by_test_id("stMain").inner_text()
-
-
-def open_at(browser, url: str, width: int, height: int):
-    context = browser.new_context(viewport={"width": width, "height": height})
-    page = context.new_page()
-    page.set_default_timeout(30_000)
-    watcher = watch_stream(page)
-    open_app(page, url)
-    wait_for_charts(page)
-    page.wait_for_timeout(500)  # Vega redraws a moment after the run
-    return context, page, watcher
-
-
-def shoot_whole(page, path: Path, width: int) -> None:
-    """The whole page: grow the viewport to the main area's height (Streamlit scrolls an inner
-    container), wait for the charts, shoot."""
-    height = page.evaluate("() => document.querySelector('[data-testid=stMain]').scrollHeight")
-    page.set_viewport_size({"width": width, "height": int(height) + 40})
-    wait_for_render(page)
-    wait_for_charts(page)
-    page.wait_for_timeout(600)
-    page.screenshot(path=path)
-
-
-# ================================================================== every page, every view
-
-
-@pytest.mark.parametrize("view", list(VIEWS), ids=lambda v: v.strip("_") or "desktop")
-@pytest.mark.parametrize("script", list(FOLD), ids=lambda s: SHOT[s])
-def test_views_and_screenshots(browser, streamlit_server, screenshot_dir, script, view) -> None:
-    width, height, projector = VIEWS[view]
-    url = page_url(streamlit_server, script) + ("?projector=1" if projector else "")
-    context, page, watcher = open_at(browser, url, width, height)
-    try:
-        assert_clean(page, watcher)
-        # Nothing wider than the screen: the page itself never scrolls sideways.
-        overflow = page.evaluate(
-            "() => document.querySelector('[data-testid=stMain]').scrollWidth - innerWidth"
-        )
-        assert overflow <= 1, f"{SHOT[script]}{view}: {overflow}px wider than the screen"
-        shoot_whole(page, screenshot_dir / f"{SHOT[script]}{view}.png", width)
-    finally:
-        context.close()
-
-
-@pytest.mark.parametrize("script", list(FOLD), ids=lambda s: SHOT[s])
-def test_projector_720_shows_the_control_and_its_chart(browser, streamlit_server, script) -> None:
-    """A 1280×720 projector: the page's main control and the chart it moves, whole, on the first
-    screen — the lecturer never scrolls between them."""
-    url = page_url(streamlit_server, script) + "?projector=1"
-    context, page, watcher = open_at(browser, url, 1280, 720)
-    try:
-        assert_clean(page, watcher)
-        for selector in FOLD[script]:
-            box = page.locator(selector).first.bounding_box()
-            assert box is not None, f"{selector} is not on the page"
-            assert box["y"] >= 0 and box["y"] + box["height"] <= 720, (selector, box)
-            assert box["x"] >= 0 and box["x"] + box["width"] <= 1280, (selector, box)
-    finally:
-        context.close()
 
 
 # =================================================================== Why it's exact
@@ -150,9 +71,29 @@ def test_why_predict_then_reveal(page, streamlit_server) -> None:
         question.get_by_text("Yes, exactly 10% of the time").click()
     wait_for_charts(page)
     alert = page.get_by_test_id("stAlertContentSuccess")
-    assert "Right." in alert.inner_text() and "0% + 10% = 10%" in alert.inner_text()
+    said = alert.inner_text()
+    assert "Right: “Yes, exactly 10% of the time”." in said and "0% + 10% = 10%" in said
+    assert said.count("exactly 10%") == 1  # the answer once, not again in the why
     assert page.get_by_test_id("stVegaLiteChart").count() == charts_before + 1
     assert "guess" not in page.url  # the answer is not in the share link
+    assert_clean(page, watcher)
+
+
+def test_why_the_way_on_looks_like_a_link(page, streamlit_server) -> None:
+    """The link to "Many words per call" is drawn in a link's colour, not the text's, with an
+    arrow, and takes the learner there."""
+    watcher = open_app(page, page_url(streamlit_server, WHY))
+    link = page.get_by_test_id("stPageLink").filter(has_text="See it run")
+    assert link.inner_text().strip().endswith("See it run: open Many words per call")
+    colour = link.locator("a p span").first.evaluate("e => getComputedStyle(e).color")
+    body = page.get_by_test_id("stMarkdownContainer").first.evaluate(
+        "e => getComputedStyle(e).color"
+    )
+    assert colour != body
+    assert link.locator("a").get_attribute("href").endswith("Many_words_per_call")
+    with rerun_waiter(page):
+        link.click()
+    page.wait_for_function("() => location.pathname.endsWith('Many_words_per_call')")
     assert_clean(page, watcher)
 
 
@@ -193,7 +134,7 @@ def test_lab_deep_link_and_keyboard(page, streamlit_server) -> None:
     wait_for_charts(page)
     assert_clean(page, watcher)
     main = page.get_by_test_id("stMain")
-    assert page.get_by_role("radio", name="Typical acceptance (Medusa)").is_checked()
+    assert page.get_by_role("radio", name="Keep plausible guesses (Medusa)").is_checked()
     slider = main.get_by_role("slider", name="Draft candidates k (SpecInfer)")
     assert slider.get_attribute("aria-valuetext") == "5"
     slider.focus()
@@ -201,7 +142,7 @@ def test_lab_deep_link_and_keyboard(page, streamlit_server) -> None:
         page.keyboard.press("ArrowRight")
     assert slider.get_attribute("aria-valuetext") == "6"
     page.wait_for_function("() => location.search.includes('k=6')")
-    checked = page.get_by_role("radio", name="Typical acceptance (Medusa)")
+    checked = page.get_by_role("radio", name="Keep plausible guesses (Medusa)")
     checked.focus()
     with rerun_waiter(page):
         page.keyboard.press("ArrowLeft")

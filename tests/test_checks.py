@@ -25,7 +25,6 @@ from specviz._checks import (
     alpha_values,
     choice,
     float_vector,
-    function,
     generator,
     instance,
     mapping,
@@ -366,7 +365,7 @@ def test_seed_value_and_generator_accept_seeds_up_to_the_limit():
         generator(2.0)
 
 
-def test_text_function_instance_mapping_sequence():
+def test_text_instance_mapping_sequence():
     assert text("a", "name") == "a"
     for bad in [None, b"a", 3, ["a"]]:
         with pytest.raises(ValueError, match=_error("name", "text")):
@@ -375,9 +374,6 @@ def test_text_function_instance_mapping_sequence():
         text("", "name", empty=False)
     with pytest.raises(ValueError, match=_error("name", "at most 3")):
         text("abcd", "name", max_chars=3)
-    assert function(len, "format") is len and function(None, "aliases", optional=True) is None
-    with pytest.raises(ValueError, match=_error("format", "function")):
-        function(None, "format")
     with pytest.raises(ValueError, match=_error("current", "a Scenario")):
         instance(3, "current", dict, "a Scenario")
     assert mapping({}, "query") == {}

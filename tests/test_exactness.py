@@ -6,6 +6,7 @@ numbers, and every number printed is the step's.
 from __future__ import annotations
 
 import math
+import re
 
 import altair as alt
 import numpy as np
@@ -20,13 +21,17 @@ from specviz.exactness import (
     QUESTIONS_BY_KEY,
     WORDS,
     float32_leak,
+    home_draws,
 )
 from specviz.figures import exactness as fx
+from specviz.figures.numbers import percent
 from specviz.figures.style import ChartStyle
-from specviz.links import CASE
-from specviz.one_token import step
+from specviz.links import CASE, QUALITY
+from specviz.one_token import normalize, step
 from specviz.palette import Notation
-from specviz.scenario import DEFAULT_WORDS
+from specviz.rules import RULES
+from specviz.scenario import DEFAULT_WORDS, HOME_TARGET, home_scenario
+from specviz.stats import chi_square_gof
 
 P = np.array([0.4, 0.3, 0.2, 0.1])
 Q = np.array([0.1, 0.2, 0.3, 0.4])
@@ -90,16 +95,37 @@ def test_each_answer_is_the_maths(question) -> None:
 
 
 def test_the_reveals_carry_the_states_numbers() -> None:
-    text = fx.reveal(QUESTIONS_BY_KEY["alpha"], NOTE)
-    assert "α = Σ min(p, q) = 5% + 15% + 15% + 5% = **40%**" in text
-    text = fx.reveal(QUESTIONS_BY_KEY["topped_up"], NOTE)
-    assert "**floor**" in text and "mat (50% > 40%)" in text and "bed (15% > 10%)" in text
-    text = fx.reveal(QUESTIONS_BY_KEY["missing"], NOTE)
-    assert "exactly 10%" in text and "0% + 10% = 10%" in text
-    text = fx.reveal(QUESTIONS_BY_KEY["worse"], NOTE)
-    assert "from 90% to 10%" in text and "4.10 words" in text and "1.11" in text
-    swapped = fx.reveal(QUESTIONS_BY_KEY["alpha"], Notation(swapped=True))
-    assert "Σ min(q, p)" in swapped
+    def text(key: str, note: Notation = NOTE) -> str:
+        return fx.reveal(QUESTIONS_BY_KEY[key], QUESTIONS_BY_KEY[key].options[0], note)
+
+    assert "α = Σ min(p, q): 5% + 15% + 15% + 5%, word by word" in text("alpha")
+    assert "holds 15% (floor)" in text("topped_up") and "mat (50% > 40%), bed (15% > 10%)" in text(
+        "topped_up"
+    )
+    assert "0% + 10% = 10%" in text("missing")
+    assert "from 90% to 10%" in text("worse") and "4.10 words" in text("worse")
+    assert "Σ min(q, p)" in text("alpha", Notation(swapped=True))
+
+
+def _phrase_count(text: str, phrase: str) -> int:
+    """How often the first three words of ``phrase`` come in ``text``, punctuation aside."""
+    words, key = re.findall(r"[a-z0-9]+", text.lower()), re.findall(r"[a-z0-9]+", phrase.lower())
+    key = key[:3]
+    return sum(words[i : i + len(key)] == key for i in range(len(words)))
+
+
+@pytest.mark.parametrize("question", QUESTIONS, ids=lambda q: q.key)
+def test_no_reveal_says_a_thing_twice(question) -> None:
+    """The verdict names the answer once and the why never opens with it again (it once read
+    "Not quite: Yes, exactly 10% of the time. Yes — exactly 10%. ...")."""
+    answer = NOTE.fill(question.options[question.answer])
+    for guess in question.options:
+        text = fx.reveal(question, guess, NOTE)
+        right = guess == question.options[question.answer]
+        assert text.startswith(f"**{'Right' if right else 'Not quite. The answer'}: “{answer}”.**")
+        assert _phrase_count(text, answer) == 1, text
+        sentences = [s for s in re.split(r"(?<=[.:;])\s+", text.replace("*", "")) if s]
+        assert len(sentences) == len(set(sentences)), text
 
 
 def column(spec: dict, field: str) -> np.ndarray:
@@ -188,7 +214,20 @@ def test_the_leak_at_a_trillion_runs() -> None:
     assert leak.strict_leaks == 0 and leak.counts.sum() == leak.strict_counts.sum() == 10**12
     text = fx.leak_sentence(leak, NOTE)
     assert f"**{leak.leaks:,} times**" in text and "1 trillion runs" in text
-    assert "**0 times**" in text and "16,777,216" in text
+    assert "**0 times**" in text and "16,777,216" in text and "u = 0 on a CPU" in text
+    # Said in the text, not only in a tooltip: a trillion runs is one draw of each count.
+    assert "one draw from its exact law for 1 trillion runs" in text
+    assert "not 1 trillion random numbers drawn one by one" in text
+
+
+def test_the_float32_text_tells_cpu_from_gpu() -> None:
+    """2**-24 per proposal holds for CPU uniforms; PyTorch's CUDA kernel gives u = 0 about half
+    as often (read from its source, not measured), as the page "The debate" says."""
+    rule = RULES["float32_leq"]
+    text = f"{rule.what} {rule.why}"
+    assert "16,777,216 draws on a CPU (numpy, CPU PyTorch)" in text
+    assert "On a GPU" in text and "CUDA" in text and "half as often" in text
+    assert "2⁻²⁵" in text and "read from PyTorch's source, not measured" in text
 
 
 def test_a_million_runs_rarely_show_it() -> None:
@@ -215,3 +254,71 @@ def test_the_proof_chart_updates_in_place_between_cases(style) -> None:
     bare = [{k: v for k, v in spec.items() if k != "datasets"} for spec in specs]
     assert all(spec == bare[0] for spec in bare)
     assert len({str(spec["datasets"]) for spec in specs}) == len(specs)
+
+
+# ============================================================================ Home's draws
+
+#: Fixed seeds; each test's false alarm rate is 0.1 % (p-value below 1e-3) per seed.
+SEEDS = (7, 8, 9)
+GOF_LEVEL = 1e-3
+
+
+@pytest.mark.parametrize("quality", [0, 100])
+@pytest.mark.parametrize("seed", SEEDS)
+def test_homes_draws_follow_the_target_whatever_the_draft(quality: int, seed: int) -> None:
+    """Chi-square of the words drawn against p at both ends of the slider (tolerance: p-value
+    above 1e-3); the backwards draft's own proposals fail the same test, so it can fail."""
+    run = home_draws(quality, seed)
+    p = normalize(HOME_TARGET)
+    assert run.n == 100_000 and run.counts.output_counts.sum() == run.n
+    assert chi_square_gof(run.counts.output_counts, p).p_value > GOF_LEVEL
+    if quality == 0:
+        assert chi_square_gof(run.counts.draft_counts, p).p_value < 1e-12
+    again = home_draws(quality, seed)  # reproducible from its seed
+    np.testing.assert_array_equal(again.counts.output_counts, run.counts.output_counts)
+
+
+@pytest.mark.parametrize("quality", [0, 50, 100])
+def test_the_share_kept_is_the_overlap(quality: int) -> None:
+    """The share of guesses kept is Σ min(p, q), to 1e-12, at the slider's ends and middle; the
+    draws keep about that share (binomial, |z| < 4)."""
+    pair = home_scenario(quality)
+    p, q = normalize(pair.p_weights), normalize(pair.q_weights)
+    overlap = float(np.minimum(p, q).sum())
+    assert abs(pair.step().alpha - overlap) <= 1e-12
+    run = home_draws(quality, 7)
+    kept = int(run.counts.accepted_counts.sum())
+    if 0 < overlap < 1:
+        assert abs(z_score(kept, run.n * overlap, math.sqrt(run.n * overlap * (1 - overlap)))) < 4
+    else:
+        assert kept == run.n * overlap
+    table = fx.tally_table((quality,), (run,), NOTE)
+    assert table[f"draft {quality}%"][-1] == percent(overlap)
+    assert table[f"draft {quality}%"][-2] == f"{100 * kept / run.n:.1f}%"
+
+
+def test_the_overlap_line_is_computed() -> None:
+    """The backwards draft's line: its terms are the words' min(p, q), their sum the share kept
+    (60% for 40/30/20/10 reversed) — at every quality the slider offers, Σ min = α."""
+    one = home_scenario(0).step()
+    text = fx.overlap_sentence(NOTE)
+    terms = "min(40%, 10%) + min(30%, 20%) + min(20%, 30%) + min(10%, 40%)"
+    assert f"Σ min(p, q) = {terms} = 60%" in text and "keeps 60% of its guesses" in text
+    assert abs(np.minimum(one.p, one.q).sum() - 0.6) <= 1e-12
+    for k in QUALITY.choices:
+        s = home_scenario(k).step()
+        assert abs(s.alpha - np.minimum(s.p, s.q).sum()) <= 1e-12
+
+
+def test_the_tally_table() -> None:
+    runs = [home_draws(k, 7) for k in (0, 30, 100)]
+    table = fx.tally_table((0, 30, 100), runs, NOTE)
+    assert list(table) == ["word", "target p", "draft 0%", "draft 30%", "draft 100%"]
+    assert table["word"] == [*WORDS, "guesses kept", "Σ min(p, q)"]
+    assert table["target p"] == ["40%", "30%", "20%", "10%", "", ""]
+    assert table["draft 100%"][-2:] == ["100.0%", "100%"] and table["draft 0%"][-1] == "60%"
+    for k, run in zip((0, 30, 100), runs, strict=True):
+        shares = [f"{100 * c / run.n:.1f}%" for c in run.counts.output_counts]
+        assert table[f"draft {k}%"][:4] == shares
+    swapped = fx.tally_table((0,), runs[:1], Notation(swapped=True))
+    assert "target q" in swapped and swapped["word"][-1] == "Σ min(q, p)"

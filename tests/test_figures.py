@@ -87,7 +87,9 @@ def test_acceptance_figure_stacks_accept_and_reject_to_one() -> None:
 
 
 def test_acceptance_figure_names_never_proposed_tokens() -> None:
-    q = np.array([0.5, 0.3, 0.2, 0.0])
+    # A short neighbour ("p/q = 0.50"): two long forms side by side need more than a projector's
+    # 800 px at its 24 px type.
+    q = np.array([0.3, 0.3, 0.4, 0.0])
     spec = acceptance_figure(LABELS, step(P, q), STYLE)
     assert ratio_row(spec)[3] == "q = 0"  # the compact form a phone's width allows
     wide = acceptance_figure(LABELS, step(P, q), ChartStyle(projector=True))

@@ -194,7 +194,7 @@ def check_sample(r: Any, a: Mapping[str, Any]) -> None:
 
 
 def check_counts(r: Any, a: Mapping[str, Any]) -> None:
-    assert r.n == _size(a) and r.output_counts.sum() == _size(a)
+    assert r.draft_counts.sum() == r.output_counts.sum() == _size(a)
     assert (r.output_counts == r.accepted_counts + r.residual_counts).all()
 
 
@@ -592,13 +592,13 @@ SPECS: dict[str, Spec] = {
     ),
     # rejection
     "rejection.classic_plan": Spec(PQ, check_classic_plan),
-    "rejection.classic_sample": Spec({**PQ, "n": 10, "seed": 3}, check_classic_run),
     "rejection.rejection_comparison": Spec(
         {**PQ, "n": 10, "seed": 3, "budget": 1000}, check_comparison
     ),
     "rejection.across_presets": Spec({}, check_presets),
     # exactness
     "exactness.float32_leak": Spec({**PQ, "n": 10**6, "seed": 3}, check_leak),
+    "exactness.home_draws": Spec({"quality": 30, "seed": 3, "n": 1000}, check_run),
     # stats
     "stats.chi_square_gof": Spec({"counts": [10, 20, 30, 40], "probs": P}, check_gof),
     "stats.log_checkpoints": Spec({"n_max": 1000, "num": 10}, check_checkpoints),
@@ -623,7 +623,8 @@ SPECS: dict[str, Spec] = {
     ),
     "links.format_count": Spec({"n": 1000}, lambda r, a: _ok(isinstance(r, str) and r)),
     "links.clean_label": Spec(
-        {"text": "mat"}, lambda r, a: _ok(isinstance(r, str) and len(r) <= MAX_LABEL)
+        {"text": "mat"},
+        lambda r, a: _ok(isinstance(r, str) and len(links._graphemes(r)) <= MAX_LABEL),
     ),
     # scenario
     "scenario.home_scenario": Spec(
@@ -711,6 +712,7 @@ LINK_VALUES = {
     "TYPICAL_EPS": 0.2,
     "TYPICAL_DELTA": 0.55,
     "STEP": 3,
+    "PLAYER_AT": 9,
 }
 for _name, _value in LINK_VALUES.items():
     _param = getattr(links, _name)
@@ -1036,5 +1038,7 @@ def test_many_checkpoints_at_the_count_level_are_drawn_at_once(monkeypatch) -> N
 
     monkeypatch.setattr(runs, "multinomial_on_support", counted)
     run = runs.monte_carlo(P, Q, 10**15, 3, num=100_000)
-    assert run.counts.n == 10**15 and (np.diff(run.path.counts.sum(axis=1)) > 0).all()
+    assert (
+        run.counts.draft_counts.sum() == 10**15 and (np.diff(run.path.counts.sum(axis=1)) > 0).all()
+    )
     assert len(calls) == 2 and calls[0] == run.path.checkpoints.size > 50_000

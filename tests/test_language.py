@@ -32,8 +32,10 @@ from specviz.language import (
     toy_run,
     toy_words,
 )
-from specviz.limits import CHECK_WORDS, CURVE_GAMMA, DECODE_TEMPERATURES, PAIR_KEYS
+from specviz.limits import CHECK_WORDS, CURVE_GAMMA, DECODE_COSTS, DECODE_TEMPERATURES, PAIR_KEYS
 from specviz.sampling_settings import sampled, top_k
+from specviz.scenario import PRESETS, Scenario
+from specviz.theory import expected_tokens_per_step, walltime_speedup
 
 PASS = 1e-3
 BIASED = 1e-6
@@ -260,9 +262,12 @@ def test_a_text_starts_a_sentence() -> None:
     assert spelled(toy_words("ngram"), run.tokens)[0] == "The"
 
 
-@pytest.mark.parametrize(("key", "t"), [("nope", 1.0), ("ngram", -1), ("ngram", "1"), (3, 1.0)])
+@pytest.mark.parametrize(("key", "t"), [
+    ("nope", 1.0), ("ngram", -1), ("ngram", "1"), (3, 1.0), (((1, 2, 3),), 1.0),
+    (((0, 0, 0), (1, 2, 3)), 1.0),  # the Playground's target, all zero
+])  # fmt: skip
 def test_bad_pairs_are_refused(key, t) -> None:
-    with pytest.raises(ValueError, match=r"key|temperature"):
+    with pytest.raises(ValueError, match=r"key|temperature|zero"):
         toy_pair(key, t)
 
 
@@ -357,3 +362,45 @@ def test_the_check_predicts_what_the_engine_computes() -> None:
         assert m.expected_calls == expected_calls(pair, gamma=4, n_tokens=CHECK_WORDS)
         assert m.prediction.long_run == toy_curve(key, 1.0)[4].long_run
     assert len(toy_curve("ngram", 1.0)) == CURVE_GAMMA + 1
+
+
+# ------------------------------------------------------------------ your pair, the Playground's
+
+#: The Playground's pairs: its presets (α = 0.9, 0, 1, ..., a one-hot target) and one word each.
+YOURS = [(p.p_weights, p.q_weights) for p in PRESETS] + [((0, 100, 0), (0, 100, 0)),
+                                                         ((100, 0, 0), (0, 0, 7))]  # fmt: skip
+
+
+@pytest.mark.parametrize("weights", YOURS, ids=[p.key for p in PRESETS] + ["one_word", "two_words"])
+def test_your_pair_is_the_simple_formula_exactly(weights) -> None:
+    """One context, the same α at every guess: the exact prediction is the i.i.d. formula and
+    the speed-up theory's, for every γ and c, and α is the Playground's (α = 0 and 1 exactly)."""
+    alpha = Scenario(p_weights=weights[0], q_weights=weights[1]).step()  # the Playground's
+    curve = toy_curve(weights, 1.0)
+    assert toy_pair(weights, 1.0).size == 1
+    for w in curve:
+        assert w.alpha == pytest.approx(alpha.alpha, abs=EXACT)
+        assert abs(w.long_run - expected_tokens_per_step(w.alpha, w.gamma)) <= EXACT
+        assert w.iid == expected_tokens_per_step(w.alpha, w.gamma)
+        for c in DECODE_COSTS:
+            assert abs(w.speedup(c) - walltime_speedup(w.alpha, w.gamma, c)) <= EXACT
+    if alpha.alpha in (0.0, 1.0):
+        assert [w.long_run for w in curve] == [1 + alpha.alpha * g for g in range(CURVE_GAMMA + 1)]
+
+
+SIMULATED = [(YOURS[i], g) for i, g in ((0, 4), (1, 4), (2, 4), (5, 2), (6, 8))]
+
+
+@pytest.mark.parametrize(("weights", "gamma"), SIMULATED)
+def test_your_pairs_simulated_text_writes_the_formulas_words_per_call(weights, gamma) -> None:
+    """A text of 50,000 words (seed 3): the calls it takes against renewal theory's n/μ, with
+    standard error √(n σ²/μ³) for μ, σ² the words a call writes (α^(k-1)(1 - α) for k ≤ γ, α^γ
+    for γ + 1); within 4 standard errors (exactly n/μ at α = 0 and 1, where σ² = 0)."""
+    n = 50_000 if gamma < 8 else 55_000
+    alpha = toy_curve(weights, 1.0)[gamma].alpha
+    k = np.arange(1, gamma + 2)
+    law = np.r_[alpha ** (k[:-1] - 1) * (1 - alpha), alpha**gamma]
+    mu, var = law @ k, law @ k**2 - (law @ k) ** 2
+    assert mu == pytest.approx(expected_tokens_per_step(alpha, gamma), abs=EXACT)
+    run = toy_run(weights, 1.0, gamma, n, 3)
+    assert abs(z_score(run.target_calls, n / mu, np.sqrt(n * var / mu**3))) < 4

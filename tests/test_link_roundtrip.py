@@ -86,3 +86,25 @@ def test_every_widget_travels_in_the_link(info) -> None:
             f"{info.label}: {kind} {key!r} was set to {shown!r}, but its link {link} opens it "
             f"at {restored!r}"
         )
+
+
+#: Words a learner may type, each one they keep as typed: emoji made of several code points,
+#: accents, other scripts, flags; and the longest the link must still carry (12 family emoji).
+TYPED = ("👩\u200d💻 dev", "e\u0301te\u0301", "हिन्दी", "🇫🇷🇩🇪", "👨\u200d👩\u200d👧\u200d👦" * 12)
+
+
+def test_every_typed_word_travels_in_the_link() -> None:
+    at = open_page("pages/1_Playground.py")
+    at.session_state["pg.edit"] = True  # the weight editor, open
+    at.run()
+    at.slider(key="pg.size").set_value(len(TYPED)).run()
+    for i, word in enumerate(TYPED):
+        at.text_input(key=f"pg.word{i}").set_value(word).run()
+    shown = [at.text_input(key=f"pg.word{i}").value for i in range(len(TYPED))]
+    assert shown == [links.clean_label(word) for word in TYPED]
+    assert shown[0] == TYPED[0] and shown[-1] == TYPED[-1]  # nothing cut or refused
+    again = open_page("pages/1_Playground.py", query(at))
+    again.session_state["pg.edit"] = True
+    again.run()
+    assert [again.text_input(key=f"pg.word{i}").value for i in range(len(TYPED))] == shown
+    assert not again.warning, "the link reads back without a notice"

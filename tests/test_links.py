@@ -34,6 +34,7 @@ from specviz.links import (
     GAMMA,
     LETTERS,
     P_WEIGHTS,
+    PLAYER_AT,
     PROJECTOR,
     Q_WEIGHTS,
     QUALITY,
@@ -42,6 +43,7 @@ from specviz.links import (
     SEED,
     WORDS,
     Param,
+    _graphemes,  # the cut clean_label makes
     clean_label,
     format_count,
     read_all,
@@ -64,7 +66,7 @@ def ids(param: Param) -> str:
 
 
 def test_every_parameter_has_its_own_name() -> None:
-    assert len(ALL_PARAMS) == 23 and len(CHOICE_PARAMS) == 19
+    assert len(ALL_PARAMS) == 24 and len(CHOICE_PARAMS) == 20
     names = [param.name for param in ALL_PARAMS]
     assert len(names) == len(set(names)), names
     assert [param.name for param in SCENARIO_PARAMS] == [
@@ -154,13 +156,14 @@ def test_edge_seeds_round_trip(seed: int) -> None:
 
 
 WEIGHTS = st.lists(st.integers(0, 100), min_size=MIN_TOKENS, max_size=MAX_TOKENS).filter(any)
-WORD_LISTS = st.lists(
-    st.text(alphabet="abcxyzé -'.!?0", min_size=1, max_size=MAX_LABEL)
-    .map(clean_label)
-    .filter(bool),
-    min_size=MIN_TOKENS,
-    max_size=MAX_TOKENS,
-)
+#: What a reader sees as one character each, made of several code points, and some that are not
+#: allowed: learners type emoji and accents, links arrive mangled.
+PIECES = ("a", "é", "e\u0301", "ß", "ж", "ह", "हि", "न्", "語", "٣", "👩\u200d💻", "👍🏽", "❤️", "1️⃣",
+          "🇫🇷", "🇫", "🏴\U000e0067\U000e0062\U000e0065\U000e006e\U000e0067\U000e007f",
+          "👨\u200d👩\u200d👧\u200d👦", " ", "-", "!", "\u200d", "\u0301", "<", "*", "_", "`",
+          ",")  # fmt: skip
+TYPED = st.lists(st.sampled_from(PIECES), max_size=3 * MAX_LABEL).map("".join) | st.text()
+WORD_LISTS = st.lists(TYPED.map(clean_label).filter(bool), min_size=MIN_TOKENS, max_size=MAX_TOKENS)
 
 
 @PROPERTY
@@ -174,6 +177,74 @@ def test_weights_round_trip(weights: list[int]) -> None:
 @given(WORD_LISTS)
 def test_words_round_trip(words: list[str]) -> None:
     assert WORDS.read(WORDS.write(tuple(words))) == (tuple(words), None)
+
+
+def test_the_longest_words_still_round_trip() -> None:
+    """Ten words of twelve family emoji (7 code points each) fit one link parameter."""
+    family = "👨\u200d👩\u200d👧\u200d👦"
+    words = tuple(clean_label(family * 20) for _ in range(MAX_TOKENS))
+    assert words[0] == family * MAX_LABEL
+    assert len(WORDS.write(words)["words"]) <= MAX_PARAM_CHARS
+    assert WORDS.read(WORDS.write(words)) == (words, None)
+
+
+# --------------------------------------------------------------------------- words as typed
+
+#: (typed, kept): whole characters are kept or dropped, never cut; any script and emoji stay.
+CLEANED = {
+    "wonderfulness": "wonderfulnes",
+    "👩\u200d💻": "👩\u200d💻",  # a person at a laptop: one character, not "👩" and a joiner
+    "aaaaaaaaaaa👩\u200d💻b": "aaaaaaaaaaa👩\u200d💻",
+    "👩\u200d💻" * 13: "👩\u200d💻" * 12,
+    "🇫🇷" * 13: "🇫🇷" * 12,  # a flag is two regional letters
+    "👍🏽" * 13: "👍🏽" * 12,  # a skin tone belongs to its hand
+    "1️⃣" * 13: "1️⃣" * 12,
+    "cafe\u0301" + "x" * 20: "café" + "x" * 8,  # NFKC: é written as e and an accent
+    "हिन्दी में लिखा हुआ पाठ": "हिन्दी में लिखा हुआ",  # vowel signs and viramas stay with their letters
+    "日本語のテキスト": "日本語のテキスト",
+    "Ελληνικά": "Ελληνικά",
+    "<b>x</b>": "bxb",
+    "`c` *e* _u_ [l](x) #h |t|": "c e u lx h t",
+    "\u0301\u200d mat": "mat",  # marks with no letter before them
+    "  spaced   out  ": "spaced out",
+    "\u200d": "",
+    "ﬁ™": "fiTM",
+}
+
+
+@pytest.mark.parametrize(("typed", "kept"), CLEANED.items(), ids=[repr(t)[:20] for t in CLEANED])
+def test_a_word_is_cut_by_the_characters_a_reader_sees(typed: str, kept: str) -> None:
+    assert clean_label(typed) == kept
+
+
+@pytest.mark.parametrize(
+    ("text", "count"),
+    [("👩\u200d💻", 1), ("👨\u200d👩\u200d👧\u200d👦", 1), ("🇫🇷🇩🇪", 2), ("🇫🇷🇩", 2), ("e\u0301", 1),
+     ("हिन्दी", 3), ("❤️", 1), ("👍🏽x", 2), ("a\u200db", 2), ("", 0)],
+)  # fmt: skip
+def test_graphemes_of_named_cases(text: str, count: int) -> None:
+    assert len(_graphemes(text)) == count
+
+
+@PROPERTY
+@given(TYPED)
+def test_a_clean_word_is_clean(typed: str) -> None:
+    """Cleaning twice changes nothing (a link reads back what it wrote); at most MAX_LABEL
+    characters; no markup; graphemes only cut, never change, the text."""
+    kept = clean_label(typed)
+    assert clean_label(kept) == kept
+    assert "".join(_graphemes(typed)) == typed
+    assert len(_graphemes(kept)) <= MAX_LABEL and kept == kept.strip()
+    assert not set(kept) & set('<>&*_`[]()#|$:\\/{}~^=+"\n\t,;')
+
+
+def test_player_steps_round_trip_and_other_numbers_are_refused() -> None:
+    top = 4 * DRAWS.choices[-1] + 1  # the last draw's four steps, then "all done"
+    assert PLAYER_AT.choices == tuple(range(top + 1)) and PLAYER_AT.default == 0
+    assert PLAYER_AT.write(0) == {}  # the start stays out of links
+    for raw in ("-1", str(top + 1), "2.5", "True", "None", "٣٤"):
+        value, notice = PLAYER_AT.read({"at": raw})
+        assert value == 0 and notice is not None, raw
 
 
 def test_a_missing_parameter_is_its_default_without_a_notice() -> None:

@@ -1,5 +1,5 @@
-"""The Monte Carlo page's bar charts (specviz.figures.montecarlo) and its sentences
-(specviz.figures.prose, figures.numbers.tv_text): the numbers drawn and written are read back from
+"""The Monte Carlo page's bar charts and its sentences (specviz.figures.montecarlo,
+figures.numbers.tv_text): the numbers drawn and written are read back from
 the Vega-Lite specs' named datasets and compared with the run's and the step's. Every spec passes
 Vega-Lite's schema, and only its datasets change with the state.
 
@@ -21,7 +21,6 @@ from specviz.figures import vega
 from specviz.figures.convergence import monte_carlo_spec
 from specviz.figures.fit import row_fits
 from specviz.figures.numbers import percent, tv_text
-from specviz.figures.prose import gof_sentence, sampler_note
 from specviz.figures.style import ChartStyle
 from specviz.figures.zoo import zoo_figures, zoo_law_figure
 from specviz.one_token import step
@@ -70,7 +69,7 @@ def run():
 
 
 def test_histogram_draws_the_runs_counts_and_the_exact_laws(run) -> None:
-    spec = valid(charts.histogram_figure(LABELS, S, run))
+    spec = valid(charts.histogram_figure(LABELS, S, run)[0])
     rows = spec["datasets"]["bars"]
     emitted, proposed = "● emitted words", "◆ draft's proposals"
     np.testing.assert_allclose(
@@ -111,7 +110,7 @@ def test_histogram_draws_the_runs_counts_and_the_exact_laws(run) -> None:
 
 
 def test_breakdown_stacks_accepted_and_bucket_to_the_emitted_share(run) -> None:
-    spec = valid(charts.breakdown_figure(LABELS, S, run))
+    spec = valid(charts.breakdown_figure(LABELS, S, run)[0])
     parts, words = spec["datasets"]["parts"], spec["datasets"]["words"]
     accepted, bucket = "✓ accepted drafts", "◌ from the bucket"
     np.testing.assert_allclose(
@@ -138,12 +137,12 @@ def test_breakdown_stacks_accepted_and_bucket_to_the_emitted_share(run) -> None:
     stack = (run.counts.accepted_counts + run.counts.residual_counts) / run.n
     assert list(column(words, "label")) == [percent(v) for v in stack]
     np.testing.assert_allclose(column(words, "label_y"), np.maximum(stack, P), atol=TOL)
-    caption = charts.breakdown_caption(LABELS, run)
+    caption = charts.breakdown_figure(LABELS, S, run)[1]
     assert f"{run.counts.accepted_counts[0]:,} accepted drafts" in caption
 
 
 def test_histogram_caption_lists_every_word(run) -> None:
-    text = charts.histogram_caption(LABELS, S, run, Notation())
+    text = charts.histogram_figure(LABELS, S, run)[1]
     for word in LABELS:
         assert f"{word}: emitted" in text
     assert "target 40%" in text and "draft 40%" in text
@@ -152,20 +151,20 @@ def test_histogram_caption_lists_every_word(run) -> None:
 def test_the_exact_laws_drawn_and_written_are_the_steps(run) -> None:
     """Strokes and captions take p and q from the step (a step of other vectors shows them)."""
     other = step([0.25, 0.25, 0.25, 0.25], Q)
-    rows = charts.histogram_figure(LABELS, other, run)["datasets"]["bars"]
+    rows = charts.histogram_figure(LABELS, other, run)[0]["datasets"]["bars"]
     np.testing.assert_array_equal(column(rows, "exact", j=0), other.p)
     np.testing.assert_array_equal(column(rows, "exact", j=1), other.q)
-    assert "(target 25%)" in charts.histogram_caption(LABELS, other, run, Notation())
-    words = charts.breakdown_figure(LABELS, other, run)["datasets"]["words"]
+    assert "(target 25%)" in charts.histogram_figure(LABELS, other, run)[1]
+    words = charts.breakdown_figure(LABELS, other, run)[0]["datasets"]["words"]
     np.testing.assert_array_equal(column(words, "exact"), other.p)
 
 
 def test_swapped_letters_reach_the_charts(run) -> None:
     style = ChartStyle(notation=Notation(swapped=True))
-    spec = charts.histogram_figure(LABELS, S, run, style)
+    spec = charts.histogram_figure(LABELS, S, run, style)[0]
     assert "target q" in " ".join(spec["title"])
-    assert "TV distance to q" in str(monte_carlo_spec([run], noise_band(P, run.n), style))
-    words = charts.breakdown_figure(LABELS, S, run, style)["datasets"]["words"]
+    assert "distance to q" in str(monte_carlo_spec([run], noise_band(P, run.n), style))
+    words = charts.breakdown_figure(LABELS, S, run, style)[0]["datasets"]["words"]
     assert {r["exact_name"] for r in words} == {"exact target q"}
 
 
@@ -180,8 +179,8 @@ def test_the_bar_charts_change_with_the_data_only() -> None:
         z = zoo_comparison(p, q, "reuse_uniform", seed, n_max=1000)
         built.append(
             [
-                charts.histogram_figure(LABELS, one, run_),
-                charts.breakdown_figure(LABELS, one, run_),
+                charts.histogram_figure(LABELS, one, run_)[0],
+                charts.breakdown_figure(LABELS, one, run_)[0],
                 zoo_law_figure(LABELS, one, z, "Reuse the acceptance uniform"),
             ]
         )
@@ -198,14 +197,14 @@ def test_the_bar_charts_change_with_the_data_only() -> None:
 
 
 def test_sampler_note_names_the_sampler_in_plain_words() -> None:
-    small = sampler_note(monte_carlo(P, Q, 10, SEED), Notation())
-    big = sampler_note(monte_carlo(P, Q, 10**7, SEED), Notation())
-    one = sampler_note(monte_carlo(P, Q, 1, SEED), Notation())
+    small = charts.sampler_note(monte_carlo(P, Q, 10, SEED), Notation())
+    big = charts.sampler_note(monte_carlo(P, Q, 10**7, SEED), Notation())
+    one = charts.sampler_note(monte_carlo(P, Q, 1, SEED), Notation())
     assert small[0].startswith("**Every run simulated:**") and "each of the 10 runs" in small[0]
     assert one[0].startswith("**Every run simulated:**") and "the run is simulated" in one[0]
     assert big[0].startswith("**Counts drawn directly:**") and "10,000,000 runs" in big[0]
     assert "Multinomial(N, q)" in big[1] and "min(1, p(x)/q(x))" in big[1]
-    swapped = sampler_note(monte_carlo(P, Q, 10**7, SEED), Notation(swapped=True))
+    swapped = charts.sampler_note(monte_carlo(P, Q, 10**7, SEED), Notation(swapped=True))
     assert "Multinomial(N, p)" in swapped[1] and "min(1, q(x)/p(x))" in swapped[1]
     # Plain words: no code names in what the learner reads.
     for text in (*small, *big):
@@ -223,7 +222,7 @@ def test_sampler_note_names_the_sampler_in_plain_words() -> None:
     ],
 )
 def test_gof_sentence(gof: GofResult, words: list[str]) -> None:
-    text = gof_sentence(gof)
+    text = charts.gof_sentence(gof)
     for word in words:
         assert word in text
 
@@ -280,13 +279,13 @@ def test_no_numbers_over_the_bars_of_a_large_vocabulary() -> None:
     words, ten = _ten_words()
     big = monte_carlo(ten.p, ten.q, 1000, SEED)
     z = zoo_comparison(ten.p, ten.q, "inverted_ratio", SEED, 100)
-    for spec in (charts.histogram_figure(words, ten, big), zoo_law_figure(words, ten, z, "x")):
+    for spec in (charts.histogram_figure(words, ten, big)[0], zoo_law_figure(words, ten, z, "x")):
         assert not any(column(spec["datasets"]["bars"], "label"))
-    breakdown = charts.breakdown_figure(words, ten, big)["datasets"]["words"]
+    breakdown = charts.breakdown_figure(words, ten, big)[0]["datasets"]["words"]
     assert not any(column(breakdown, "label"))  # the shares over the stacks
     # Four words on a projector's width: every share is printed.
     four = monte_carlo(P, Q, 1000, SEED)
-    wide = charts.histogram_figure(LABELS, S, four, ChartStyle(projector=True))
+    wide = charts.histogram_figure(LABELS, S, four, ChartStyle(projector=True))[0]
     assert all(column(wide["datasets"]["bars"], "label"))
 
 
@@ -295,14 +294,14 @@ def test_numbers_inside_the_accepted_bars_follow_the_fitting_rule() -> None:
     the row can be read, and all left out otherwise."""
     for words, one in (_ten_words(), (LABELS, S)):
         run_ = monte_carlo(one.p, one.q, 1000, SEED)
-        spec = charts.breakdown_figure(words, one, run_)
+        spec = charts.breakdown_figure(words, one, run_)[0]
         parts, rows = spec["datasets"]["parts"], spec["datasets"]["words"]
         accepted = column(parts, "share", j=0)
         shares = [percent(v) if v > 0 else "" for v in accepted]
         np.testing.assert_allclose(column(rows, "inside_y"), accepted / 2, atol=TOL)
         fits = row_fits(shares, list(accepted / 2), rows[0]["room"] / charts.HEADROOM, ChartStyle())
         assert list(column(rows, "inside")) == (shares if fits else [""] * len(shares))
-    four = charts.breakdown_figure(LABELS, S, monte_carlo(P, Q, 1000, SEED))
+    four = charts.breakdown_figure(LABELS, S, monte_carlo(P, Q, 1000, SEED))[0]
     assert all(column(four["datasets"]["words"], "inside"))  # four words: every share printed
 
 
@@ -318,7 +317,7 @@ def test_numbers_over_the_histogram_are_printed_exactly_where_they_fit(
     one = step(weights / weights.sum(), weights[::-1] / weights.sum())
     words = tuple(f"word{i}" for i in range(size))
     run_ = monte_carlo(one.p, one.q, 1000, SEED)
-    rows = charts.histogram_figure(words, one, run_, style)["datasets"]["bars"]
+    rows = charts.histogram_figure(words, one, run_, style)[0]["datasets"]["bars"]
     shares = [
         percent(v)
         for v in np.column_stack(

@@ -18,10 +18,19 @@ from streamlit.testing.v1 import AppTest
 from specviz.decoding import LEVIATHAN_TABLE2, RANGES, Origin
 from specviz.figures import decoding as fig
 from specviz.figures.decoding import spelled
+from specviz.figures.numbers import pace, percent
 from specviz.figures.style import ChartStyle
 from specviz.language import corpus, toy_check, toy_curve, toy_run, toy_words
-from specviz.limits import CHECK_WORDS, PAIR_KEYS, PAIR_TITLES
+from specviz.limits import (
+    CHECK_WORDS,
+    DECODE_COSTS,
+    DECODE_TEMPERATURES,
+    PAIR_KEYS,
+    PAIR_TITLES,
+)
 from specviz.palette import Notation
+from specviz.scenario import Scenario
+from specviz.theory import expected_tokens_per_step, walltime_speedup
 
 pytestmark = pytest.mark.slow  # the app under AppTest
 
@@ -41,6 +50,7 @@ def figures(key: str, t: float, g: int, n: int, seed: int, c: float, style: Char
         "alpha": fig.alpha_figure(check, g, c, style)[0],
         "row": fig.in_a_row_figure(curve[g], style)[0],
         "shares": fig.shares_figure(curve[g], toy_words(key), style)[0],
+        "time": fig.time_figure(run, c, style)[0],
     }
 
 
@@ -53,7 +63,7 @@ def test_every_spec_passes_the_vega_lite_schema() -> None:
         assert alt.LayerChart.from_dict(spec).to_dict(validate=True)["layer"], name
 
 
-@pytest.mark.parametrize("name", ["words", "speed", "alpha", "row", "shares"])
+@pytest.mark.parametrize("name", ["words", "speed", "alpha", "row", "shares", "time"])
 def test_two_states_differ_in_their_datasets_only(name: str) -> None:
     """Same words and style, another setting: the same spec once ``datasets`` is removed, so
     that the chart on the page is updated in place, not remounted."""
@@ -92,6 +102,46 @@ def test_published_points_are_plotted_as_reported() -> None:
     assert min(r["a"] for r in ranges) > 1  # in their own column, not at any α
 
 
+@pytest.mark.parametrize(("key", "c"), [("ngram", 0.1), ("weak", 1.0), ("perfect", 0.0),
+                                      (((50, 50, 0), (0, 0, 100)), 0.5)])  # fmt: skip
+def test_the_time_lanes_add_up_exactly(key, c: float) -> None:
+    """Plain = words; speculative = target calls + c × draft steps, to the last bit."""
+    run = toy_run(key, 1.0, 4, 60, 7)
+    spec, caption = fig.time_figure(run, c, ChartStyle())
+    check_lanes(spec["datasets"], run, c)
+    total = f"{run.target_calls + c * run.draft_calls:g}"
+    assert (
+        f"{run.target_calls} target calls + {c:g} × {run.draft_calls} guesses = time {total}"
+        in (caption)
+    )
+
+
+def test_the_slower_band_is_named_where_no_curve_comes() -> None:
+    """Bottom left when the speed-up curve ends in the band (it falls; at γ < 4 it stays above
+    1/(1 + γc) > 1/5, clear of the name), else bottom right (the curve never enters the band).
+    Checked for every pair, temperature and cost the page offers, and on the charts' data."""
+    for key in PAIR_KEYS:
+        for t in DECODE_TEMPERATURES:
+            curve, run = toy_curve(key, t), toy_run(key, t, 4, 30, 7)
+            for c in DECODE_COSTS:
+                speeds = [w.speedup(c) for w in curve]
+                spec = fig.speed_figure(curve, run, c, ChartStyle())[0]
+                (point,) = [r for r in spec["datasets"]["rows"] if r["kind"] == "point"]
+                where, other = ("left", "right") if speeds[-1] < 1 else ("right", "left")
+                assert point[where] == fig.SLOWER and point[other] == ""
+                if where == "left":
+                    assert min(speeds[:4]) > 1 / 5, (key, t, c)
+                else:
+                    assert min(speeds) >= 1 - EXACT, (key, t, c)
+    texts = [layer for layer in spec["layer"] if layer["mark"]["type"] == "text"]
+    corners = {layer["encoding"]["text"]["field"]: layer for layer in texts[:2]}
+    assert (
+        corners["left"]["mark"]["align"] == "left"
+        and corners["left"]["encoding"]["x"]["datum"] == 0
+    )
+    assert corners["right"]["encoding"]["x"]["datum"] == len(curve) - 1
+
+
 # --------------------------------------------------------------------------- the page
 
 
@@ -116,13 +166,35 @@ def rows(datasets: dict[str, list[dict]], name: str = "rows") -> dict[str, list[
     return out
 
 
-def check_against_core(at: AppTest, key: str, t: float, g: int, n: int, seed: int, c: float):
+def check_lanes(data: dict[str, list[dict]], run, c: float) -> None:
+    """The time view: plain decoding ends at the number of words, one target call (1) each;
+    speculative decoding at target calls + c × draft steps exactly, each call γ guesses (γc)
+    then the target (1); the verdict as :func:`~specviz.figures.numbers.pace` words it."""
+    bars = rows(data, "bars")
+    plain, calls, drafts = bars["target"], bars["call"], bars["draft"]
+    assert [(b["x"], b["x2"]) for b in plain] == [(i, i + 1) for i in range(run.n_tokens)]
+    assert len(calls) == len(drafts) == run.target_calls
+    assert calls[-1]["x2"] == run.target_calls + c * run.draft_calls  # exactly, not approximately
+    assert [b["x2"] - b["x"] for b in calls] == pytest.approx([1] * run.target_calls, abs=EXACT)
+    assert sum(b["x2"] - b["x"] for b in drafts) == pytest.approx(c * run.draft_calls, abs=1e-9)
+    assert all(a["x2"] == b["x"] for a, b in zip(calls, drafts[1:], strict=False))  # no gaps
+    assert [e["x"] for e in data["end"]] == [calls[-1]["x2"]] * 2
+    speed = run.speedup(c)
+    assert speed == pytest.approx(run.n_tokens / calls[-1]["x2"], abs=EXACT)
+    verdict = rows(data, "texts")["verdict"][0]["text"]
+    assert verdict.endswith(f"{speed:.2f}×: {pace(speed)} plain decoding")
+
+
+def check_against_core(at: AppTest, key, t: float, g: int, n: int, seed: int, c: float, words=None):
+    """``key``: a pair's key, or the Playground's weights (``words``: the Playground's words)."""
     run, curve = toy_run(key, t, g, n, seed), toy_curve(key, t)
-    shown = metrics(at)
-    assert shown["Words/call"] == f"{run.words_per_call:.2f}"
-    assert shown["Speed-up"] == f"{run.speedup(c):.2f}×"
+    shown = metrics(at)  # α, words per call and speed-up in a long text: the prediction
+    assert shown["Guesses kept α"] == percent(curve[g].alpha)
+    assert shown["Words/call"] == f"{curve[g].long_run:.2f}"
+    assert shown["Speed-up"] == f"{curve[g].speedup(c):.2f}×"
+    check_lanes(vega_chart(at, "This text as time")[1], run, c)
     data = timeline(at)  # every word, its origin and every call, as the core ran them
-    assert data["text"] == spelled(toy_words(key), run.tokens)
+    assert data["text"] == spelled(words or toy_words(key), run.tokens)
     assert (data["origin"], data["call"]) == (run.origin.tolist(), run.call_of.tolist())
     assert data["kept"] == run.accepted_per_call.tolist()
     assert (
@@ -157,7 +229,7 @@ def test_the_default_page_shows_the_cores_numbers() -> None:
     assert not at.warning and not at.error
     for chart in at.get("vega_lite_chart"):  # a stable alt text; the caption is shown below
         assert chart.proto.alt.startswith("Chart: ")
-    assert len(at.get("vega_lite_chart")) == 5
+    assert len(at.get("vega_lite_chart")) == 6
     (frame,) = at.get("iframe")
     assert frame.proto.alt.startswith("60 words from")
 
@@ -177,7 +249,7 @@ def test_a_deep_link_with_every_setting_restores_it() -> None:
     assert Notation(swapped=True).fill(fig.PAIR_BLURBS["weak"]) in text
     assert any("Projector mode" in h.proto.body for h in at.get("html"))
     spec, _ = vega_chart(at, "Speed-up against γ")
-    assert spec["config"]["axis"]["labelFontSize"] == 22
+    assert spec["config"]["axis"]["labelFontSize"] == ChartStyle(projector=True).font_size > 14
 
 
 def test_controls_rerun_with_their_values() -> None:
@@ -272,7 +344,8 @@ def test_the_extremes_run_and_their_sentences_hold(link: dict[str, str]) -> None
 def test_the_weak_draft_at_a_high_cost_is_slower_than_plain_decoding() -> None:
     at = page({"pair": "weak", "c": "0.5"})
     assert float(metrics(at)["Speed-up"].rstrip("×")) < 1
-    assert "slower than writing word by word" in all_text(at)
+    speed = toy_run("weak", 1.0, 4, 60, 7).speedup(0.5)
+    assert f"{speed:.2f}× plain decoding's speed, slower than plain decoding." in all_text(at)
 
 
 def test_the_table_and_the_alpha_chart_show_the_same_check() -> None:
@@ -306,3 +379,68 @@ def test_the_other_charts_read_the_prediction() -> None:
         w = words.index(r["word"].strip("“”"))
         assert r["kept"] == pytest.approx(prediction.guessed[w] / prediction.written[w], abs=EXACT)
     assert Origin.BONUS in timeline(at)["origin"]
+
+
+# ------------------------------------------------------------------- your pair, the Playground's
+
+PLAYGROUND = {"pair": "yours", "words": "sun,rain,wind,snow", "p": "40,30,20,10",
+              "q": "10,20,30,40", "gamma": "3", "c": "0.2", "seed": "5"}  # fmt: skip
+
+
+def check_formula(at: AppTest, alpha: float, g: int, c: float) -> None:
+    """The metrics are the Playground's: α, then theory's words per call and speed-up."""
+    assert metrics(at) == {"Guesses kept α": percent(alpha),
+                           "Words/call": f"{expected_tokens_per_step(alpha, g):.2f}",
+                           "Speed-up": f"{walltime_speedup(alpha, g, c):.2f}×"}  # fmt: skip
+
+
+def test_your_pair_from_a_link_is_the_playgrounds_and_the_link_restores_it() -> None:
+    at = page(PLAYGROUND)
+    assert not at.warning and not at.error
+    assert at.selectbox(key="w.pair").value == "yours"
+    assert at.selectbox(key="w.pair").format_func("yours") == "Your pair from the Playground"
+    weights = ((40, 30, 20, 10), (10, 20, 30, 40))
+    alpha = Scenario(p_weights=weights[0], q_weights=weights[1]).step().alpha
+    assert alpha == pytest.approx(0.6, abs=EXACT)
+    check_formula(at, alpha, 3, 0.2)
+    check_against_core(at, weights, 1.0, 3, 60, 5, 0.2, words=("sun", "rain", "wind", "snow"))
+    assert Notation().fill(fig.PAIR_BLURBS["yours"]) in all_text(at)
+    link = query(at)
+    assert link | PLAYGROUND == link
+    again = page(link)  # the share link, opened in a new session
+    assert metrics(again) == metrics(at) and timeline(again) == timeline(at)
+
+
+def test_identical_models_keep_every_guess() -> None:
+    at = page(PLAYGROUND | {"q": "40,30,20,10", "gamma": "4", "c": "0.1"})
+    check_formula(at, 1.0, 4, 0.1)
+    assert metrics(at)["Words/call"] == "5.00"
+    data = timeline(at)
+    assert set(data["kept"]) == {4} and Origin.BUCKET not in data["origin"]
+
+
+def test_a_draft_that_never_agrees_is_slower_than_plain_decoding() -> None:
+    """α = 0: one word per call, and every guess costs time: the verdict says "slower"."""
+    at = page(PLAYGROUND | {"p": "100,0,0,0", "q": "0,0,50,50", "gamma": "4", "c": "0.5"})
+    check_formula(at, 0.0, 4, 0.5)
+    text = all_text(at)
+    assert "0.33× plain decoding's speed, slower than plain decoding." in text
+    assert "no guess is ever kept" not in text  # c > 0: the sentence for free drafts is not true
+    _, data = vega_chart(at, "This text as time")
+    assert rows(data, "texts")["verdict"][0]["text"] == "✗ 0.33×: slower than plain decoding"
+
+
+@pytest.mark.parametrize(("model", "name"), [("p_weights", "target"), ("q_weights", "draft")])
+def test_an_all_zero_playground_model_is_a_message_not_a_traceback(model: str, name: str) -> None:
+    """A state the Playground's sliders reach (a link with all-zero weights is a notice)."""
+    at = page({"pair": "yours"})
+    at.session_state["specviz.scenario"] = Scenario(**{model: (0, 0, 0, 0)})
+    at.run()
+    assert_alive(at)
+    (error,) = at.error
+    assert f"All the {name}'s weights are zero" in error.value and "Playground" in error.value
+    assert not at.get("vega_lite_chart") and not at.get("iframe") and not at.metric
+    assert query(at)["pair"] == "yours"
+    at.selectbox(key="w.pair").set_value("ngram").run()  # another pair: the page is back
+    assert_alive(at)
+    assert not at.error and len(at.get("vega_lite_chart")) == 6

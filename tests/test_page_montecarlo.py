@@ -6,6 +6,8 @@ then switch_page). What the pages show is compared with the core's numbers and t
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 from helpers import all_text, metrics, open_page, query, vega_chart
@@ -13,7 +15,7 @@ from streamlit.testing.v1 import AppTest
 
 import specviz.runs as runs_module
 import specviz.zoo as zoo_module
-from specviz.figures.montecarlo import breakdown_caption, histogram_caption
+from specviz.figures.montecarlo import breakdown_figure, histogram_figure
 from specviz.figures.numbers import tv_text
 from specviz.limits import N_CHOICES, PATHS, PER_DRAW_MAX, ZOO_N_MAX
 from specviz.links import RUNS
@@ -44,7 +46,7 @@ def page(script: str, scenario_query: dict | None = None, page_query: dict | Non
 #: The title of each chart (a Vega-Lite chart has no element id to find it by).
 TITLES = {
     "mc.hist": "Emitted words",
-    "mc.source": "Where each emitted word came from",
+    "mc.source": "Accepted drafts + bucket refills",
     "mc.tv": "The correct sampler from several",
     "zoo.law": "The mistake's output",
     "zoo.tv": "The mistake stalls at its floor",
@@ -95,6 +97,25 @@ def test_monte_carlo_defaults(mc) -> None:
         assert chart(mc, name)[0]["title"]
     assert all(alt.startswith("Chart: ") and "Described in the text below" in alt for alt in alts)
     assert "Chart: The correct sampler from several seeds. Described in the text below it." in alts
+
+
+def test_no_heading_is_repeated_as_its_charts_title(mc) -> None:
+    """Each section says its point once: no chart's title repeats a heading of the page."""
+    headings = [h.value.lower() for h in mc.header]
+    assert "where each emitted word came from" in headings
+    for element in mc.get("vega_lite_chart"):
+        title = json.loads(element.proto.spec).get("title", "")
+        title = title.get("text", "") if isinstance(title, dict) else title
+        title = " ".join(title if isinstance(title, list) else [title]).lower()
+        assert title and not any(h in title or title in h for h in headings), title
+
+
+def test_the_distance_is_said_in_plain_words_first(mc) -> None:
+    """The metric's name and its tooltip open with plain words; the term comes last."""
+    (box,) = [m for m in mc.metric if m.label == "Distance to the target"]
+    assert box.proto.help.startswith("Half the summed gaps, word by word")
+    assert box.proto.help.endswith("Its name: total variation (TV).")
+    assert "TV" not in all_text(mc) and "total variation" not in all_text(mc).lower()
 
 
 def test_a_new_n_or_seed_changes_only_the_charts_data() -> None:
@@ -167,12 +188,11 @@ def test_captions_are_the_runs_and_the_steps_numbers(mc) -> None:
     run = monte_carlo(s.p, s.q, 1000, SEED)
     labels = ("mat", "sofa", "floor", "bed")
     captions = [c.value for c in mc.caption]
-    assert histogram_caption(labels, s, run, NOTE) in captions
-    assert breakdown_caption(labels, run) in captions
+    hist_caption = histogram_figure(labels, s, run)[1]
+    breakdown_caption = breakdown_figure(labels, s, run)[1]
+    assert hist_caption in captions and breakdown_caption in captions
     # Each caption sits right under its chart.
-    texts = [c.value for c in mc.caption]
-    hist_caption = histogram_caption(labels, s, run, NOTE)
-    assert texts.index(breakdown_caption(labels, run)) > texts.index(hist_caption)
+    assert captions.index(breakdown_caption) > captions.index(hist_caption)
     np.testing.assert_array_equal(rows(mc, "mc.hist", "bars", "exact", j=0), s.p)
     np.testing.assert_array_equal(rows(mc, "mc.hist", "bars", "exact", j=1), s.q)
 
@@ -328,7 +348,7 @@ def test_each_exhibit_shows_its_mistake_and_exact_tv(zoo, key: str) -> None:
     assert shown["Bias shows from about"].startswith("N = ")
     np.testing.assert_allclose(rows(zoo, "zoo.law", "bars", "share", j=0), P, atol=1e-12)
     (heading,) = chart(zoo, "zoo.law")[1]["heading"]
-    assert heading["text"] == f"{NOTE.fill(rule.title)}: TV = {ZOO_TV[key]}"
+    assert heading["text"] == f"{NOTE.fill(rule.title)}: distance {ZOO_TV[key]}"
     names = [r["series"] for r in chart(zoo, "zoo.tv")[1]["legend"]]
     assert any(NOTE.fill(rule.title) in name for name in names)
     assert zoo.query_params["bug"] == key

@@ -397,3 +397,35 @@ def test_the_story_is_drawn_once_per_state(monkeypatch):
     assert len(TOLD) == 3 and len(set(TOLD)) == 3
     assert [(n, seed) for *_, n, seed in TOLD] == [(50, 31), (200, 31), (200, 32)]
     assert story_json(a)["output"] == story_json(b)["output"]
+
+
+# --------------------------------------------------------------------------- the player's place
+
+
+def test_a_link_opens_the_player_at_its_step_and_keeps_it():
+    """``at`` is steps from the start (4 a draw): 9 is draw 3, step ①."""
+    at = one_draw({"seed": "4", "at": "9"})
+    assert not at.warning, warnings(at)
+    assert story_json(at)["at"] == 9 and query(at)["at"] == "9"
+    at.toggle(key="ui.projector").set_value(True).run()  # a new look: still step 9
+    assert story_json(at)["at"] == 9 and query(at)["at"] == "9"
+
+
+def test_the_players_own_moves_change_the_link_not_its_document():
+    """The player reports a pause or a step (a component's state, set here as its callback
+    does); a new document would reload the player and drop a keyboard user's focus."""
+    at = one_draw({"seed": "4"})
+    before = player_srcdoc(at)
+    assert "at" not in query(at) and story_json(at)["at"] == 0
+    at.session_state["specviz.param.at"] = 13
+    at.run()
+    assert query(at)["at"] == "13" and player_srcdoc(at) == before
+    new_draws(at).click().run()  # a new story starts at its beginning
+    assert "at" not in query(at) and story_json(at)["at"] == 0
+
+
+@pytest.mark.parametrize("raw", ["-3", "abc", "99999", "2.5"])
+def test_a_bad_step_in_a_link_is_the_start_with_a_notice(raw):
+    at = one_draw({"at": raw})
+    assert story_json(at)["at"] == 0 and "at" not in query(at)
+    assert "The link's 'at'" in warnings(at)

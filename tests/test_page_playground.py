@@ -21,6 +21,7 @@ from helpers import assert_alive, open_page, query, walk
 from streamlit.testing.v1 import AppTest
 
 from specviz.figures.numbers import percent
+from specviz.links import LABEL_RULE
 from specviz.one_token import normalize, step
 from specviz.scenario import PRESETS_BY_KEY
 from specviz.theory import expected_tokens_per_step
@@ -207,7 +208,7 @@ LONG_TAIL_ALPHA, LONG_TAIL_Z = _long_tail_alpha()
 # key -> (α, Z, a phrase of the lesson), derived by hand from the preset's weights.
 PRESET_EXPECTATIONS = {
     "close": ("90%", "10%", "α = 90%"),
-    "garbage": ("0%", "100%", "every proposal is rejected"),
+    "garbage": ("0%", "100%", "no guess is kept"),
     "identical": ("100%", "0%", "the bucket is empty"),
     "misses": ("90%", "10%", "never proposes 'bed'"),
     "filters": ("90%", "10%", "gives 'bed' zero probability"),
@@ -681,23 +682,41 @@ def test_the_same_state_in_two_sessions_sends_the_same_view() -> None:
 # --------------------------------------------------------------------------- typed words
 
 
+def notices(at: AppTest) -> list[str]:
+    """The editor's notices on changed words (captions with the edit icon)."""
+    return [c.value for c in at.caption if c.value.startswith(":material/edit:")]
+
+
 @pytest.mark.parametrize(("typed", "kept"), [("<eos>", "eos"), ("<b>x</b>", "bxb"), ("a_b", "ab")])
 def test_a_typed_word_that_is_changed_says_so(typed: str, kept: str) -> None:
     """Markup and other characters are taken out of a typed word (it is shown in charts, links
-    and text); the learner is told once, in a toast that adds nothing above the sliders."""
+    and text); the learner is told once, under the word's row, in the page (not a toast over
+    its text), and the rule was on show before typing."""
     at = playground()
+    assert any(LABEL_RULE in c.value for c in at.caption), "the rule comes before typing"
     at.text_input(key="pg.word3").set_value(typed).run()
     assert query(at)["words"].split(",")[3] == kept
-    assert len(at.toast) == 1 and f"'{kept}'" in at.toast[0].value
-    at.text_input(key="pg.word3").set_value("rug").run()  # a clean word: no toast
     assert not at.toast
+    (notice,) = notices(at)
+    assert f"Word 4 was changed to '{kept}'" in notice and LABEL_RULE in notice
+    at.text_input(key="pg.word3").set_value("rug").run()  # a clean word: no notice
+    assert not notices(at)
 
 
 def test_a_typed_word_with_nothing_left_keeps_the_old_one() -> None:
     at = playground()
     at.text_input(key="pg.word0").set_value("<>").run()
     assert query(at)["words"].split(",")[0] == "mat"
-    assert "'mat' is kept" in at.toast[0].value
+    (notice,) = notices(at)
+    assert "'mat' is kept" in notice
+
+
+@pytest.mark.parametrize("typed", ["👩\u200d💻", "café ☕", "日本語", "🇫🇷 Paris", "हिन्दी"])
+def test_words_of_any_script_and_emoji_are_kept_as_typed(typed: str) -> None:
+    at = playground()
+    at.text_input(key="pg.word1").set_value(typed).run()
+    assert query(at)["words"].split(",")[1] == typed and not notices(at)
+    assert live(at)["labels"][1] == typed
 
 
 def test_the_weight_editor_is_drawn_only_while_it_is_open() -> None:

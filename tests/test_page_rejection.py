@@ -79,7 +79,7 @@ def test_every_number_of_words(rs, n: int) -> None:
     )
     # The number of words changes the data only (the spec is the default state's, with the
     # sizing Streamlit adds): the chart on the page is updated in place.
-    default = fr.proposals_figure(rejection_comparison(P, Q, 10_000, SEED), ChartStyle())
+    default, _ = fr.proposals_figure(rejection_comparison(P, Q, 10_000, SEED), ChartStyle())
     assert spec.pop("autosize") == {"contains": "padding", "type": "fit"}
     assert spec == {key: value for key, value in default.items() if key != "datasets"}
 
@@ -118,4 +118,4 @@ def test_the_lettering_switch_and_projector_mode() -> None:
         "Envelopes: speculative uses p itself,",
         "classic needs M·p over all of q",
     ]
-    assert spec["config"]["axis"]["labelFontSize"] == 22
+    assert spec["config"]["axis"]["labelFontSize"] == 24

@@ -60,7 +60,7 @@ def test_defaults_show_every_rules_check(lab) -> None:
     assert table(lab) == markdown_table(expected)
     assert expected["keeps a guess"] == ["60%", "10%", "20%", "72%", "100%"]
     shown = metrics(lab)
-    assert shown["Keeps a guess"] == "60%" and shown["TV to p"] == "0"
+    assert shown["Keeps a guess"] == "60%" and shown["Distance to p"] == "0"
     assert shown[f"Check of {LAB_RUNS:,} runs"] == "✓ passes"
     assert query(lab)["variant"] == "correct" and query(lab)["k"] == "2"
     assert not lab.warning
@@ -74,12 +74,12 @@ def test_picking_a_rule_shows_its_law_and_runs(lab) -> None:
     rule = [r for r in data["bars"] if r["s"] == 1]
     np.testing.assert_allclose([r["share"] for r in rule], c.law, rtol=0, atol=1e-12)
     np.testing.assert_array_equal([r["runs"] for r in rule], c.counts / c.n)
-    assert data["rule"][0]["label"] == "Typical acceptance (Medusa)"
-    assert data["tv"][0]["label"] == "its words at TV = 0.4 from p"
+    assert data["rule"][0]["label"] == "Keep plausible guesses (Medusa)"
+    assert data["tv"][0]["label"] == "its words at distance 0.4 from p"
     assert {r["series"] for r in rule} == {"✗ what the rule emits (exact)"}
     assert spec == before  # another rule up close: new data, the same chart
     shown = metrics(lab)
-    assert shown["TV to p"] == tv_text(c.tv) == "0.4"
+    assert shown["Distance to p"] == tv_text(c.tv) == "0.4"
     assert shown[f"Check of {LAB_RUNS:,} runs"] == "✗ fails"
     assert run_verdict(c) == "✗ stands out of the noise"
     assert NOTE.fill(RULES["typical_acceptance"].why) in all_text(lab)
@@ -102,7 +102,7 @@ def test_the_sliders_drive_the_rules(lab) -> None:
     lab.select_slider(key="w.delta").set_value(1.0).run()
     row = lab_table(checks(P, Q, k=3, eps=0.35, delta=1.0), NOTE)
     assert table(lab) == markdown_table(row)
-    assert row["keeps a guess"][4] == "30%" and row["TV to p (exact)"][4] == "0.11"
+    assert row["keeps a guess"][4] == "30%" and row["distance to p (exact)"][4] == "0.11"
     q = query(lab)
     assert (q["k"], q["eps"], q["delta"]) == ("3", "0.35", "1")
 
@@ -141,7 +141,7 @@ def test_the_extremes_run(lab) -> None:
 
 def test_the_lettering_switch_and_projector_mode() -> None:
     at = page({"letters": "chen", "projector": "1"})
-    assert "| TV to q (exact) |" in table(at)
+    assert "| distance to q (exact) |" in table(at)
     assert at.selectbox(key="w.variant").value == "correct"  # a menu on a projector
-    assert "TV to q" in metrics(at)
+    assert "Distance to q" in metrics(at)
     assert not [m for m in at.markdown if m.value.startswith("Other ways")]

@@ -95,8 +95,15 @@ def test_the_leak_shown_is_the_cores(why) -> None:
     shown = metrics(why)
     assert shown["'bed' came out (≤, float32)"] == f"{leak.leaks:,}"
     assert shown["'bed' came out (<, SpecViz)"] == "0"
-    assert shown["A forbidden guess passes ≤ with u = 0"] == "1 in 16,777,216"
-    assert fx.leak_sentence(leak, NOTE) in all_text(why)
+    assert shown["A forbidden guess passes ≤ (u = 0, CPU)"] == "1 in 16,777,216"
+    text = all_text(why)
+    assert fx.leak_sentence(leak, NOTE) in text
+    # The CPU and the GPU cases, and that a trillion runs is one draw of the counts, in the text.
+    assert (
+        "on a CPU (numpy, CPU PyTorch)" in text
+        and "On a GPU, PyTorch's random numbers (its CUDA code)" in text
+    )
+    assert "not 1 trillion random numbers drawn one by one" in text
     assert fx.filter_sentence(WORDS, FILTER.step(), NOTE) in all_text(why)
 
 
@@ -152,6 +159,14 @@ def test_the_lettering_switch_and_projector_mode() -> None:
     assert not at.exception
 
 
+def test_the_next_page_is_a_link_that_says_so(why) -> None:
+    """The chain rule's way on reads and looks like a link: an arrow, "open", the page's name."""
+    (link,) = [e.proto for e in why.get("page_link") if "See it run" in e.proto.label]
+    assert link.page == "Many_words_per_call" and link.icon == ":material/arrow_forward:"
+    # In a link's colour (and the arrow and "open" say it without colour).
+    assert link.label == ":blue[See it run: open **Many words per call**]"
+
+
 def test_the_bug_zoo_button_opens_the_exhibit() -> None:
     at = page()
     at.button(key="why.to_zoo").click().run()
@@ -178,8 +193,8 @@ def test_a_guess_reveals_the_answer_and_why(question) -> None:
     at.radio(key=f"guess.{question.key}").set_value(wrong).run()
     (box,) = at.info
     right_answer = NOTE.fill(question.options[question.answer])
-    assert f"Not quite: {right_answer}." in box.value
-    assert fx.reveal(question, NOTE) in box.value
+    assert box.value == fx.reveal(question, wrong, NOTE)
+    assert box.value.startswith(f"**Not quite. The answer: “{right_answer}”.**")
     fig, caption = fx.question_figure(question.key, ChartStyle())
     # The question's chart comes after the page's two, and only it: the others stay closed.
     (shown,) = charts(at)[2:]
@@ -189,7 +204,7 @@ def test_a_guess_reveals_the_answer_and_why(question) -> None:
     assert caption in [c.value for c in at.caption]
     at.radio(key=f"guess.{question.key}").set_value(question.options[question.answer]).run()
     (box,) = at.success
-    assert box.value.startswith("**Right.**") and not at.info
+    assert box.value.startswith(f"**Right: “{right_answer}”.**") and not at.info
     # A guess is session data, not the learner's scenario: the link and weights are unchanged.
     assert query(at)["p"] == "40,30,20,10" and query(at)["q"] == "10,20,30,40"
     assert not any(key.startswith("guess") for key in query(at))
@@ -199,8 +214,8 @@ def test_the_reveal_of_alpha_is_the_maths() -> None:
     at = page()
     at.radio(key="guess.alpha").set_value("60%").run()
     (box,) = at.info
-    assert "Not quite: 40%." in box.value
-    assert "α = Σ min(p, q) = 5% + 15% + 15% + 5% = **40%**" in box.value
+    assert box.value.startswith("**Not quite. The answer: “40%”.**")
+    assert "α = Σ min(p, q): 5% + 15% + 15% + 5%, word by word." in box.value
     (shown,) = charts(at)[2:]
     one = QUESTIONS_BY_KEY["alpha"].case.step()
     np.testing.assert_allclose(column(shown[1], "kept"), one.kept, atol=1e-12)

@@ -21,10 +21,8 @@ from hypothesis import strategies as st
 
 from specviz.figures.rejection import (
     cut_note,
-    envelope_caption,
     envelope_figure,
     presets_table,
-    proposals_caption,
     proposals_figure,
     proposals_shares,
     rejection_figures,
@@ -36,7 +34,7 @@ from specviz.figures.style import ChartStyle
 from specviz.limits import MAX_CLASSIC_PROPOSALS
 from specviz.one_token import step
 from specviz.palette import Notation
-from specviz.rejection import across_presets, classic_plan, classic_sample, rejection_comparison
+from specviz.rejection import across_presets, classic_plan, rejection_comparison
 from specviz.sampling import speculative_sample
 from specviz.scenario import PRESETS_BY_KEY
 
@@ -63,7 +61,7 @@ def test_a_draft_that_misses_a_word_cannot_run_and_says_so() -> None:
     plan = classic_plan(P, MISSES)
     assert not plan.runs and math.isinf(plan.bound) and plan.acceptance == 0.0
     assert plan.blocked.tolist() == [3]
-    run = classic_sample(P, MISSES, 1000, seed=1)
+    run = rejection_comparison(P, MISSES, 1000, 1).classic
     assert not run.ran and run.output.size == 0 and math.isinf(run.mean_proposals)
     # Speculative sampling still runs, and emits 'bed' from the bucket.
     assert (speculative_sample(P, MISSES, 10_000, 3).output == 3).any()
@@ -72,13 +70,13 @@ def test_a_draft_that_misses_a_word_cannot_run_and_says_so() -> None:
 def test_identical_models_need_one_proposal_either_way() -> None:
     plan = classic_plan(P, P)
     assert plan.bound == 1.0 and plan.acceptance == 1.0
-    run = classic_sample(P, P, 1000, seed=2)
+    run = rejection_comparison(P, P, 1000, 2).classic
     assert (run.proposals == 1).all()
 
 
 def test_a_word_the_target_forbids_is_never_emitted() -> None:
     p = [0.5, 0.5, 0.0]
-    run = classic_sample(p, [0.2, 0.3, 0.5], 20_000, seed=4)
+    run = rejection_comparison(p, [0.2, 0.3, 0.5], 20_000, 4).classic
     assert not (run.output == 2).any()
     assert classic_plan(p, [0.2, 0.3, 0.5]).bound == 2.5
 
@@ -88,7 +86,7 @@ def test_a_word_the_target_forbids_is_never_emitted() -> None:
 
 def test_mean_proposals_is_m() -> None:
     n = 200_000
-    run = classic_sample(P, Q, n, seed=5)
+    run = rejection_comparison(P, Q, n, 5).classic
     assert run.ran and run.proposals.min() >= 1
     z = z_score(run.mean_proposals, 4.0, run.std_error)
     assert abs(z) < 4, (run.mean_proposals, run.std_error)
@@ -97,7 +95,7 @@ def test_mean_proposals_is_m() -> None:
 
 def test_classic_words_follow_p_and_proposals_are_geometric() -> None:
     n = 200_000
-    run = classic_sample(P, Q, n, seed=6)
+    run = rejection_comparison(P, Q, n, 6).classic
     assert gof_pvalue(np.bincount(run.output, minlength=4), P) > MIN_P_VALUE
     # P(K = k) = (1/M)(1 - 1/M)^(k - 1), pooled from 12 on.
     k = np.minimum(run.proposals, 12)
@@ -108,18 +106,18 @@ def test_classic_words_follow_p_and_proposals_are_geometric() -> None:
 
 def test_large_m_and_reproducibility() -> None:
     p, q = [1.0, 0.0, 0.0], [0.01, 0.49, 0.5]  # M = 100
-    run = classic_sample(p, q, 5_000, seed=7)
+    run = rejection_comparison(p, q, 5_000, 7).classic
     assert (run.output == 0).all()
     z = z_score(run.mean_proposals, 100.0, run.std_error)
     assert abs(z) < 4
-    again = classic_sample(p, q, 5_000, seed=7)
+    again = rejection_comparison(p, q, 5_000, 7).classic
     np.testing.assert_array_equal(run.proposals, again.proposals)
 
 
 def test_too_many_proposals_are_refused_before_any_work() -> None:
-    p, q = [1.0, 0.0], [1e-6, 1 - 1e-6]  # M = 1e6
+    p, q = [1.0, 0.0], [1e-9, 1 - 1e-9]  # M = 1e9: even one word is too many proposals
     with pytest.raises(ValueError, match="proposals"):
-        classic_sample(p, q, 1000, seed=0)
+        rejection_comparison(p, q, 1000, 0)
     assert MAX_CLASSIC_PROPOSALS == 10**8
 
 
@@ -200,8 +198,8 @@ def comparison():
 
 
 def test_proposals_figure_draws_the_run(comparison) -> None:
-    spec = valid(proposals_figure(comparison, ChartStyle()))
-    rows = spec["datasets"]["bars"]
+    spec, caption = proposals_figure(comparison, ChartStyle())
+    rows = valid(spec)["datasets"]["bars"]
     measured, exact = proposals_shares(comparison)
     assert measured.size == 8  # ceil(2M) bars, the last one for "8 or more"
     assert [r["word"] for r in rows] == ["1", "2", "3", "4", "5", "6", "7", "8 or more"]
@@ -217,31 +215,32 @@ def test_proposals_figure_draws_the_run(comparison) -> None:
     assert exact[-1] == pytest.approx(0.75**7, abs=1e-15)
     (law,) = spec["datasets"]["law"]
     assert law == {"label": "classic, exact: M = 4 on average", "line": True}
-    caption = proposals_caption(comparison, NOTE)
     assert f"mean {comparison.classic.mean_proposals:.3g}" in caption
 
 
 def test_figures_when_classic_cannot_run() -> None:
     c = rejection_comparison(P, MISSES, 1000, 1)
-    spec = valid(proposals_figure(c, ChartStyle()))
-    rows = spec["datasets"]["bars"]
+    spec, caption = proposals_figure(c, ChartStyle())
+    rows = valid(spec)["datasets"]["bars"]
     np.testing.assert_array_equal(column(rows, "measured"), [0, 0, 0])
     np.testing.assert_array_equal(column(rows, "exact"), [0, 0, 0])
     assert not any(r["runs"] for r in rows)  # no strokes of an exact law
     assert spec["datasets"]["law"] == [{"label": "classic cannot run here: M = ∞", "line": False}]
-    assert "cannot run" in proposals_caption(c, NOTE)
-    env = valid(envelope_figure(LABELS, c.step, c.classic.plan, ChartStyle()))
+    assert "cannot run" in caption
+    env, caption = envelope_figure(LABELS, c.step, c.classic.plan, ChartStyle())
+    valid(env)
     assert not any(r["runs"] for r in env["datasets"]["bars"])  # no envelope drawn
     assert {r["label"] for r in env["datasets"]["bars"]} == {""}
     (key,) = env["datasets"]["envelope"]
     assert key == {"label": "no envelope M·q covers p: M = ∞", "line": False}
-    assert "No envelope" in envelope_caption(LABELS, c.step, c.classic.plan, NOTE)
+    assert "No envelope" in caption
     text = verdict(c, LABELS, NOTE)
     assert "cannot run" in text and "'bed'" in text and "arrives from the bucket" in text
 
 
 def test_envelope_figure_is_the_step_and_m_q(comparison) -> None:
-    spec = valid(envelope_figure(LABELS, comparison.step, comparison.classic.plan, ChartStyle()))
+    spec, _ = envelope_figure(LABELS, comparison.step, comparison.classic.plan, ChartStyle())
+    valid(spec)
     rows = spec["datasets"]["bars"]
     assert [r["word"] for r in rows] == list(LABELS)
     np.testing.assert_array_equal(column(rows, "kept"), comparison.step.kept)
@@ -297,14 +296,14 @@ def test_titles_and_keys_in_projector_mode(comparison) -> None:
     big = rejection_figures(LABELS, comparison.step, ChartStyle(projector=True), comparison)
     small = rejection_figures(LABELS, comparison.step, ChartStyle(), comparison)
     for name in ("proposals", "envelope"):
-        assert big[name][0]["config"]["axis"]["labelFontSize"] == 22
+        assert big[name][0]["config"]["axis"]["labelFontSize"] == 24
         assert big[name][0]["height"] > small[name][0]["height"]
         texts = [
             layer["mark"]["fontSize"]
             for layer in big[name][0]["layer"]
             if layer["mark"]["type"] == "text" and "fontSize" in layer["mark"]
         ]
-        assert texts and min(texts) >= 22
+        assert texts and min(texts) >= 24
 
 
 def test_presets_table() -> None:

@@ -23,9 +23,7 @@ from specviz.figures.variants import (
     lab_figures,
     lab_table,
     run_verdict,
-    tradeoff_caption,
     tradeoff_figure,
-    variant_caption,
     variant_figure,
 )
 from specviz.limits import LAB_RUNS
@@ -111,7 +109,7 @@ def test_the_table_reads_the_checks(checks) -> None:
     rows = list(checks.values())
     table = lab_table(rows, NOTE)
     assert table["keeps a guess"] == ["60%", "10%", "20%", "72%", "100%"]
-    assert table["TV to p (exact)"] == ["0", "0.6", "0", "0", "0.4"]
+    assert table["distance to p (exact)"] == ["0", "0.6", "0", "0", "0.4"]
     assert table["output = p?"] == [
         "yes, on every pair",
         "no",
@@ -145,8 +143,8 @@ def without_data(spec: dict) -> dict:
 
 def test_the_tradeoff_chart(checks) -> None:
     rows = list(checks.values())
-    spec = valid(tradeoff_figure(rows, 0.6, ChartStyle()))
-    points = spec["datasets"]["rules"]
+    spec, caption = tradeoff_figure(rows, 0.6, ChartStyle())
+    points = valid(spec)["datasets"]["rules"]
     assert [p["i"] for p in points] == list(range(len(rows)))
     for c, point in zip(rows, points, strict=True):
         assert NOTE.fill(c.rule.title) in point["name"]
@@ -164,15 +162,14 @@ def test_the_tradeoff_chart(checks) -> None:
     ]
     # The y axis runs from a little under 0 to a little over the largest TV (0.6).
     assert [f["tv"] for f in spec["datasets"]["frame"]] == pytest.approx([-0.0138, 0.69])
-    caption = tradeoff_caption(rows, 0.6, NOTE)
-    assert "Token matching: keeps 20%, TV 0" in caption
+    assert "Match the target's own draw: keeps 20%, distance 0" in caption
 
 
 def test_the_variant_chart(checks) -> None:
     one = step(P, Q)
     c = checks["typical_acceptance"]
-    spec = valid(variant_figure(LABELS, one, c, ChartStyle(projector=True)))
-    rows = spec["datasets"]["bars"]
+    spec, caption = variant_figure(LABELS, one, c, ChartStyle(projector=True))
+    rows = valid(spec)["datasets"]["bars"]
     target = [r for r in rows if r["s"] == 0]
     rule = [r for r in rows if r["s"] == 1]
     assert [r["word"] for r in target] == [r["word"] for r in rule] == list(LABELS)
@@ -185,13 +182,13 @@ def test_the_variant_chart(checks) -> None:
         ("✗ what the rule emits (exact)", palette.REJECTED.color, True)
     }
     assert [r["label"] for r in rows] == ["40%", "10%", "30%", "20%", "20%", "30%", "10%", "40%"]
-    assert spec["datasets"]["rule"] == [{"label": "Typical acceptance (Medusa)"}]
-    assert spec["datasets"]["tv"] == [{"label": "its words at TV = 0.4 from p"}]
+    assert spec["datasets"]["rule"] == [{"label": "Keep plausible guesses (Medusa)"}]
+    assert spec["datasets"]["tv"] == [{"label": "its words at distance 0.4 from p"}]
     assert spec["datasets"]["runs"] == [{"label": "100,000 runs of it (seed 7)", "line": True}]
-    assert "mat: 40% vs 10%" in variant_caption(LABELS, one, c, NOTE)
+    assert "mat: 40% vs 10%" in caption
     figs = lab_figures(LABELS, one, ChartStyle(), tuple(checks.values()), 4)
     assert set(figs) == {"table", "tradeoff", "variant"}
-    exact = valid(variant_figure(LABELS, one, checks["correct"], ChartStyle()))
+    exact = valid(variant_figure(LABELS, one, checks["correct"], ChartStyle())[0])
     assert {r["series"] for r in exact["datasets"]["bars"] if r["s"] == 1} == {
         "✓ what the rule emits (exact)"
     }

@@ -209,7 +209,7 @@ def test_zoo_law_figure_draws_the_rules_law_against_p() -> None:
     assert wrong["strokeDash"] == vega.DASH[palette.REJECTED.pattern]  # not colour alone
     # The rule's name and distance: a line over the bars (data), not the chart's title.
     (heading,) = spec["datasets"]["heading"]
-    assert heading["text"] == "Rejection resamples from p: TV = 0.14"
+    assert heading["text"] == "Rejection resamples from p: distance 0.14"
     assert "0.14" not in str(spec["title"])
     caption = zoo_law_caption(LABELS, S, z, "x", Notation())
     assert "mat 26% vs 40%" in caption and "0.14" in caption

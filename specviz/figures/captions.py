@@ -16,12 +16,9 @@ from specviz.palette import Notation
 def acceptance_caption(labels: Sequence[str], step: OneTokenStep, n: Notation) -> str:
     """The acceptance probability and the ratio of every word (the chart drops the ratios when
     there are too many words to print them)."""
-    p, q, accept = step.p, step.q, step.accept
     parts = [
-        n.fill(f"{w} {percent(a)} ({{T}}/{{D}} = {pi / qi:.2f})")
-        if qi > 0
-        else f"{w} never proposed"
-        for w, a, pi, qi in zip(labels, accept, p, q, strict=True)
+        f"{w} {percent(a)} ({{T}}/{{D}} = {pi / qi:.2f})" if qi > 0 else f"{w} never proposed"
+        for w, a, pi, qi in zip(labels, step.accept, step.p, step.q, strict=True)
     ]
     return n.fill(f"Stacked bars of P(accept) = min(1, {{T}}/{{D}}) per word: {'; '.join(parts)}.")
 

@@ -61,10 +61,7 @@ def ticks(lo: float, hi: float) -> list[float]:
     where fewer than two fit, 2 and 5 times them too, or failing that every multiple (an axis
     needs two numbers to be read)."""
     a, b = int(np.floor(np.log10(lo))), int(np.ceil(np.log10(hi)))
-    decades = [10.0**k for k in range(a, b + 1) if lo <= 10.0**k <= hi]
-    if len(decades) >= 2:
-        return decades
-    for multiples in ((1, 2, 5), range(1, 10)):
+    for multiples in ((1,), (1, 2, 5), range(1, 10)):
         steps = [
             v for k in range(a, b + 1) for m in multiples if lo <= (v := float(f"{m}e{k}")) <= hi
         ]
@@ -80,12 +77,9 @@ def mean_series(band: TVBand, slot: int) -> Series:
 
 
 def convergence_rows(series: Sequence[Series]) -> list[dict]:
-    """One row per (line, checkpoint) with TV > 0, flagged ``alone`` where it is its line's only
-    point (drawn as a dot: a line of one point is invisible).
-
-    Points with TV = 0 (possible at small N, when the counts hit the target exactly) cannot sit
-    on a log axis and are left out.
-    """
+    """One row per (line, checkpoint) with TV > 0 (a TV of 0, possible at small N, cannot sit on
+    a log axis), flagged ``alone`` where it is its line's only point (drawn as a dot: a line of
+    one point is invisible)."""
     rows = []
     for s in series:
         for i, path in enumerate(s.paths):
@@ -118,13 +112,10 @@ def convergence_spec(
     title: str,
     style: ChartStyle = DEFAULT_STYLE,
 ) -> dict:
-    """TV to the target versus N on log–log axes over the shaded noise ``band``, as a Vega-Lite
-    spec whose only state is its ``datasets``.
-
-    ``series`` are the lines, one legend entry each (the exact sampler's average and a flat
-    floor among them); ``looks`` say how each slot is drawn, the same list for every state of a
-    page (a slot no series fills is not shown); ``title`` is the same for every state.
-    """
+    """TV to the target versus N on log–log axes over the shaded noise ``band``, a Vega-Lite spec
+    whose only state is its ``datasets``: ``series`` are the lines, one legend entry each;
+    ``looks`` say how each slot is drawn (a slot no series fills is not shown) and, like
+    ``title``, are the same for every state of a page."""
     return vega.chart(
         style,
         vega.title(title, style),
@@ -213,7 +204,7 @@ def _axes(style: ChartStyle) -> tuple[dict, object]:
     x = log | {"field": "n", "title": "N runs (log scale)"}
     x["axis"] = {"labelExpr": _N_LABELS, "grid": True, "values": vega.ticks_from("xticks", "n")}
     y_axis = {"format": "~g", "grid": True, "values": vega.ticks_from("yticks", "tv")}
-    y_title = style.fill("TV distance to {T} (log scale)")
+    y_title = style.fill("distance to {T} (log scale)")
     return x, lambda field: log | {"field": field, "title": y_title, "axis": y_axis}
 
 
@@ -278,7 +269,7 @@ def monte_carlo_chart_caption(
         else ""
     )
     return notation.fill(
-        f"Log–log lines of the TV distance between the emitted words and {{T}} versus N, for "
+        f"Log–log lines of the distance between the emitted words and {{T}} versus N, for "
         f"{count(len(runs), 'seed')}, over the shaded {100 * band.level:.0f}% band of an exact "
         f"sampler. At N = {n:,}: {tvs}; the band there reaches from "
         f"{tv_text(float(band.lower[-1]))} to {tv_text(float(band.upper[-1]))}"
@@ -304,7 +295,7 @@ def zoo_spec(comparison: ZooComparison, title: str, style: ChartStyle = DEFAULT_
     ]
     if comparison.tv > 0:  # total_variation already counts rounding as 0
         floor = _flat(comparison.tv, int(band.n[-1]))
-        series.append(Series(f"its floor: TV = {tv_text(comparison.tv)}", (floor,), 3))
+        series.append(Series(f"its floor: distance {tv_text(comparison.tv)}", (floor,), 3))
     width = style.line_width + 1
     looks = [
         Look(palette.TARGET.color, width=width),
@@ -353,6 +344,6 @@ def zoo_chart_caption(comparison: ZooComparison, title: str, notation: Notation)
             f"still hides its floor {tv_text(comparison.tv)}."
         )
     return notation.fill(
-        f"Log–log lines of the TV distance to {{T}} versus N, up to N = {n:,}. The correct rule "
+        f"Log–log lines of the distance to {{T}} versus N, up to N = {n:,}. The correct rule "
         f"ends at {tv_text(float(comparison.correct.tv[-1]))}, {where}; {wrong} " + seen
     )

@@ -16,10 +16,11 @@ from specviz import palette
 from specviz.decoding import LEVIATHAN_TABLE2, RANGES, Decoding, Origin, WordsPerCall
 from specviz.figures import vega
 from specviz.figures.html import render
-from specviz.figures.numbers import pace, percent
+from specviz.figures.numbers import count, pace, percent
 from specviz.figures.style import ChartStyle
 from specviz.language import END, Measured
 from specviz.limits import CHECK_RUNS, CHECK_WORDS, COMMON_WORDS, PAIR_TITLES
+from specviz.links import YOUR_PAIR
 from specviz.palette import Notation
 from specviz.theory import speedup
 
@@ -37,9 +38,12 @@ HOW_PREDICTED = (
     "Over a long text, words per call = Σₖ₌₀..γ π Mᵏ1 with π the long-run law of K "
     "(renewal–reward); for a text of n words the expected calls are Cₙ = 1 + Σⱼ Kⱼ Cₙ₋ⱼ, Kⱼ "
     "moving a call that writes j words. No simulation is involved; the table checks both "
-    "against simulated texts. The i.i.d. formula (1 − αᵞ⁺¹)/(1 − α) is the special case where "
-    "every context has the same α."
+    "against simulated texts. The simple formula (1 − αᵞ⁺¹)/(1 − α), often called the i.i.d. "
+    "formula (every guess kept independently with the same chance α), is the special case "
+    "where every context has the same α — as for your pair from the Playground."
 )
+#: The pair selector's names: the toy pairs, then the learner's own.
+TITLES = PAIR_TITLES | {YOUR_PAIR: "Your pair from the Playground"}
 PAIR_BLURBS: dict[str, str] = {
     "ngram": "Target {T} reads the last two words (a trigram model of twenty short sentences "
     "about a cat and a dog); draft {D} reads only the last word (a bigram model of the same "
@@ -53,6 +57,9 @@ PAIR_BLURBS: dict[str, str] = {
     "hotter": "Draft {D} is the target itself run at twice the temperature, so it spreads its "
     "guesses wider than the target does (at temperature 0 both always pick the likeliest word "
     "and agree).",
+    YOUR_PAIR: "Your pair from the Playground: {T} and {D} give each of your words the chances "
+    "you set there (at temperature 1), whatever was written before, so every guess is kept with "
+    "the same chance α and the simple formula is exact.",
     "perfect": "Draft {D} is the target {T} itself: every guess is kept and every call writes "
     "γ + 1 words. No real draft is this good — it would be as slow as the target.",
     "textbook": "A chain of three words small enough to work by hand (sun, rain, wind): a fixed "
@@ -85,8 +92,10 @@ SLOW_COST = 0.5
 _KINDS = {"yours": ("━ your c", [1, 0], palette.TARGET.color, 2),
           "free": ("┅ free drafts, c = 0", [2, 3], palette.NEUTRAL.color, 0),
           "slow": ("╌ a slow draft, c = 0.5", [7, 4], palette.NEUTRAL.color, 0)}  # fmt: skip
+SLOWER = "✗ slower than plain decoding"
 STAR = "M0,-1L.3,-.3L1,-.3L.45,.15L.6,.9L0,.45L-.6,.9L-.45,.15L-1,-.3L-.3,-.3Z"
-_SERIES = ("● predicted from the two models", "▬ ▬ i.i.d. formula", "◆ this text", "★ best γ")
+_SERIES = ("● predicted from the two models", "▬ ▬ simple formula: same α each guess",
+           "◆ this text", "★ best γ")  # fmt: skip
 _ROLES = (palette.TARGET, palette.NEUTRAL, palette.DRAFT, palette.ACCEPTED)
 
 
@@ -132,24 +141,27 @@ def _q(field: str, title: str | None = None, **extra: object) -> dict:
 # --------------------------------------------------------------------------- against γ
 
 
-def _slower(x: dict, y: str, style: ChartStyle, right: float) -> list[dict]:
+def _slower(x: dict, y: str, style: ChartStyle, right: float, names: str = "") -> list[dict]:
     """The region "slower than plain decoding" (speed-up below 1) up to ``right``, its edge and
-    its name (constant rows: the region never moves)."""
-    row = [{"x": 0, "x2": right, "y0": 0, "y1": 1, "text": "✗ slower than plain decoding"}]
+    its name in the bottom corner no curve comes to: right, or the one the dataset ``names``
+    gives (its fields ``left`` and ``right``: the name, or nothing)."""
+    row = [{"x": 0, "x2": right, "y0": 0, "y1": 1, "left": "", "right": SLOWER}]
     band = {"type": "rect", "color": palette.REJECTED.color, "opacity": 0.12}
     edge = {"type": "rule", "color": palette.INK, "strokeDash": [2, 3], "strokeWidth": 1.5}
-    name = {"type": "text", "align": "right", "baseline": "bottom", "dx": -4, "dy": -2,
-            "fontSize": style.text_size, "color": palette.REJECTED.text_color}  # fmt: skip
+    name = {"type": "text", "baseline": "bottom", "dy": -2, "fontSize": style.text_size,
+            "color": palette.REJECTED.text_color}  # fmt: skip
+    q = {"type": "quantitative"}
     return [_layer(row, band, x=x | {"field": "x"}, x2={"field": "x2"}, y=_q("y0", y),
                    y2={"field": "y1"}),
             _layer(row, edge, y=_q("y1", y)),
-            _layer(row, name, x=x | {"field": "x2"}, y=_q("y0", y),
-                   text={"field": "text"})]  # fmt: skip
+            *(_layer(names or row, name | {"align": side, "dx": dx}, x=q | {"datum": at},
+                     y=q | {"datum": 0}, text={"field": side})
+              for side, dx, at in (("left", 4, 0), ("right", -4, right)))]  # fmt: skip
 
 
 def _against_gamma(field: str, title: str, data: dict, extra: list, style: ChartStyle) -> dict:
-    """A chart against γ: prediction, i.i.d. formula, this text, the learner's γ (the legend on
-    the chart of words per call, above the other)."""
+    """A chart against γ: prediction, simple (i.i.d.) formula, this text, the learner's γ (the
+    legend on the chart of words per call, above the other)."""
     legend = field == "words"
     # One column on a screen: two do not fit a phone's 390 px.
     key = [_legend(n, _SERIES, _ROLES, (2 if style.projector else 1) * legend) for n in _SERIES]
@@ -171,7 +183,7 @@ def _against_gamma(field: str, title: str, data: dict, extra: list, style: Chart
 def words_figure(
     curve: Sequence[WordsPerCall], run: Decoding, style: ChartStyle
 ) -> tuple[dict, str]:
-    """Words per call against γ: the exact prediction, the i.i.d. formula, this text."""
+    """Words per call against γ: the exact prediction, the simple (i.i.d.) formula, this text."""
     data = {"rows": [{"kind": "curve", "g": w.gamma, "words": w.long_run, "words_iid": w.iid}
                      for w in curve] + [{"kind": "point", "g": run.gamma,
                      "words": run.words_per_call, "text": f"your γ = {run.gamma}"}]}  # fmt: skip
@@ -182,7 +194,8 @@ def words_figure(
     values = ", ".join(f"γ = {w.gamma}: {w.long_run:.2f}" for w in curve[1::2])
     return spec, style.fill(
         f"Words per target call against γ = 0 to {len(curve) - 1}, predicted from the two models "
-        f"({values}), the i.i.d. formula with α = {percent(curve[run.gamma].alpha)} (dashed), "
+        f"({values}), the simple formula that gives every guess the same chance α = "
+        f"{percent(curve[run.gamma].alpha)} (dashed), "
         f"and this text's {run.words_per_call:.2f} at γ = {run.gamma} (diamond)."
     )
 
@@ -190,18 +203,22 @@ def words_figure(
 def speed_figure(
     curve: Sequence[WordsPerCall], run: Decoding, cost: float, style: ChartStyle
 ) -> tuple[dict, str]:
-    """The speed-up in the cost model against γ: predicted, i.i.d., this text, the best γ and
-    the region below 1."""
+    """The speed-up in the cost model against γ: predicted, simple formula, this text, the best
+    γ and the region below 1."""
     best, best_speed = best_gamma(curve, cost)
+    # The band's name: bottom left if the curve ends in the band, where it never comes (a call
+    # writes a word or more: the speed-up is at least 1 / (1 + γc) > 1/5 for γ < 4, c ≤ 1).
+    falls = curve[-1].speedup(cost) < 1
     data = {"rows": [{"kind": "curve", "g": w.gamma, "speed": w.speedup(cost),
                       "speed_iid": speedup(w.iid, w.gamma, cost)} for w in curve]
             + [{"kind": "point", "g": run.gamma, "speed": run.speedup(cost), "best": best,
-                "best_speed": best_speed, "text": f"★ best γ = {best}"}]}  # fmt: skip
+                "best_speed": best_speed, "text": f"★ best γ = {best}",
+                "left": SLOWER if falls else "", "right": "" if falls else SLOWER}]}  # fmt: skip
     x, y = _q("best"), _q("best_speed", "speed-up")
     star = {"type": "point", "shape": STAR, "filled": True, "size": 900 if style.projector else 500}
     label = {"type": "text", "dy": -16, "fontSize": style.text_size,
              "color": palette.ACCEPTED.text_color}  # fmt: skip
-    extra = [*_slower(_q("g"), "speed-up", style, len(curve) - 1),
+    extra = [*_slower(_q("g"), "speed-up", style, len(curve) - 1, "rows/point"),
              _layer("rows/point", star, _legend(_SERIES[3], _SERIES, _ROLES, 0), x=x, y=y),
              _layer("rows/point", label, x=x, y=y, text={"field": "text"})]  # fmt: skip
     return _against_gamma("speed", "speed-up", data, extra, style), (
@@ -323,7 +340,7 @@ def check_table(check: Sequence[Measured], cost: float, current: str) -> str:
     """The check as a Markdown table (the pair shown in bold): the long-text prediction, then
     texts of :data:`~specviz.limits.CHECK_WORDS` words, exact and measured — like with like."""
     lines = [
-        f"| pair | α | i.i.d. formula | from the models | {CHECK_WORDS}-word texts: exact | "
+        f"| pair | α | simple formula | from the models | {CHECK_WORDS}-word texts: exact | "
         f"measured ({CHECK_RUNS} texts) | speed-up (c = {cost:g}) |",
         "|---|---|---|---|---|---|---|",
     ]
@@ -339,7 +356,7 @@ def check_table(check: Sequence[Measured], cost: float, current: str) -> str:
 
 
 def check_note(check: Sequence[Measured]) -> str:
-    """What the columns compare, how far the i.i.d. formula is off, and the published puzzle."""
+    """What the columns compare, how far the simple formula is off, and the published puzzle."""
     predictions = [m.prediction for m in check]
     gaps = [abs(w.iid - w.long_run) / w.long_run for w in predictions]
     worst, gamma = int(np.argmax(gaps)), predictions[0].gamma
@@ -351,7 +368,7 @@ def check_note(check: Sequence[Measured]) -> str:
         f"“From the models” is a long text; a text of {CHECK_WORDS} words from a sentence's "
         "start writes fewer words per call (its first calls, its last call cut), so the "
         f"measurement — words over calls in {CHECK_RUNS} simulated texts, ± two standard errors "
-        "— stands beside the exact value for that length. The i.i.d. formula pretends every "
+        "— stands beside the exact value for that length. The simple formula pretends every "
         "guess is kept with the same chance α, independently; real guesses are not (easy words "
         f"come in runs). On these toy pairs {off}. Published numbers stray further: "
         f"{len(_ABOVE)} of the 12 speed-ups in Leviathan et al.'s Table 2 lie *above* what the "
@@ -361,10 +378,11 @@ def check_note(check: Sequence[Measured]) -> str:
 
 
 def in_a_row_figure(prediction: WordsPerCall, style: ChartStyle) -> tuple[dict, str]:
-    """Chance that guess k is kept given the guesses before it were, against α (i.i.d.)."""
+    """Chance that guess k is kept given the guesses before it were, against the simple
+    formula's α."""
     row = prediction.kept_in_a_row
     chances = [row[k] / row[k - 1] if row[k - 1] > 0 else None for k in range(1, row.size)]
-    names = ("● exact, from the two models", "▬ ▬ i.i.d. formula: α every time")
+    names = ("● exact, from the two models", "▬ ▬ simple formula: α every time")
     key = [_legend(n, names, (palette.TARGET, palette.NEUTRAL), 1) for n in names]
     x = {"field": "k", "type": "ordinal", "axis": {"labelAngle": 0},
          "title": "guess k of a call (the ones before it kept)"}  # fmt: skip
@@ -382,7 +400,7 @@ def in_a_row_figure(prediction: WordsPerCall, style: ChartStyle) -> tuple[dict, 
     shown = ", ".join(percent(c) for c in chances if c is not None) or "none"
     return vega.chart(style, title, data, layers, width="container"), (
         "Bars: the chance that guess k of a call is kept, given that the guesses before it were "
-        f"kept, in a long text: {shown}. The i.i.d. formula assumes α = "
+        f"kept, in a long text: {shown}. The simple formula assumes α = "
         f"{percent(prediction.alpha)} for every guess (dashed)."
     )
 
@@ -427,7 +445,7 @@ def shares_figure(
 def summary_sentence(curve: Sequence[WordsPerCall], run: Decoding, cost: float, n: Notation) -> str:
     """One paragraph on what the numbers mean (true at every setting)."""
     best, best_speed = best_gamma(curve, cost)
-    here, speed = curve[run.gamma], run.speedup(cost)
+    here = curve[run.gamma]
     if cost == 0 and best == len(curve) - 1:
         verdict = (f"With free drafts every extra guess helps: on the chart γ = {best} is best "
                    f"({_x(best_speed)}).")  # fmt: skip
@@ -442,10 +460,71 @@ def summary_sentence(curve: Sequence[WordsPerCall], run: Decoding, cost: float, 
     return n.fill(
         f"A guess of the draft {{D}} is kept **{percent(here.alpha)}** of the time on average "
         f"(α). With γ = {run.gamma} guesses per call, the target {{T}} wrote these "
-        f"{run.n_tokens} words in **{run.target_calls} calls**, where plain decoding needs "
-        f"{run.n_tokens} (one per word): **{run.words_per_call:.2f} words per call** (in a long "
-        f"text: {here.long_run:.2f}). If a draft step costs c = {cost:g} target steps, that is "
-        f"**{_x(speed)}** plain decoding's speed: {pace(speed)} writing word by word. {verdict}"
+        f"{run.n_tokens} words in **{run.target_calls} calls** (plain decoding needs one per "
+        f"word): **{run.words_per_call:.2f} words per call**; a long text averages "
+        f"{here.long_run:.2f}. {verdict}"
+    )
+
+
+# --------------------------------------------------------------------------- as time
+
+
+#: The time view's bars: legend name, and the band of the chart's y each fills.
+_PARTS = {"target": ("▮ a target call: costs 1", 2.4, 3.4), "call": ("", 0.4, 1.4),
+          "draft": ("▬ the draft's γ guesses: c each", 0.65, 1.15)}  # fmt: skip
+
+
+def time_figure(run: Decoding, cost: float, style: ChartStyle) -> tuple[dict, str]:
+    """This text as time in the cost model, two lanes on one axis: plain decoding (a target
+    call, costing 1, per word) over speculative decoding (each call: γ guesses costing ``c``,
+    then the target call). Each lane ends at its total: ``n_tokens``, and ``target_calls + c ×
+    draft_calls`` exactly."""
+    g, n, calls = run.gamma, run.n_tokens, run.target_calls
+    ends = [j + cost * (j * g) for j in range(calls + 1)]  # j target calls and jγ guesses
+    total, speed = ends[-1], run.speedup(cost)
+    bars = [{"kind": "target", "x": i, "x2": i + 1, "tip": f"word {i + 1}: one target call"}
+            for i in range(n)]  # fmt: skip
+    for j, k in enumerate(np.bincount(run.call_of, minlength=calls).tolist()):
+        bars += [{"kind": "draft", "x": ends[j], "x2": ends[j + 1] - 1,
+                  "tip": f"call {j + 1}: {g} guesses of the draft"},
+                 {"kind": "call", "x": ends[j + 1] - 1, "x2": ends[j + 1],
+                  "tip": f"call {j + 1} of the target: {count(k, 'word')}"}]  # fmt: skip
+    icon = {"faster than": "✓", "slower than": "✗", "as fast as": "="}[pace(speed)]
+    texts = [("verdict", 4.3, f"{icon} {_x(speed)}: {pace(speed)} plain decoding"),
+             ("lane", 3.5, f"Plain decoding: {n} target calls = {n}"),
+             ("lane", 1.5, f"Speculative: {calls} calls + {cost:g} × {run.draft_calls} guesses = "
+              f"{total:g}")]  # fmt: skip
+    edge = 0.5 if max(n, total) <= 150 else 0  # white edges between calls, while they show
+    data = {"bars": [b | dict(zip(("y", "y2"), _PARTS[b["kind"]][1:], strict=True))
+                     | {"edge": 0 if b["kind"] == "draft" else edge} for b in bars],
+            "texts": [{"kind": kind, "y": y, "text": t} for kind, y, t in texts],
+            "end": [{"x": total, "y": y, "y2": y + 1.1} for y in (0.35, 2.35)]}  # fmt: skip
+    names = (_PARTS["target"][0], _PARTS["draft"][0])
+    key = [_legend(name, names, (palette.TARGET, palette.DRAFT), 1) for name in names]
+    x = _q("x", "time, in target calls", scale={"domainMin": 0}, axis={"grid": False})
+    y = {"field": "y", "type": "quantitative", "axis": None, "scale": {"domain": [0.2, 4.8]}}
+    rect = {"type": "rect", "stroke": "white"}
+    bar = {"x": x, "x2": {"field": "x2"}, "y": y, "y2": {"field": "y2"},
+           "tooltip": {"field": "tip"}, "strokeWidth": _q("edge", scale=None)}  # fmt: skip
+    words = {"type": "text", "align": "left", "baseline": "bottom", "fontSize": style.font_size}
+    place = {"x": {"datum": 0, "type": "quantitative"}, "y": y, "text": {"field": "text"}}
+    end = {"type": "rule", "strokeDash": [4, 3], "color": palette.INK,
+           "strokeWidth": style.line_width}  # fmt: skip
+    layers = [_layer("bars/target", rect, key[0], **bar), _layer("bars/call", rect, key[0], **bar),
+              _layer("bars/draft", rect, key[1], **bar),
+              _layer("end", end, x=x, y=y, y2={"field": "y2"}),
+              _layer("texts/lane", words, **place),
+              _layer("texts/verdict", words | {"fontWeight": "bold", "fontSize": style.title_size},
+                     **place)]  # fmt: skip
+    title = vega.title("This text as time: plain against speculative", style)
+    spec = vega.chart(style, title, data, layers, width="container",
+                      height=330 if style.projector else 250)  # fmt: skip
+    return spec, (
+        f"This text's {n} words as time, a target call costing 1 and a guess of the draft "
+        f"c = {cost:g}. Top lane, plain decoding: {n} target calls, time {n}. Bottom lane, "
+        f"speculative decoding: {calls} target calls + {cost:g} × {run.draft_calls} guesses = "
+        f"time {total:g} (dashed line): {_x(speed)} plain decoding's speed, {pace(speed)} plain "
+        "decoding."
     )
 
 

@@ -1,9 +1,6 @@
 """The page "Why it's exact": the derivation, its table filled in word by word, the rejection
-equation, the charts of one step, the float32 leak and the predict-then-reveal answers.
-
-Every number shown is read from a step (:class:`~specviz.one_token.OneTokenStep`) or from the
-core's results (:class:`~specviz.exactness.Float32Leak`), never computed a second time.
-"""
+equation, the charts of one step, the float32 leak, the predict-then-reveal answers; and Home's
+tally. Every number shown is read from a step or from the core's results, never computed twice."""
 
 from __future__ import annotations
 
@@ -20,6 +17,8 @@ from specviz.figures.style import ChartStyle
 from specviz.limits import ROUNDING
 from specviz.one_token import OneTokenStep
 from specviz.palette import Notation, Role
+from specviz.runs import MonteCarloRun
+from specviz.scenario import home_scenario
 from specviz.theory import expected_tokens_per_step
 
 #: The derivation in LaTeX, lettered with {T} and {D}: a step per line, to fit a phone's width.
@@ -44,12 +43,10 @@ CHAIN_RULE = (
     "calls it takes, not which texts come out."
 )
 
-_BIG = ((10**12, "trillion"), (10**9, "billion"), (10**6, "million"))
-
 
 def big_count(n: int) -> str:
     """A large round number in words: ``10**12`` -> "1 trillion", ``10**7`` -> "10 million"."""
-    for size, name in _BIG:
+    for size, name in ((10**12, "trillion"), (10**9, "billion"), (10**6, "million")):
         if n >= size and n % size == 0:
             return f"{n // size:,} {name}"
     return f"{n:,}"
@@ -102,13 +99,12 @@ def rejection_equation(labels: Sequence[str], step: OneTokenStep, notation: Nota
         "**P(rejection) = the bucket's size.** A guess of x is bounced with probability "
         "{D}(x)·(1 − a(x)) = max(0, {D} − {T})(x). Summed: "
         f"{bounced} = **{percent(step.z)}**. The bucket holds max(0, {{T}} − {{D}}): "
-        f"{refill} = **Z = {percent(step.z)}**. Both sums are TV({{T}}, {{D}}), so every rejected "
+        f"{refill} = **Z = {percent(step.z)}**. Both sums are the distance between {{T}} and "
+        "{D} (half their summed gaps), so every rejected "
         "guess is replaced by exactly one word from the bucket: no probability is lost or "
         "counted twice."
     )
 
-
-# ------------------------------------------------------------------------ charts of one step
 
 #: Share of a word's slot a bar fills; the proof's target outline reaches wider than its bars.
 BAR_BAND = 0.65
@@ -130,8 +126,7 @@ def _x(labels: Sequence[str], style: ChartStyle) -> dict:
 def _colour(
     names: Sequence[str], roles: Sequence[Role], style: ChartStyle, **legend: object
 ) -> dict:
-    """The chart's one legend (:func:`vega.colour`), its entries side by side on a projector's
-    wide chart (a row of legend is a row less of plot)."""
+    """The chart's one legend, side by side on a projector: a legend row is a row less of plot."""
     beside = {"direction": "horizontal"} if style.projector else {}
     return vega.colour(names, roles, style, **beside, **legend)
 
@@ -146,8 +141,7 @@ def _bars(
     band: float = BAR_BAND,
     **encoding: object,
 ) -> dict:
-    """Bars of dataset ``bars`` in a role's look, legend entry ``name``, from 0 to field ``y``
-    or between the two fields of ``y`` = (top, bottom)."""
+    """Bars of dataset ``bars`` in a role's look, from 0 to field ``y`` or between its two."""
     top, bottom = y if isinstance(y, tuple) else (y, None)
     place = {"x": x, "y": vega.room_y(top)} | ({"y2": {"field": bottom}} if bottom else {})
     mark = {"width": {"band": band}}
@@ -161,8 +155,7 @@ def _text(field: str, y: str, x: dict, **mark: object) -> dict:
 
 
 def _inside(texts: Sequence[str], shares: Sequence[float], top: float, style: ChartStyle) -> list:
-    """Numbers printed inside bars, each left out where its bar cannot hold it (the caption
-    has every number)."""
+    """Numbers printed inside bars, each left out where its bar cannot hold it."""
     wide = fit.slot_width(style, len(texts)) * BAR_BAND
     px = 0.8 * style.height / top
     size = style.text_size
@@ -273,16 +266,6 @@ def bucket_figure(labels: Sequence[str], step: OneTokenStep, style: ChartStyle) 
     return vega.chart(style, title, datasets, layers)
 
 
-def _proof_rows(labels: Sequence[str], step: OneTokenStep, style: ChartStyle) -> dict:
-    """The picture proof's datasets: a row per word, and the y axis's top and ticks."""
-    p = [float(v) for v in step.p]
-    top = max(p) * 1.2
-    totals = fit.fit_row([[f"= {percent(v)}" for v in p], [percent(v) for v in p]], p, top, style)
-    kept, refill = step.kept, step.refill
-    rows = vega.rows(labels, kept=kept, refill=refill, top=kept + refill, p=p, total=totals)
-    return {"bars": rows, "ceiling": [{"y": top}], "yticks": vega.share_ticks(top)}
-
-
 def proof_figure(labels: Sequence[str], step: OneTokenStep, style: ChartStyle) -> dict:
     """The picture proof: kept guesses min({T}, {D}) plus bucket refills Z·r(x) land exactly on
     the target {T}(x), drawn as a dashed ink outline over each bar."""
@@ -314,8 +297,14 @@ def proof_figure(labels: Sequence[str], step: OneTokenStep, style: ChartStyle) -
         _text("total", "p", x, baseline="bottom", dy=-(style.line_width / 2 + 3)),
         *vega.room("ceiling", "y"),
     ]
+    p = [float(v) for v in step.p]
+    top = max(p) * 1.2
+    totals = fit.fit_row([[f"= {percent(v)}" for v in p], [percent(v) for v in p]], p, top, style)
+    kept, refill = step.kept, step.refill
+    rows = vega.rows(labels, kept=kept, refill=refill, top=kept + refill, p=p, total=totals)
+    datasets = {"bars": rows, "ceiling": [{"y": top}], "yticks": vega.share_ticks(top)}
     title = vega.title("Why it is exact:\nkept + refilled = {T}, word by word", style)
-    return vega.chart(style, title, _proof_rows(labels, step, style), layers)
+    return vega.chart(style, title, datasets, layers)
 
 
 def why_figures(labels: Sequence[str], step: OneTokenStep, style: ChartStyle) -> dict[str, object]:
@@ -332,9 +321,6 @@ def why_figures(labels: Sequence[str], step: OneTokenStep, style: ChartStyle) ->
 def case_figures(key: str, style: ChartStyle) -> dict[str, object]:
     """:func:`why_figures` of one of the page's own cases (never the learner's state)."""
     return why_figures(WORDS, CASES_BY_KEY[key].step(), style)
-
-
-# ------------------------------------------------------------------------ a forbidden word
 
 
 def filter_sentence(labels: Sequence[str], step: OneTokenStep, notation: Notation) -> str:
@@ -368,59 +354,54 @@ def filter_figure(style: ChartStyle) -> tuple[dict, str]:
 
 def leak_sentence(leak: Float32Leak, notation: Notation) -> str:
     """What the count-level runs of the float32 exhibit found, in one paragraph."""
-    one_in = round(1 / leak.per_proposal)
+    one_in, runs = round(1 / leak.per_proposal), big_count(leak.n)
     words = ", ".join(f"'{WORDS[i]}'" for i in leak.forbidden) or "no word"
     return notation.fill(
-        f"In {big_count(leak.n)} runs of the case above the ≤ test emitted {words} "
-        f"**{leak.leaks:,} times** (about {leak.expected_leaks:,.1f} expected: one proposal in "
-        f"{one_in:,} passes with u = 0); the strict test u·{{D}}(x) < {{T}}(x) emitted it "
-        f"**{leak.strict_leaks:,} times**, as it always will."
+        f"In {runs} runs of the case above the ≤ test emitted {words} **{leak.leaks:,} times** "
+        f"(about {leak.expected_leaks:,.1f} expected: one proposal in {one_in:,} passes with "
+        f"u = 0 on a CPU); the strict test u·{{D}}(x) < {{T}}(x) emitted it "
+        f"**{leak.strict_leaks:,} times**, as it always will. Each count is one draw from its "
+        f"exact law for {runs} runs, not {runs} random numbers drawn one by one."
     )
 
 
-# ------------------------------------------------------------------------ predict, reveal
-
-
-def reveal(question: Question, notation: Notation) -> str:
-    """Why the right answer is right, with the numbers of the question's state."""
-    one = question.case.step()
+def reveal(question: Question, guess: str, notation: Notation) -> str:
+    """The verdict on ``guess``, the right answer named once, and why it is right, with the
+    numbers of the question's state."""
+    one, answer = question.case.step(), question.options[question.answer]
+    verdict = "Right" if question.is_right(guess) else "Not quite. The answer"
     if question.key == "alpha":
-        terms = " + ".join(percent(v) for v in one.kept)
-        return notation.fill(
-            f"α = Σ min({{T}}, {{D}}) = {terms} = **{percent(one.alpha)}**. A guess only has to "
-            "be kept as often as the target wants that word, so every word the two models share "
-            "counts, however badly the draft orders them."
+        why = (
+            f"α = Σ min({{T}}, {{D}}): {' + '.join(map(percent, one.kept))}, word by word. A guess "
+            "only has to be kept as often as the target wants that word, so every word the two "
+            "models share counts, however badly the draft orders them."
         )
-    if question.key == "topped_up":
-        under = [w for w, r in zip(WORDS, one.refill, strict=True) if r > 0]
-        over = [
-            f"{w} ({percent(qi)} > {percent(pi)})"
-            for w, pi, qi, b in zip(WORDS, one.p, one.q, one.balance, strict=True)
-            if b > 0
-        ]
-        return notation.fill(
-            f"Only the words with {{D}}(x) < {{T}}(x) are topped up: **{', '.join(under)}**. "
-            f"The bucket max(0, {{T}} − {{D}}) holds {_terms(WORDS, one.refill)}. Words the "
-            f"draft proposes too often — {', '.join(over)} — have guesses bounced, never "
-            "topped up; a word proposed exactly as often as the target wants is left alone."
+    elif question.key == "topped_up":
+        too_often = np.flatnonzero(one.balance > 0)
+        over = [f"{WORDS[i]} ({percent(one.q[i])} > {percent(one.p[i])})" for i in too_often]
+        why = (
+            "A word is topped up only where {D}(x) < {T}(x): the bucket max(0, {T} − {D}) holds "
+            f"{_terms(WORDS, one.refill)}. Words the draft proposes too often — "
+            f"{', '.join(over)} — have guesses bounced, never topped up; a word proposed exactly "
+            "as often as the target wants is left alone."
         )
-    if question.key == "missing":
-        return notation.fill(
-            f"Yes — exactly {percent(one.output[3])}. 'bed' is never a kept guess (0%), but the "
-            f"bucket holds max(0, {{T}} − {{D}})(bed) = {percent(one.refill[3])} of it, and "
-            f"every rejection (Z = {percent(one.z)}) draws from the bucket: "
-            f"0% + {percent(one.refill[3])} = {percent(one.p[3])}."
+    elif question.key == "missing":
+        why = (
+            f"'bed' is never a kept guess (0%), but the bucket holds max(0, {{T}} − {{D}})(bed) = "
+            f"{percent(one.refill[3])} of it, and every rejection (Z = {percent(one.z)}) draws "
+            f"from the bucket: 0% + {percent(one.refill[3])} = {percent(one.output[3])}."
         )
-    other = question.other.step() if question.other else one
-    gamma = 4
-    return notation.fill(
-        f"Only the speed. α falls from {percent(other.alpha)} to {percent(one.alpha)}, so with "
-        f"γ = {gamma} guesses a target call writes "
-        f"{float(expected_tokens_per_step(other.alpha, gamma)):.2f} words on average instead of "
-        f"{float(expected_tokens_per_step(one.alpha, gamma)):.2f}. But kept guesses + bucket = "
-        "{T}, word by word, for both drafts: the chart shows the bad draft's words arriving "
-        "mostly from the bucket, in exactly the target's proportions."
-    )
+    else:
+        other, gamma = (question.other or question.case).step(), 4
+        why = (
+            f"α falls from {percent(other.alpha)} to {percent(one.alpha)}, so with γ = {gamma} "
+            "guesses a target call writes "
+            f"{float(expected_tokens_per_step(other.alpha, gamma)):.2f} words on average instead "
+            f"of {float(expected_tokens_per_step(one.alpha, gamma)):.2f}. But kept guesses + "
+            "bucket = {T}, word by word, for both drafts: the chart shows the bad draft's words "
+            "arriving mostly from the bucket, in exactly the target's proportions."
+        )
+    return notation.fill(f"**{verdict}: “{answer}”.** {why}")
 
 
 def question_figure(key: str, style: ChartStyle) -> tuple[dict, str]:
@@ -430,3 +411,32 @@ def question_figure(key: str, style: ChartStyle) -> tuple[dict, str]:
     if key == "topped_up":
         return bucket_figure(WORDS, one, style), captions.bucket_caption(WORDS, one, note)
     return proof_figure(WORDS, one, style), captions.proof_caption(WORDS, one, note)
+
+
+def tally_table(
+    qualities: Sequence[int], runs: Sequence[MonteCarloRun], notation: Notation
+) -> dict[str, list[str]]:
+    """Home's draws (:func:`~specviz.exactness.home_draws`) at each quality as table columns:
+    the words' shares, then the guesses kept, drawn and exactly (α = Σ min(p, q))."""
+    t, d = notation.target, notation.draft
+    p = home_scenario(0).step().p
+    columns = {"word": [*WORDS, "guesses kept", f"Σ min({t}, {d})"]}
+    columns[f"target {t}"] = [*map(percent, p), "", ""]
+    for k, run in zip(qualities, runs, strict=True):
+        shares = (*run.counts.output_counts, run.counts.accepted_counts.sum())
+        drawn = [f"{100 * c / run.n:.1f}%" for c in shares]
+        columns[f"draft {k}%"] = [*drawn, percent(home_scenario(k).step().alpha)]
+    return columns
+
+
+def overlap_sentence(notation: Notation) -> str:
+    """Why Home's backwards draft (quality 0) keeps its share of guesses: Σ min(p, q)."""
+    one = home_scenario(0).step()
+    pairs = zip(one.p, one.q, strict=True)
+    terms = " + ".join(f"min({percent(a)}, {percent(b)})" for a, b in pairs)
+    return notation.fill(
+        f"**Why the backwards draft (0%) still keeps {percent(one.alpha)} of its guesses:** "
+        "guesses of a word are kept up to the target's share of it, so each word adds the "
+        f"smaller of its two shares: Σ min({{T}}, {{D}}) = {terms} = {percent(one.alpha)} — the "
+        "overlap of the two bars, however badly the draft orders the words."
+    )

@@ -110,18 +110,19 @@ def slot_width(style: ChartStyle, count: int) -> float:
     return plot / (count + 0.2)
 
 
-def _past_edge(text: str, size: float, slot: float) -> bool:
-    """Whether the last label reaches past the chart (the axis runs on 0.6 slot past it)."""
-    return text_width(text, size) / 2 > 0.6 * slot + SIDE_MARGIN
-
-
-def side_by_side(texts: Sequence[str], size: float, slot: float) -> bool:
+def side_by_side(
+    texts: Sequence[str], size: float, slot: float, apart: Sequence[bool] | None = None
+) -> bool:
     """Whether labels centred ``slot`` px apart keep :func:`label_gap` between neighbours, the last
-    one within the chart."""
-    if texts and _past_edge(texts[-1], size, slot):
+    one within the chart (the axis runs on 0.6 slot past it); a pair of neighbours flagged
+    ``apart`` sits at heights too far apart to touch."""
+    if texts and text_width(texts[-1], size) / 2 > 0.6 * slot + SIDE_MARGIN:
         return False
-    widths = [text_width(t, size) for t in texts]
-    return all((a + b) / 2 + label_gap(size) <= slot for a, b in itertools.pairwise(widths))
+    pairs = list(itertools.pairwise(text_width(t, size) for t in texts))
+    return all(
+        far or (a + b) / 2 + label_gap(size) <= slot
+        for (a, b), far in zip(pairs, apart or [False] * len(pairs), strict=True)
+    )
 
 
 def tick_words(labels: Sequence[str], style: ChartStyle) -> tuple[list[str], int]:
@@ -153,18 +154,14 @@ def row_fits(text: Sequence[str], heights: Sequence[float], top: float, style: C
     read: neighbours at about the same height (judged on a plot half the chart's height) must
     not touch."""
     size = style.text_size
-    slot = slot_width(style, len(text))
-    if text and _past_edge(text[-1], size, slot):
-        return False
     px_per_unit = 0.5 * style.height / top if top > 0 else 0.0
-    for i in range(len(text) - 1):
-        a, b = text[i], text[i + 1]
-        tall = max(a.count("\n"), b.count("\n")) + 1
-        if abs(heights[i] - heights[i + 1]) * px_per_unit >= tall * 1.3 * size:
-            continue  # one is well above the other
-        if (text_width(a, size) + text_width(b, size)) / 2 + label_gap(size) > slot:
-            return False
-    return True
+    apart = [
+        abs(h - k) * px_per_unit >= (max(a.count("\n"), b.count("\n")) + 1) * 1.3 * size
+        for (a, b), (h, k) in zip(
+            itertools.pairwise(text), itertools.pairwise(heights), strict=True
+        )
+    ]
+    return side_by_side(text, size, slot_width(style, len(text)), apart)
 
 
 def fit_row(

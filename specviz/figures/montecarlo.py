@@ -1,12 +1,10 @@
-"""The Monte Carlo page's bar charts and their alt text: what came out, and where it came from.
-
-Every number drawn (a share, an exact value, a label, the room above) is a row of a named
-dataset of the Vega-Lite spec, so a new state updates the chart in place and a test can read
-it back.
-"""
+"""The Monte Carlo page's bar charts with their alt text (what came out, and where it came from)
+and its sentences (what the test says, which sampler ran). Every number drawn is a row of a
+named dataset of the Vega-Lite spec: a new state updates the chart in place."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 import numpy as np
@@ -17,10 +15,11 @@ from specviz.figures.convergence import monte_carlo_chart_caption, monte_carlo_s
 from specviz.figures.fit import fit_row
 from specviz.figures.numbers import count, percent
 from specviz.figures.style import DEFAULT_STYLE, ChartStyle
+from specviz.limits import PER_DRAW_MAX
 from specviz.one_token import OneTokenStep
 from specviz.palette import Notation, Role
-from specviz.runs import MonteCarloRun
-from specviz.stats import TVBand
+from specviz.runs import PER_DRAW, MonteCarloRun
+from specviz.stats import GofResult, TVBand
 
 #: Room over the tallest bar, as a share of its height, for the numbers printed over the bars.
 HEADROOM = 1.22
@@ -75,8 +74,7 @@ def _role_layers(
     mark: dict | None = None,
     **encoding: object,
 ) -> list[dict]:
-    """Bars of several roles (:func:`vega.role_bars`), one layer per role: rows with ``j`` =
-    its index."""
+    """One layer of bars per role (:func:`vega.role_bars`), of the rows whose ``j`` is its index."""
     return [
         {"data": vega.data(dataset), "transform": [{"filter": f"datum.j == {j}"}]}
         | vega.role_bars(role, colour, style, mark, **encoding)
@@ -85,13 +83,11 @@ def _role_layers(
 
 
 def histogram_figure(
-    labels: Sequence[str],
-    step: OneTokenStep,
-    run: MonteCarloRun,
-    style: ChartStyle = DEFAULT_STYLE,
-) -> dict:
+    labels: Sequence[str], step: OneTokenStep, run: MonteCarloRun, style: ChartStyle = DEFAULT_STYLE
+) -> tuple[dict, str]:
     """Emitted words against the target (left bars), the draft's proposals against the draft
-    (right bars), the exact ``p`` and ``q`` as strokes and the shares over bar or stroke."""
+    (right bars), the exact ``p`` and ``q`` as strokes and the shares over bar or stroke; and
+    its alt text, every word's shares next to its exact p and q."""
     t, d = style.notation.target, style.notation.draft
     kinds = (f"{palette.TARGET.icon} emitted words", f"{palette.DRAFT.icon} draft's proposals")
     exact_names = [f"exact target {t}", f"exact draft {d}"]
@@ -109,39 +105,29 @@ def histogram_figure(
     layers = [*pair_layers(kinds, (palette.TARGET, palette.DRAFT), style), *strokes]
     title = f"Emitted words ≈ target {t}; proposals ≈ draft {d}"
     datasets = {"bars": rows, "yticks": vega.share_ticks(rows[0]["room"] if rows else 1.0)}
-    return vega.chart(style, vega.title(title, style), datasets, layers)
+    parts = [
+        f"{w}: emitted {percent(e)} (target {percent(pi)}), proposed {percent(r)} "
+        f"(draft {percent(qi)})"
+        for w, e, pi, r, qi in zip(labels, emitted, step.p, proposed, step.q, strict=True)
+    ]
+    caption = style.fill(
+        f"Grouped bars after N = {count(run.n, 'run')}, exact values as outlines. "
+        + "; ".join(parts)
+        + "."
+    )
+    return vega.chart(style, vega.title(title, style), datasets, layers), caption
 
 
 def _exact_strokes(
     dataset: str, span: tuple[float, float], style: ChartStyle, dashes: dict
 ) -> dict:
-    """Exact values (field ``exact``) as dashed ink strokes (:func:`vega.strokes`) across a
-    bar at ``span`` of its word's band, dashed by field ``exact_name`` in a legend of their
-    own (the names are the same for every state: no need for a key drawn as marks)."""
+    """Exact values (field ``exact``) as ink strokes at ``span`` of a word's band, dashed by
+    field ``exact_name`` in a legend of their own (the same names in every state)."""
     legend = {"title": None, "symbolType": "stroke", "symbolStrokeColor": palette.INK}
     legend["symbolStrokeWidth"] = style.line_width + 1
     dash = {"field": "exact_name", "type": "nominal", "scale": dashes, "legend": legend}
     x, y = vega.word_x(style), vega.room_y("exact")
     return {"data": vega.data(dataset)} | vega.strokes(x, y, style, None, span, strokeDash=dash)
-
-
-def histogram_caption(
-    labels: Sequence[str], step: OneTokenStep, run: MonteCarloRun, notation: Notation
-) -> str:
-    """Every word's emitted and proposed share next to its exact p and q."""
-    p, q = step.p, step.q
-    emitted = run.counts.output_counts / run.n
-    proposed = run.counts.draft_counts / run.n
-    parts = [
-        f"{w}: emitted {percent(e)} (target {percent(pi)}), proposed {percent(r)} "
-        f"(draft {percent(qi)})"
-        for w, e, pi, r, qi in zip(labels, emitted, p, proposed, q, strict=True)
-    ]
-    return notation.fill(
-        f"Grouped bars after N = {count(run.n, 'run')}, exact values as outlines. "
-        + "; ".join(parts)
-        + "."
-    )
 
 
 def breakdown_rows(
@@ -186,8 +172,9 @@ def breakdown_rows(
 
 def breakdown_figure(
     labels: Sequence[str], step: OneTokenStep, run: MonteCarloRun, style: ChartStyle = DEFAULT_STYLE
-) -> dict:
-    """Where every emitted word came from: accepted drafts stacked under bucket refills."""
+) -> tuple[dict, str]:
+    """Where every emitted word came from: accepted drafts stacked under bucket refills; and its
+    alt text, every word's counts."""
     names, roles = _SOURCES, (palette.ACCEPTED, palette.BUCKET)
     x = vega.word_x(style)
     tooltip = vega.tooltip(
@@ -207,23 +194,19 @@ def breakdown_figure(
     ]
     layers = [*stack, exact, *numbers, *vega.room("words", "room")]
     datasets = breakdown_rows(labels, step, run, style)
-    title = vega.title("Where each emitted word came from", style)
-    return vega.chart(style, title, datasets, layers)
-
-
-def breakdown_caption(labels: Sequence[str], run: MonteCarloRun) -> str:
-    """Accepted and bucket counts of every word."""
+    title = vega.title(f"Accepted drafts + bucket refills ≈ target {style.notation.target}", style)
     counts = run.counts
     parts = [
         f"{w}: {a:,} accepted drafts + {b:,} from the bucket"
         for w, a, b in zip(labels, counts.accepted_counts, counts.residual_counts, strict=True)
     ]
     total_bucket = int(counts.residual_counts.sum())
-    return (
+    caption = (
         f"Stacked bars per word, as shares of {count(run.n, 'run')}. " + "; ".join(parts) + ". "
         f"In all, {count(total_bucket, 'run')} ({percent(total_bucket / run.n)}) "
         "were refilled from the bucket."
     )
+    return vega.chart(style, title, datasets, layers), caption
 
 
 def monte_carlo_figures(
@@ -235,15 +218,61 @@ def monte_carlo_figures(
 ) -> dict[str, tuple[dict, str]]:
     """Every chart of the Monte Carlo page (Vega-Lite specs) with its alt text:
     ``{"hist", "source", "tv"}``."""
-    run, notation = runs[0], style.notation
     return {
-        "hist": (
-            histogram_figure(labels, step, run, style),
-            histogram_caption(labels, step, run, notation),
-        ),
-        "source": (breakdown_figure(labels, step, run, style), breakdown_caption(labels, run)),
+        "hist": histogram_figure(labels, step, runs[0], style),
+        "source": breakdown_figure(labels, step, runs[0], style),
         "tv": (
             monte_carlo_spec(runs, band, style),
-            monte_carlo_chart_caption(runs, band, notation),
+            monte_carlo_chart_caption(runs, band, style.notation),
         ),
     }
+
+
+def gof_sentence(gof: GofResult) -> str:
+    """What the goodness-of-fit test says, in one plain sentence."""
+    if gof.dof == 0:
+        return (
+            "The target puts all its mass on one word, so every emitted word is that word: "
+            "there is nothing to test (p-value 1)."
+        )
+    if math.isinf(gof.statistic):
+        return (
+            "A word the target never says was emitted: impossible for a correct sampler "
+            "(p-value 0)."
+        )
+    chance = f"{100 * gof.p_value:.3g}%"
+    verdict = (
+        "a red flag: the words do not look like draws from the target."
+        if gof.p_value < 0.001
+        else "no reason to doubt the sampler."
+    )
+    return (
+        f"If the sampler is right, a p-value of {gof.p_value:.3g} or smaller turns up "
+        f"{chance} of the time (p-values are uniform between 0 and 1 then); values below 0.001 "
+        f"would be a red flag. Here: {verdict}"
+    )
+
+
+def sampler_note(run: MonteCarloRun, notation: Notation) -> tuple[str, str]:
+    """Which sampler drew the run, in plain words, and the precise statement behind it."""
+    runs = "run" if run.n == 1 else f"{run.n:,} runs"
+    if run.method == PER_DRAW:
+        return (
+            f"**Every run simulated:** {'the' if run.n == 1 else 'each of the'} {runs} is "
+            "simulated one by one — the draft proposes, the test accepts or rejects, a rejection "
+            f"is refilled from the bucket. Above {PER_DRAW_MAX:,} runs the page draws the counts "
+            "directly instead.",
+            "Each run draws three random numbers: one picks the draft's word, one tests it, one "
+            "picks the bucket's word after a rejection.",
+        )
+    return (
+        f"**Counts drawn directly:** {runs} are too many to simulate one by one, so the page "
+        "draws how often each word is proposed, kept and refilled from the exact law of those "
+        "counts — the same law as simulating every run, in microseconds.",
+        notation.fill(
+            "The runs are independent and identically distributed, so their counts follow an "
+            "exact law: proposals ~ Multinomial(N, {D}); kept proposals of word x ~ "
+            "Binomial(proposals of x, min(1, {T}(x)/{D}(x))); bucket draws ~ Multinomial"
+            "(rejections, r)."
+        ),
+    )

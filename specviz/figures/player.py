@@ -20,9 +20,10 @@ from specviz.story import DrawStory
 
 
 def story_data(
-    labels: Sequence[str], step: OneTokenStep, style: ChartStyle, story: DrawStory
+    labels: Sequence[str], step: OneTokenStep, style: ChartStyle, story: DrawStory, at: int = 0
 ) -> dict:
-    """Everything the player shows, as JSON-ready plain values."""
+    """Everything the player shows, as JSON-ready plain values, from ``at`` steps after the start
+    (4 a draw, then 1 for the end; see :data:`~specviz.links.PLAYER_AT`)."""
     return {
         "labels": list(labels),
         "p": step.p.tolist(),
@@ -40,12 +41,22 @@ def story_data(
         "output": story.output.tolist(),
         # On a projector the player shares the screen with the page's controls: tighter rows.
         "compact": style.projector,
+        "at": at,
     }
 
 
 def player_html(
-    labels: Sequence[str], step: OneTokenStep, style: ChartStyle, story: DrawStory
+    labels: Sequence[str], step: OneTokenStep, style: ChartStyle, story: DrawStory, at: int = 0
 ) -> str:
-    """The player page for ``story`` (an HTML document for ``st.iframe``)."""
-    data = story_data(labels, step, style, story)
+    """The player page for ``story`` (an HTML document for ``st.iframe``), ``at`` steps in."""
+    data = story_data(labels, step, style, story, at)
     return render("player.html", style, data, z=percent(data["z"]))
+
+
+#: A script in the page (a components v2 component) that hears where a paused or stepped player
+#: is (a message from its frame) and tells the server, which puts it in the share link.
+HEAR_PLAYER_JS = """export default function ({ setStateValue }) {
+  const hear = (e) => Number.isInteger(e.data?.playerAt) && setStateValue("at", e.data.playerAt);
+  window.addEventListener("message", hear);
+  return () => window.removeEventListener("message", hear);
+}"""

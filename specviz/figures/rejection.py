@@ -1,10 +1,7 @@
 """The page "Is it just rejection sampling?": proposals per word for both samplers, the envelopes
 each one uses, and the sentences that compare them, read from
-:class:`~specviz.rejection.RejectionComparison` and the step.
-
-Both charts are Vega-Lite specs (:mod:`specviz.figures.vega`) whose every changing value (the
-bars, how many, M in the legend, the axis's top) is a row of a named dataset: a new state updates
-the chart on the page in place.
+:class:`~specviz.rejection.RejectionComparison` and the step. Every changing value of a chart
+(the bars, how many, M in the legend, the axis's top) is data: a new state updates it in place.
 """
 
 from __future__ import annotations
@@ -51,13 +48,10 @@ def proposals_shares(comparison: RejectionComparison) -> tuple[np.ndarray, np.nd
     return measured, exact
 
 
-# ------------------------------------------------------------------------ this page's charts
-
-
-def proposals_figure(comparison: RejectionComparison, style: ChartStyle) -> dict:
+def proposals_figure(comparison: RejectionComparison, style: ChartStyle) -> tuple[dict, str]:
     """Proposals per emitted word: classic rejection sampling (measured, and its exact geometric
-    law as strokes) next to speculative sampling (always one)."""
-    plan = comparison.classic.plan
+    law as strokes) next to speculative sampling (always one); and its alt text."""
+    plan, run = comparison.classic.plan, comparison.classic
     measured, exact = proposals_shares(comparison)
     words = [str(k) for k in range(1, measured.size)] + [f"{measured.size} or more"]
     speculative = [float(k == 0) for k in range(measured.size)]
@@ -69,9 +63,19 @@ def proposals_figure(comparison: RejectionComparison, style: ChartStyle) -> dict
     )
     datasets = {"bars": rows, "law": [{"label": law, "line": plan.runs}]}
     title = ["Proposals per word:", "classic vs speculative"]
+    if not run.ran:
+        classic = "Classic rejection sampling drew nothing: it cannot run on this pair."
+    else:
+        shares = ", ".join(f"{k + 1}: {percent(v)}" for k, v in enumerate(measured))
+        classic = (
+            f"Classic rejection sampling, {run.output.size:,} words: share of words by proposals "
+            f"taken — {shares} (the last bar counts that many or more); mean "
+            f"{run.mean_proposals:.3g}, exactly M = {bound_text(plan.bound)} on average."
+        )
+    caption = f"Bar chart. {classic} Speculative sampling: every word took exactly 1 proposal."
     # Three rows over the house height: a title line, a legend row and the key.
     height = vega.height(style, 3)
-    return vega.chart(style, title, datasets, _proposals_layers(style), height=height)
+    return vega.chart(style, title, datasets, _proposals_layers(style), height=height), caption
 
 
 def _proposals_layers(style: ChartStyle) -> list[dict]:
@@ -104,29 +108,11 @@ def _proposals_layers(style: ChartStyle) -> list[dict]:
     return layers + vega.key_row("law", 0, style, _STROKE_KEY)
 
 
-def proposals_caption(comparison: RejectionComparison, notation: Notation) -> str:
-    """The chart's facts in words."""
-    plan, run = comparison.classic.plan, comparison.classic
-    measured, _ = proposals_shares(comparison)
-    if not run.ran:
-        classic = "Classic rejection sampling drew nothing: it cannot run on this pair."
-    else:
-        shares = ", ".join(f"{k + 1}: {percent(v)}" for k, v in enumerate(measured))
-        classic = (
-            f"Classic rejection sampling, {run.output.size:,} words: share of words by proposals "
-            f"taken — {shares} (the last bar counts that many or more); mean "
-            f"{run.mean_proposals:.3g}, exactly M = {bound_text(plan.bound)} on average."
-        )
-    return notation.fill(
-        f"Bar chart. {classic} Speculative sampling: every word took exactly 1 proposal."
-    )
-
-
 def envelope_figure(
     labels: Sequence[str], step: OneTokenStep, plan: ClassicPlan, style: ChartStyle
-) -> dict:
+) -> tuple[dict, str]:
     """The target split into kept guesses and the bucket (speculative sampling's envelope is
-    {D} itself, M = 1), under classic rejection sampling's envelope M·{D}."""
+    {D} itself, M = 1), under classic rejection sampling's envelope M·{D}; and its alt text."""
     p, kept, refill = step.p, step.kept, step.refill
     top = float(p.max()) * 1.25
     envelope = plan.bound * step.q if plan.runs else np.zeros(p.size)
@@ -157,9 +143,20 @@ def envelope_figure(
     ]
     datasets = {"bars": rows, "envelope": [{"label": key, "line": plan.runs}]}
     datasets["yticks"] = vega.share_ticks(top * 1.1)
+    parts = [
+        f"{word}: {percent(step.kept[i])} under {{D}} + {percent(step.refill[i])} above"
+        + (f", envelope {percent(plan.bound * step.q[i])}" if plan.runs else "")
+        for i, word in enumerate(labels)
+    ]
+    tail = (
+        f" Classic rejection sampling's envelope is M·{{D}} with M = {bound_text(plan.bound)}."
+        if plan.runs
+        else " No envelope M·{D} covers {T}: {D} is 0 where {T} is not."
+    )
+    caption = style.fill("Stacked bars of {T}: " + "; ".join(parts) + "." + tail)
     # Three rows over the house height: a title line, a legend row and the key.
     height = vega.height(style, 3)
-    return vega.chart(style, title, datasets, _envelope_layers(style), height=height)
+    return vega.chart(style, title, datasets, _envelope_layers(style), height=height), caption
 
 
 def _envelope_layers(style: ChartStyle) -> list[dict]:
@@ -190,23 +187,6 @@ def _envelope_layers(style: ChartStyle) -> list[dict]:
     ]
     layers = [{"data": vega.data("bars")} | layer for layer in layers]
     return layers + vega.room("bars", "top") + vega.key_row("envelope", 0, style, _STROKE_KEY)
-
-
-def envelope_caption(
-    labels: Sequence[str], step: OneTokenStep, plan: ClassicPlan, notation: Notation
-) -> str:
-    """Word by word: the target's two parts, and classic's envelope."""
-    parts = [
-        f"{word}: {percent(step.kept[i])} under {{D}} + {percent(step.refill[i])} above"
-        + (f", envelope {percent(plan.bound * step.q[i])}" if plan.runs else "")
-        for i, word in enumerate(labels)
-    ]
-    tail = (
-        f" Classic rejection sampling's envelope is M·{{D}} with M = {bound_text(plan.bound)}."
-        if plan.runs
-        else " No envelope M·{D} covers {T}: {D} is 0 where {T} is not."
-    )
-    return notation.fill("Stacked bars of {T}: " + "; ".join(parts) + "." + tail)
 
 
 def verdict(comparison: RejectionComparison, labels: Sequence[str], notation: Notation) -> str:
@@ -260,9 +240,10 @@ def structure(comparison: RejectionComparison, notation: Notation) -> str:
     plan, one = comparison.classic.plan, comparison.step
     first = percent(plan.acceptance) if plan.runs else "0% (it cannot run)"
     return notation.fill(
-        "**Why the loop matters.** In speculative decoding the draft writes γ guesses in a row, "
-        "each continuing the one before, and one target call scores all of them. Only the "
-        "draft's own guess comes with its continuation already written and scored, so what "
+        "**Why the loop matters.** In speculative decoding the draft writes several guesses "
+        "in a row (γ of them), each continuing the one before, and one target call scores all "
+        "of them. Only the draft's own guess comes with its continuation already written and "
+        "scored, so what "
         "counts is how often *that first guess* is kept: "
         f"1/M = {first} for classic rejection sampling, α = {percent(one.alpha)} for "
         "speculative sampling — and α ≥ 1/M on every pair, because min({T}, {D}) ≥ {T}/M "
@@ -308,9 +289,7 @@ def rejection_figures(
     labels: Sequence[str], step: OneTokenStep, style: ChartStyle, comparison: RejectionComparison
 ) -> dict[str, tuple[dict, str]]:
     """Both charts of the page with their captions: ``{"proposals", "envelope"}``."""
-    note, plan = style.notation, comparison.classic.plan
-    envelope = envelope_figure(labels, step, plan, style)
     return {
-        "proposals": (proposals_figure(comparison, style), proposals_caption(comparison, note)),
-        "envelope": (envelope, envelope_caption(labels, step, plan, note)),
+        "proposals": proposals_figure(comparison, style),
+        "envelope": envelope_figure(labels, step, comparison.classic.plan, style),
     }

@@ -9,23 +9,17 @@ from specviz.palette import Notation
 
 @dataclass(frozen=True)
 class ChartStyle:
-    """Sizes and lettering of a chart.
-
-    Parameters
-    ----------
-    projector : bool
-        Large type and thick lines, readable from the back of a lecture hall.
-    notation : Notation
-        Which letters name the target and the draft.
-    """
+    """Sizes and lettering of a chart: large type and thick lines for a ``projector``
+    (readable from the back of a lecture hall), the letters of ``notation``."""
 
     projector: bool = False
     notation: Notation = field(default_factory=Notation)
 
     @property
     def font_size(self) -> int:
-        """Base font size in px."""
-        return 22 if self.projector else 14
+        """Base font size in px: 24 on a projector, the back row's least on a 1920 px screen (the
+        page's own type grows with the screen, a chart's cannot)."""
+        return 24 if self.projector else 14
 
     @property
     def line_width(self) -> float:
@@ -40,7 +34,7 @@ class ChartStyle:
     @property
     def text_size(self) -> int:
         """Size of the numbers printed on bars."""
-        return 22 if self.projector else 12
+        return 24 if self.projector else 12
 
     @property
     def title_size(self) -> int:
@@ -49,9 +43,10 @@ class ChartStyle:
 
     @property
     def html_font_size(self) -> int:
-        """Body text size of the HTML views (the flow, the player): a notch above the charts'
-        (24 px on a projector, above the page's own 21.6 px)."""
-        return self.font_size + 2
+        """Body text size of the HTML views (the flow, the player) on a 1280 px screen: a notch
+        above the charts' on a laptop, 24 px on a projector (growing with a wider screen, as the
+        page's own type does: their CSS)."""
+        return 24 if self.projector else self.font_size + 2
 
     @property
     def min_tick_size(self) -> int:

@@ -26,10 +26,5 @@ def markdown_table(columns: Mapping[str, Sequence[str]]) -> str:
     | mat | 40% |
     """
     names = list(columns)
-    rows = zip(*(columns[name] for name in names), strict=True)
-    lines = [
-        "| " + " | ".join(_cell(name) for name in names) + " |",
-        "| " + " | ".join("---" for _ in names) + " |",
-    ]
-    lines += ["| " + " | ".join(_cell(value) for value in row) + " |" for row in rows]
-    return "\n".join(lines)
+    rows = [names, ["---"] * len(names), *zip(*(columns[name] for name in names), strict=True)]
+    return "\n".join("| " + " | ".join(_cell(value) for value in row) + " |" for row in rows)

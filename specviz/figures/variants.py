@@ -1,8 +1,6 @@
 """The Variants lab's table and charts, read from the rules' :class:`~specviz.zoo.RuleCheck`
 results: every rule that is not a mistake, side by side, and one rule's output law up close.
-
-Whatever changes with the state (names, numbers, the chosen rule and its colour) is data of the
-Vega-Lite specs, so a new state updates the charts on the page in place.
+Whatever changes with the state is data of the specs: a new state updates the charts in place.
 """
 
 from __future__ import annotations
@@ -64,9 +62,9 @@ def lab_table(checks: Sequence[RuleCheck], notation: Notation) -> dict[str, list
     return {
         "rule": [notation.fill(c.rule.title) + _params_text(c) for c in checks],
         "keeps a guess": [percent(c.acceptance) for c in checks],
-        notation.fill("TV to {T} (exact)"): [tv_text(c.tv) for c in checks],
+        notation.fill("distance to {T} (exact)"): [tv_text(c.tv) for c in checks],
         notation.fill("output = {T}?"): [exactness(c) for c in checks],
-        f"TV of {n:,} runs": [tv_text(c.run_tv) for c in checks],
+        f"distance of {n:,} runs": [tv_text(c.run_tv) for c in checks],
         "Monte Carlo check": [run_verdict(c) for c in checks],
     }
 
@@ -77,10 +75,12 @@ def _params_text(check: RuleCheck, before: str = " ") -> str:
     return f"{before}({', '.join(shown)})" if shown else ""
 
 
-def tradeoff_figure(checks: Sequence[RuleCheck], alpha: float, style: ChartStyle) -> dict:
+def tradeoff_figure(
+    checks: Sequence[RuleCheck], alpha: float, style: ChartStyle
+) -> tuple[dict, str]:
     """Speed against exactness: each rule's acceptance (x) and the TV of its output to the
     target (y), with the standard rule's α marked — the most any exact rule with one draft
-    can keep."""
+    can keep; and its alt text, every point in words."""
     verdicts = _verdicts(style)
     # A rule's settings on a line of their own in the legend: a phone has no room for both.
     rules = [
@@ -103,7 +103,16 @@ def tradeoff_figure(checks: Sequence[RuleCheck], alpha: float, style: ChartStyle
     # screen: its plot keeps the two rows :func:`height` gives up there.
     rows = 2 + sum(1 + bool(c.params) for c in checks) - 1 + 1 + 2 + 2 * style.projector
     height = vega.height(style, rows)
-    return vega.chart(style, title, datasets, _tradeoff_layers(style), height=height)
+    parts = [
+        f"{style.fill(c.rule.title)}{_params_text(c)}: keeps {percent(c.acceptance)}, "
+        f"distance {tv_text(c.tv)}"
+        for c in checks
+    ]
+    caption = style.fill(
+        "Scatter of each rule's share of kept guesses against the distance of its output to "
+        "{T}: " + "; ".join(parts) + f". Dashed line at α = {percent(alpha)}."
+    )
+    return vega.chart(style, title, datasets, _tradeoff_layers(style), height=height), caption
 
 
 def _verdicts(style: ChartStyle) -> list[str]:
@@ -126,7 +135,7 @@ def _tradeoff_layers(style: ChartStyle) -> list[dict]:
     y = {
         "field": "tv",
         "type": "quantitative",
-        "title": style.fill("TV of its words to {T} (0 = exact)"),
+        "title": style.fill("distance of its words to {T} (0 = exact)"),
         "scale": {"zero": False, "nice": False},
         "axis": {"format": ".2~f", "tickCount": 5},
     }
@@ -141,9 +150,8 @@ def _tradeoff_layers(style: ChartStyle) -> list[dict]:
 
 
 def _rule_points(style: ChartStyle, x: dict, y: dict) -> dict:
-    """One point per rule: its shape names the rule (in a legend whose entries carry ✓ or ✗
-    too), its colour says whether the rule is exact — its own legend, under the chart (two
-    legends side by side would not fit a phone)."""
+    """One point per rule: its shape names the rule (legend entries carry ✓ or ✗ too), its colour
+    says whether it is exact (a legend under the chart: two side by side would not fit a phone)."""
     return {
         "mark": {"type": "point", "filled": True, "opacity": 1, "stroke": palette.INK}
         | {"strokeWidth": 1.5, "size": 400 if style.projector else 200},
@@ -170,30 +178,17 @@ def _rule_points(style: ChartStyle, x: dict, y: dict) -> dict:
                 | {"labelFont": vega.FONT, "title": None},
             },
             "tooltip": vega.tooltip(
-                ("name", "rule"), ("acceptance", "keeps", ".1%"), ("tv", "TV", ".3g")
+                ("name", "rule"), ("acceptance", "keeps", ".1%"), ("tv", "distance", ".3g")
             ),
         },
     }
 
 
-def tradeoff_caption(checks: Sequence[RuleCheck], alpha: float, notation: Notation) -> str:
-    """Every point of the chart in words."""
-    parts = [
-        f"{notation.fill(c.rule.title)}{_params_text(c)}: keeps {percent(c.acceptance)}, "
-        f"TV {tv_text(c.tv)}"
-        for c in checks
-    ]
-    return notation.fill(
-        "Scatter of each rule's share of kept guesses against the TV distance of its output to "
-        "{T}: " + "; ".join(parts) + f". Dashed line at α = {percent(alpha)}."
-    )
-
-
 def variant_figure(
     labels: Sequence[str], step: OneTokenStep, check: RuleCheck, style: ChartStyle
-) -> dict:
+) -> tuple[dict, str]:
     """One rule up close: its exact output law next to the target, the words of its
-    Monte Carlo runs as strokes over its bars."""
+    Monte Carlo runs as strokes over its bars; and its alt text, the numbers word by word."""
     p, law = step.p, check.law
     runs = check.counts / check.n
     colour = role(check)
@@ -217,14 +212,25 @@ def variant_figure(
         "runs": [{"label": f"{check.n:,} runs of it (seed {check.seed})", "line": True}],
         # The rule and its distance to the target, over the plot (the title cannot change).
         "rule": [{"label": style.fill(check.rule.title)}],
-        "tv": [{"label": style.fill(f"its words at TV = {tv_text(check.tv)} from {{T}}")}],
+        "tv": [{"label": style.fill(f"its words at distance {tv_text(check.tv)} from {{T}}")}],
         "bars": bars,
         "yticks": vega.share_ticks(top * 1.22),
     }
     title = style.fill("One rule up close: its words vs {T}")
+    parts = [
+        f"{w}: {percent(t)} vs {percent(a)} (runs {percent(r)})"
+        for w, t, a, r in zip(labels, p, law, runs, strict=True)
+    ]
+    caption = style.fill(
+        f"Grouped bars, target {{T}} vs '{check.rule.title}' word by word: "
+        + "; ".join(parts)
+        + f". Distance {tv_text(check.tv)} exactly; {check.n:,} runs end at distance "
+        f"{tv_text(check.run_tv)} (an exact rule stays below {tv_text(check.band_upper)} in "
+        "97.5% of seeds)."
+    )
     # Four rows over the house height: the legend's second, the runs' key, the rule, its TV.
     height = vega.height(style, 4)
-    return vega.chart(style, title, datasets, _variant_layers(style), height=height)
+    return vega.chart(style, title, datasets, _variant_layers(style), height=height), caption
 
 
 def _variant_layers(style: ChartStyle) -> list[dict]:
@@ -250,9 +256,8 @@ def _variant_layers(style: ChartStyle) -> list[dict]:
 
 
 def _bars_in_their_roles(style: ChartStyle, **encoding: object) -> dict:
-    """Bars whose role is data: each row's fields "series" (its legend entry), "color" and
-    "patterned" — what :func:`vega.role_bars` spells out for a role known in advance; a bar of
-    no height hidden as there."""
+    """Bars whose role is data, each row's "series" (its legend entry), "color" and "patterned":
+    what :func:`vega.role_bars` spells out for a role known in advance."""
     patterned = "datum.patterned"
     ink = vega.role_bar(palette.REJECTED, style)  # the one patterned role that can occur here
 
@@ -281,24 +286,6 @@ def _bars_in_their_roles(style: ChartStyle, **encoding: object) -> dict:
     }
 
 
-def variant_caption(
-    labels: Sequence[str], step: OneTokenStep, check: RuleCheck, notation: Notation
-) -> str:
-    """The chart's numbers, word by word."""
-    runs = check.counts / check.n
-    parts = [
-        f"{w}: {percent(t)} vs {percent(a)} (runs {percent(r)})"
-        for w, t, a, r in zip(labels, step.p, check.law, runs, strict=True)
-    ]
-    return notation.fill(
-        f"Grouped bars, target {{T}} vs '{check.rule.title}' word by word: "
-        + "; ".join(parts)
-        + f". TV {tv_text(check.tv)} exactly; {check.n:,} runs end at TV "
-        f"{tv_text(check.run_tv)} (an exact rule stays below {tv_text(check.band_upper)} in "
-        "97.5% of seeds)."
-    )
-
-
 def lab_figures(
     labels: Sequence[str],
     step: OneTokenStep,
@@ -307,16 +294,8 @@ def lab_figures(
     selected: int,
 ) -> dict[str, object]:
     """The lab's table and charts: ``{"table", "tradeoff", "variant"}`` (charts with captions)."""
-    note = style.notation
-    check = checks[selected]
     return {
-        "table": lab_table(checks, note),
-        "tradeoff": (
-            tradeoff_figure(checks, step.alpha, style),
-            tradeoff_caption(checks, step.alpha, note),
-        ),
-        "variant": (
-            variant_figure(labels, step, check, style),
-            variant_caption(labels, step, check, note),
-        ),
+        "table": lab_table(checks, style.notation),
+        "tradeoff": tradeoff_figure(checks, step.alpha, style),
+        "variant": variant_figure(labels, step, checks[selected], style),
     }

@@ -43,24 +43,18 @@ def config(style: ChartStyle) -> dict:
     size = style.font_size
     # Fonts named everywhere: Streamlit sets its own body font on axes and legends otherwise,
     # and the text fitting (:mod:`specviz.figures.fit`) measures Arial.
-    fonts = {"labelFont": FONT, "titleFont": FONT}
+    fonts = {"labelFont": FONT, "titleFont": FONT, "labelFontSize": size, "titleFontSize": size}
+    ink = dict.fromkeys(("labelColor", "titleColor", "domainColor", "tickColor"), palette.INK)
+    # A legend's columns on a chart under 800 px (a 1280 px projector's side column) keep 22 px,
+    # as the page's type does there: at 24 px they would run past the chart's edge.
+    keys = {"expr": f"width < 800 ? {size - 2} : {size}"} if style.projector else size
     return {
         "font": FONT,
         "view": {"stroke": None, "continuousHeight": style.height},
-        "axis": {
-            **fonts,
-            "labelFontSize": size,
-            "titleFontSize": size,
-            "labelColor": palette.INK,
-            "titleColor": palette.INK,
-            "gridColor": palette.GRID,
-            "domainColor": palette.INK,
-            "tickColor": palette.INK,
-        },
+        "axis": {**fonts, **ink, "gridColor": palette.GRID},
         "legend": {
             **fonts,
-            "labelFontSize": size,
-            "titleFontSize": size,
+            "labelFontSize": keys,
             "labelLimit": 0,
             "orient": "top",
             "direction": "vertical",
@@ -357,12 +351,9 @@ def key_height(style: ChartStyle) -> float:
 
 
 def height(style: ChartStyle, rows: int) -> int:
-    """A chart's height (px) with ``rows`` rows of title, legend and keys over the one-line
-    title and one-row legend of ``style.height`` (Streamlit fits them all into the height).
-
-    A projector's plot gives two rows up: the page's control and the chart it moves must fit a
-    1280×720 screen together.
-    """
+    """A chart's height (px) with ``rows`` rows of title, legend and keys over the one-line title
+    and one-row legend of ``style.height``, which Streamlit fits them into; a projector's plot
+    gives two rows up, so that a control and the chart it moves fit a 1280×720 screen together."""
     return round(style.height + max(0, rows - 2 * style.projector) * key_height(style))
 
 
@@ -379,12 +370,10 @@ def key_row(
     field: str = "label",
     **words: object,
 ) -> list[dict]:
-    """Words that change with the state, drawn ``row`` rows above the plot (0: right over it).
-
-    The words are the one-row ``dataset``'s ``field`` (``words``: their mark properties), after
-    a stroke with the ``line`` mark properties where its field ``line`` is true. Marks, because
-    a legend of data would sit beside the chart's other legend, too wide for a phone.
-    """
+    """Words that change with the state, the one-row ``dataset``'s ``field`` (``words``: their
+    mark properties), ``row`` rows above the plot (0: right over it), after a stroke with the
+    ``line`` mark properties where its field ``line`` is true. Marks: a legend of data would sit
+    beside the chart's other legend, too wide for a phone."""
     y = {"value": -(row + 0.5) * key_height(style) - 4}
     mark = {"align": "left", "baseline": "middle", "fontSize": style.font_size, **words}
     label = {"data": data(dataset)} | text(field, mark, x={"value": 36 if line else 0}, y=y)

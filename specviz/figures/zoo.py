@@ -47,7 +47,7 @@ def zoo_law_figure(
     datasets = {
         "bars": rows,
         "yticks": vega.share_ticks(rows[0]["room"] if rows else 1.0),
-        "heading": [{"text": f"{title}: TV = {tv_text(comparison.tv)}"}],
+        "heading": [{"text": f"{title}: distance {tv_text(comparison.tv)}"}],
     }
     name = vega.title(f"The mistake's output vs target {t}", style)
     return vega.chart(style, name, datasets, layers)
@@ -68,7 +68,7 @@ def zoo_law_caption(
     return notation.fill(
         f"Grouped bars: output of '{title}' vs target {{T}}, word by word: "
         + "; ".join(parts)
-        + f". Total variation distance {tv_text(comparison.tv)}: that share of the probability "
+        + f". Distance {tv_text(comparison.tv)} (total variation): that share of the probability "
         "mass lands on the wrong words."
     )
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from specviz.limits import MAX_LABEL, MAX_TOKENS, MAX_WEIGHT, MIN_TOKENS
+from specviz.limits import MAX_PARAM_CHARS, MAX_TOKENS, MAX_WEIGHT, MIN_TOKENS
 from specviz.links import LABEL_RULE, clean_label
 from specviz.palette import Notation
 from specviz.scenario import PRESETS, PRESETS_BY_KEY, Scenario, random_scenario
@@ -17,7 +17,8 @@ def _load_random() -> None:
     state.save(random_scenario(now, now.next_seed()))
 
 
-def _pick(key: str) -> None:
+def load_preset(key: str) -> None:
+    """Load the preset ``key``'s words and weights (any other key changes nothing)."""
     if key in PRESETS_BY_KEY:
         state.save(PRESETS_BY_KEY[key].apply(state.current()))
 
@@ -48,7 +49,7 @@ def preset_picker(scenario: Scenario, note: Notation) -> tuple[str | None, tuple
         pick.selectbox,
         "pg.preset",
         lesson if lesson in PRESETS_BY_KEY else "",
-        _pick,
+        load_preset,
         label="Preset",
         options=["", *PRESETS_BY_KEY],
         format_func=lambda k: PRESETS_BY_KEY[k].title if k else "your own weights",
@@ -74,7 +75,7 @@ def preset_picker(scenario: Scenario, note: Notation) -> tuple[str | None, tuple
     return lesson, scenario.labels
 
 
-#: session_state key of a word that was changed on its way in (shown once, as a toast).
+#: session_state key (and the word's number) of a word changed on its way in, said once.
 _RENAMED = "pg.renamed"
 
 
@@ -82,8 +83,8 @@ def _rename(i: int, text: str) -> None:
     state.save(state.current().with_label(i, text))
     kept = state.current().labels[i]
     if kept != " ".join(str(text).split()):
-        st.session_state[_RENAMED] = (
-            f"The word was changed to '{kept}' ({LABEL_RULE})."
+        st.session_state[f"{_RENAMED}{i}"] = (
+            f"Word {i + 1} was changed to '{kept}' (a word holds {LABEL_RULE})."
             if clean_label(text)
             else f"That word holds nothing that can be shown ({LABEL_RULE}); '{kept}' is kept."
         )
@@ -93,55 +94,37 @@ def _token_widgets(scenario: Scenario, note: Notation, i: int, slots: list) -> N
     """Word ``i`` and its two weight sliders, drawn into three slots. Their labels say which is
     which; on a wide screen the header row says it once and the labels are hidden (CSS)."""
     word = scenario.labels[i]
-    with slots[0]:
-        state.bound(
-            st.text_input,
-            f"pg.word{i}",
-            word,
-            lambda v: _rename(i, v),
-            label=f"Word {i + 1}",
-            max_chars=MAX_LABEL,
-        )
-    for slot, model, letter, role in (
-        (slots[1], "p", "{T}", "target"),
-        (slots[2], "q", "{D}", "draft"),
-    ):
+    with slots[0]:  # cut by the characters a reader sees (clean_label), not by the box
+        state.bound(st.text_input, f"pg.word{i}", word, lambda v: _rename(i, v),
+                    label=f"Word {i + 1}", max_chars=MAX_PARAM_CHARS)  # fmt: skip
+    for slot, model, role in zip(slots[1:], "pq", ("target {T}", "draft {D}"), strict=True):
         with slot:
-            state.bound(
-                st.slider,
-                f"pg.{model}{i}",
-                getattr(scenario, f"{model}_weights")[i],
-                lambda v, model=model: state.save(state.current().with_weight(model, i, v)),
-                label=note.fill(f"{role} {letter} weight of {word}"),
-                min_value=0,
-                max_value=MAX_WEIGHT,
-            )
+            state.bound(st.slider, f"pg.{model}{i}", getattr(scenario, f"{model}_weights")[i],
+                        lambda v, model=model: state.save(state.current().with_weight(model, i, v)),
+                        label=note.fill(f"{role} weight of {word}"), min_value=0,
+                        max_value=MAX_WEIGHT)  # fmt: skip
 
 
 def weight_editor(scenario: Scenario, note: Notation) -> None:
     """Vocabulary size, then per word: its label and the target's and draft's weights."""
-    state.bound(
-        st.slider,
-        "pg.size",
-        scenario.size,
-        lambda v: state.save(state.current().resized(int(v))),
-        label="Words in the vocabulary",
-        min_value=MIN_TOKENS,
-        max_value=MAX_TOKENS,
+    state.bound(st.slider, "pg.size", scenario.size,
+                lambda v: state.save(state.current().resized(int(v))),
+                label="Words in the vocabulary", min_value=MIN_TOKENS,
+                max_value=MAX_TOKENS)  # fmt: skip
+    st.caption(
+        f"A word holds {LABEL_RULE}. Weights are relative: each model's weights are divided by "
+        "their sum, so the charts show probabilities."
     )
+    # A word's box holds 12 characters whatever the screen (the sliders give way).
+    st.html("<style>.st-key-pg-weights [data-testid=stColumn]:first-child{min-width:10rem}</style>")
     with st.container(key="pg-weights"):
         with st.container(key="pg-weights-head"):
-            head = st.columns([2, 3, 3])
-            head[0].markdown("**word**")
-            head[1].markdown(note.fill("**target {T}**"))
-            head[2].markdown(note.fill("**draft {D}**"))
+            heads = ("word", "target {T}", "draft {D}")
+            for column, head in zip(st.columns([2, 3, 3]), heads, strict=True):
+                column.markdown(note.fill(f"**{head}**"))
         for i in range(scenario.size):
             row = st.columns([2, 3, 3], vertical_alignment="center")
             _token_widgets(scenario, note, i, row)
-    if notice := st.session_state.pop(_RENAMED, None):
-        # A toast, not a box: nothing is added above the widgets the learner is using.
-        st.toast(notice, icon=":material/edit:")
-    st.caption(
-        "Weights are relative: each model's weights are divided by their sum, so the charts show "
-        "probabilities."
-    )
+            slot = st.empty()  # its notice: under the row, and the rows below keep their places
+            if notice := st.session_state.pop(f"{_RENAMED}{i}", None):
+                slot.caption(f":material/edit: {notice}")

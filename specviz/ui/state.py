@@ -112,7 +112,10 @@ bound = reconnect.draw
 
 
 def param_widget(link: Param[Any], widget: Callable[..., Any], **kwargs: Any) -> Any:
-    """Draw ``widget`` bound to a page setting (its key is ``w.<name>``); returns the value."""
+    """Draw ``widget`` (a select slider, select box or radio) bound to a page setting (its key is
+    ``w.<name>``), offering the setting's choices written as its link writes them unless
+    ``kwargs`` say otherwise; returns the value."""
+    kwargs = {"options": link.choices, "format_func": link.format} | kwargs
     return bound(widget, f"w.{link.name}", param(link), lambda v: set_param(link, v), **kwargs)
 
 
