@@ -17,10 +17,12 @@ import random
 import re
 import shlex
 import urllib.request
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Coroutine, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, TypeVar
 
 import pytest
 import streamlit_server as ss
@@ -47,6 +49,16 @@ FOREIGN = {
     "debug_disconnect_websocket": BackMsg(debug_disconnect_websocket=True),
     "debug_shutdown_runtime": BackMsg(debug_shutdown_runtime=True),
 }
+
+
+T = TypeVar("T")
+
+
+def run(coroutine: Coroutine[Any, Any, T]) -> T:
+    """``asyncio.run`` in a thread of its own: a worker that ran a Playwright test before keeps
+    that library's event loop running in this thread, and asyncio.run refuses to nest in it."""
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
 
 
 @dataclass
@@ -86,7 +98,7 @@ def _serve(folder: Path, *args: str) -> Iterator[Server]:
             pytest.fail(str(exc), pytrace=False)
     try:
         server = Server(process.url, log, process)
-        assert asyncio.run(_visit(server.url)).errors == []
+        assert run(_visit(server.url)).errors == []
         yield server
     finally:
         process.stop()
@@ -148,7 +160,7 @@ def _lesson(server: Server, *foreign: BackMsg) -> tuple[Student, int, int, list[
             hits_after, misses_after = server.lookups()
         return student, hits_after - hits, misses_after - misses, kinds
 
-    return asyncio.run(scenario())
+    return run(scenario())
 
 
 def test_a_foreign_clear_cache_leaves_the_class_cached(production: Server) -> None:
@@ -160,13 +172,13 @@ def test_a_foreign_clear_cache_leaves_the_class_cached(production: Server) -> No
 
 def test_load_git_info_runs_no_git(production: Server) -> None:
     calls = production.git_calls()
-    kinds = asyncio.run(_intrude(production.url, FOREIGN["load_git_info"]))
+    kinds = run(_intrude(production.url, FOREIGN["load_git_info"]))
     assert production.git_calls() == calls
     assert kinds == ["heartbeat_ack"]
 
 
 def test_every_other_foreign_message_is_ignored(production: Server) -> None:
-    kinds = asyncio.run(_intrude(production.url, *FOREIGN.values()))
+    kinds = run(_intrude(production.url, *FOREIGN.values()))
     # No upload URLs, no backend answer, the socket not closed, the server not shut down.
     assert kinds == ["heartbeat_ack"]
     with urllib.request.urlopen(f"{production.url}/_stcore/health", timeout=10) as resp:
@@ -189,7 +201,7 @@ def test_a_student_still_reruns_and_changes_a_control(production: Server) -> Non
             await run_once(ws, student, PAGE, production.url)
         return student, moved, production.lookups()[1] - misses
 
-    student, moved, misses = asyncio.run(scenario())
+    student, moved, misses = run(scenario())
     assert (student.errors, moved) == ([], "w.n")
     assert misses > 0  # the new number of draws was computed
 
