@@ -293,8 +293,17 @@ def first_renders(browser, urls: dict[str, str], repeat: int) -> dict[str, float
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeat", type=int, default=5, help="measurements per row (median)")
-    parser.add_argument("--pages", choices=["changed", "all"], default="changed")
+    parser.add_argument(
+        "--pages",
+        default="changed",
+        help="changed (Home and the Playground), all, or page labels separated by commas "
+        "(e.g. 'Many words per call'): those pages only, beside the references",
+    )
     args = parser.parse_args()
+    labels = {info.label: info for info in PAGES}
+    chosen = [] if args.pages in ("changed", "all") else args.pages.split(",")
+    if unknown := [name for name in chosen if name not in labels]:
+        parser.error(f"unknown pages {unknown}; pages: {', '.join(labels)}")
     chromium = shutil.which("chromium")
     with tempfile.TemporaryDirectory() as folder, sync_playwright() as pw:
         Path(folder, "app.py").write_text(MINIMAL_APP)
@@ -303,12 +312,15 @@ def main() -> None:
         browser = launch_chromium(pw, chromium)
         try:
             rows = reference_rows(browser, minimal, args.repeat)
-            live, extra = playground_rows(browser, app, args.repeat)
-            rows |= live
-            others = [i for i in PAGES if args.pages == "all" and i.script != PAGES[1].script]
+            extra: dict[str, str] = {}
+            if not chosen or "Playground" in chosen:
+                live, extra = playground_rows(browser, app, args.repeat)
+                rows |= live
+            pages = [labels[n] for n in chosen] or (PAGES if args.pages == "all" else PAGES[:2])
+            others = [i for i in pages if args.pages != "changed" and i.script != PAGES[1].script]
             rows |= other_rows(browser, app, args.repeat, others)
             urls = {"minimal Streamlit page": minimal.url}
-            for info in PAGES if args.pages == "all" else PAGES[:2]:
+            for info in pages:
                 urls[info.label] = page_url(app.url, ROOT / info.script)
             first = first_renders(browser, urls, args.repeat)
         finally:

@@ -142,6 +142,39 @@ def test_the_slower_band_is_named_where_no_curve_comes() -> None:
     assert corners["right"]["encoding"]["x"]["datum"] == len(curve) - 1
 
 
+def _resolved(mark: dict, prop: str, row: dict, default: object) -> object:
+    """A mark property as Vega draws it for ``row``: a constant, or ``{"expr": "datum.f"}``."""
+    value = mark.get(prop, default)
+    if isinstance(value, dict):
+        field = value["expr"].removeprefix("datum.")
+        assert field.isidentifier(), value
+        return row[field]
+    return value
+
+
+@pytest.mark.parametrize("key", [*[k for k in PAIR_KEYS if k != "yours"], ((9, 1), (1, 9))])
+def test_the_best_gamma_label_never_crosses_the_axis_or_the_curve(key) -> None:
+    """The label "★ best γ = …" sits above its star (no curve is higher than its best) and runs
+    from it towards the middle: up to 40% of the chart wide, it stays inside the γ range, clear
+    of the y-axis at γ = 0 and the right edge, for every temperature and cost the page offers."""
+    for t in DECODE_TEMPERATURES:
+        curve = toy_curve(key, t)
+        last = len(curve) - 1
+        for c in DECODE_COSTS:
+            spec = fig.speed_figure(curve, toy_run(key, t, 4, 30, 7), c, ChartStyle())[0]
+            (point,) = [r for r in spec["datasets"]["rows"] if r["kind"] == "point"]
+            (label,) = [layer["mark"] for layer in spec["layer"]
+                        if layer["encoding"].get("text", {}).get("field") == "text"]  # fmt: skip
+            best, width = point["best"], 0.4 * last  # "★ best γ = 12" on a phone: ~35%
+            align = _resolved(label, "align", point, "center")
+            dx = _resolved(label, "dx", point, 0)
+            start = {"left": best, "center": best - width / 2, "right": best - width}[align]
+            assert start >= 0 and start + width <= last, (key, t, c, align)
+            assert start > 0 or dx > 0, (key, t, c)  # not on the axis line either
+            assert label["baseline"] == "bottom" and label["dy"] < 0  # above the star
+            assert max(w.speedup(c) for w in curve) == point["best_speed"], (key, t, c)
+
+
 # --------------------------------------------------------------------------- the page
 
 

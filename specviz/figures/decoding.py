@@ -209,14 +209,18 @@ def speed_figure(
     # The band's name: bottom left if the curve ends in the band, where it never comes (a call
     # writes a word or more: the speed-up is at least 1 / (1 + γc) > 1/5 for γ < 4, c ≤ 1).
     falls = curve[-1].speedup(cost) < 1
+    # The star's name: above it (no curve is higher than its best), running from it towards the
+    # chart's middle, so never across the y-axis or the right edge (it is under 40% as wide).
+    side, dx = ("left", 4) if 2 * best < len(curve) - 1 else ("right", -4)
     data = {"rows": [{"kind": "curve", "g": w.gamma, "speed": w.speedup(cost),
                       "speed_iid": speedup(w.iid, w.gamma, cost)} for w in curve]
             + [{"kind": "point", "g": run.gamma, "speed": run.speedup(cost), "best": best,
-                "best_speed": best_speed, "text": f"★ best γ = {best}",
+                "best_speed": best_speed, "text": f"★ best γ = {best}", "side": side, "dx": dx,
                 "left": SLOWER if falls else "", "right": "" if falls else SLOWER}]}  # fmt: skip
     x, y = _q("best"), _q("best_speed", "speed-up")
     star = {"type": "point", "shape": STAR, "filled": True, "size": 900 if style.projector else 500}
-    label = {"type": "text", "dy": -16, "fontSize": style.text_size,
+    label = {"type": "text", "baseline": "bottom", "dy": -12, "align": {"expr": "datum.side"},
+             "dx": {"expr": "datum.dx"}, "fontSize": style.text_size,
              "color": palette.ACCEPTED.text_color}  # fmt: skip
     extra = [*_slower(_q("g"), "speed-up", style, len(curve) - 1, "rows/point"),
              _layer("rows/point", star, _legend(_SERIES[3], _SERIES, _ROLES, 0), x=x, y=y),
