@@ -1,10 +1,8 @@
-"""The one validation mechanism of the core.
-
-Every public function passes each argument through one of these checks before doing any work,
-so that a bad input always raises ``ValueError`` with a message naming the argument and saying
-what is wrong, never ``TypeError``, ``OverflowError`` or a NaN result, and never after a long
-computation. Text, bools, complex numbers, dates and objects are refused wherever a number is
-expected (numpy would quietly turn ``"3"`` into 3.0 and ``True`` into 1).
+"""The one validation mechanism of the core: every public function passes each argument through
+one of these checks first, so bad input raises ``ValueError`` naming the argument — never
+``TypeError``, ``OverflowError`` or a NaN result, never after a long computation. Text, bools,
+complex numbers, dates and objects are refused where a number is expected (numpy would quietly
+turn ``"3"`` into 3.0 and ``True`` into 1).
 """
 
 from __future__ import annotations
@@ -29,9 +27,6 @@ def short(x: object, limit: int = 60) -> str:
     except Exception:
         text = f"<{type(x).__name__}>"
     return text if len(text) <= limit else text[: limit - 3] + "..."
-
-
-# ------------------------------------------------------------------------------ numbers
 
 
 def real_array(x: object, name: str, what: str = "a number or an array of numbers") -> np.ndarray:
@@ -116,9 +111,8 @@ def whole_array(x: object, name: str, *, minimum: int = 0, maximum: int) -> np.n
 
 
 def choice(value: object, name: str, options: tuple) -> object:
-    """The one of ``options`` equal to ``value``, itself (``30.0`` given for ``30`` comes back
-    ``30``): text matches only text, a bool only a bool (``1`` is not ``True``), a number only
-    a number, None only None."""
+    """The one of ``options`` equal to ``value``, itself (``30.0`` for ``30`` gives ``30``): text
+    matches only text, a bool only a bool (``1`` is not ``True``), a number a number, None None."""
     kind = _kind(value)
     if kind is not None:
         for option in options:
@@ -136,9 +130,6 @@ def _kind(x: object) -> str | None:
     if isinstance(x, str):
         return "text"
     return "number" if isinstance(x, numbers.Real) else None
-
-
-# ------------------------------------------------------------------------------ other values
 
 
 def text(value: object, name: str, *, empty: bool = True, max_chars: int | None = None) -> str:
@@ -178,9 +169,6 @@ def sequence(value: object, name: str, *, minimum: int = 0, maximum: int | None 
     return tuple(value)
 
 
-# ---------------------------------------------------------------------------- probabilities
-
-
 def float_vector(x: object, name: str) -> np.ndarray:
     """A finite, non-negative, non-empty 1-D float64 array."""
     arr = real_array(x, name, "a vector of numbers")
@@ -212,10 +200,9 @@ def weight_vector(x: object, name: str) -> np.ndarray:
 
 
 def prob_vector(x: object, name: str) -> np.ndarray:
-    """A probability vector summing to 1 within :data:`~specviz.limits.SUM_TOLERANCE`, in
-    float64. One off by more than rounding (printed to 7 digits) is renormalised, so identities
-    downstream hold to machine precision; one off by rounding only is kept bit for bit, so that
-    equal entries of p and q stay equal."""
+    """A probability vector summing to 1 within :data:`~specviz.limits.SUM_TOLERANCE`, in float64:
+    one off by more than rounding (printed to 7 digits) is renormalised, one off by rounding only
+    kept bit for bit, so equal entries of p and q stay equal."""
     arr = float_vector(x, name)
     total = float(arr.sum())
     if abs(total - 1.0) > SUM_TOLERANCE:
@@ -272,9 +259,6 @@ def alpha_values(alpha: object) -> np.ndarray:
         raise ValueError(f"alpha must lie in [0, 1]; got {short(alpha)}")
     # An α computed as a sum of rounded terms may sit an ulp outside [0, 1]: that is still α.
     return np.clip(arr, 0.0, 1.0)
-
-
-# ------------------------------------------------------------------------------- randomness
 
 
 #: Largest seed the core takes (numpy's own seeds are 64-bit words; the pages offer

@@ -68,9 +68,9 @@ FILTER = CASES_BY_KEY["filter"]
 
 @dataclass(frozen=True)
 class Question:
-    """A question the learner answers before seeing why: ``prompt`` lettered with {T}/{D},
-    ``case`` the state it is about (the reveal's chart draws it), ``answer`` the index of the
-    right option, computed from the math, ``other`` a second state it compares it with."""
+    """A question answered before the reveal: ``prompt`` lettered with {T}/{D}, ``case`` the state
+    it is about (the reveal draws it), ``answer`` the right option's index, computed, ``other`` a
+    state to compare."""
 
     key: str
     prompt: str
@@ -161,10 +161,10 @@ QUESTIONS_BY_KEY: dict[str, Question] = {question.key: question for question in 
 
 @dataclass(frozen=True, eq=False)
 class Float32Leak:
-    """``n`` runs (count-level, one seed) of the float32 ``≤`` test and of the strict ``<`` test:
-    ``per_proposal`` the chance that one proposal of a forbidden word passes ``≤`` (2**-24),
-    ``forbidden`` the words with ``p(x) = 0 < q(x)``, ``law`` the exact law of the ``≤`` rule's
-    word, ``counts`` and ``strict_counts`` the words the two rules emitted."""
+    """``n`` count-level runs (one seed) of the float32 ``≤`` test and the strict ``<`` test: the
+    chance ``per_proposal`` (2**-24) that a forbidden proposal passes ``≤``, the ``forbidden`` words
+    (``p(x) = 0 < q(x)``), the ``≤`` rule's exact ``law``, and the words each emitted (``counts``,
+    ``strict_counts``)."""
 
     n: int
     per_proposal: float

@@ -3,16 +3,12 @@ pages offer controls within them, and learner text quotes them (never a copy of 
 
 from __future__ import annotations
 
-# --------------------------------------------------------------------------------- rounding
-
 #: "Zero up to rounding": probabilities this close are the same number written twice (a balanced
 #: token, nothing to the bucket, a distance of 0). Rounding leaves ~1e-16; no lesson needs less.
 ROUNDING = 1e-12
 
 #: How far from 1 a probability vector may sum before it is refused (``normalize`` first).
 SUM_TOLERANCE = 1e-6
-
-# -------------------------------------------------------------------------------- sizes
 
 #: Largest ``n`` for the per-draw sampler (~40 bytes a draw), the count-level samplers (exact in
 #: int64) and a rule's literal (per-draw) sampler.
@@ -40,8 +36,6 @@ MAX_CHECKPOINTS = 100_000
 #: Largest seed (a share link and a number box need a bound).
 MAX_SEED = 2**32 - 1
 
-# ----------------------------------------------------------------------------- Monte Carlo
-
 #: The Monte Carlo page simulates every run up to this ``N``; above, counts come from their law.
 PER_DRAW_MAX = 10**6
 #: The sample sizes the Monte Carlo page offers: 1, 10, ..., 10**9.
@@ -54,8 +48,6 @@ ZOO_N_MAX = 10**8
 #: Share of an exact sampler's runs the noise band holds (central: 2.5 % below, 2.5 % above).
 BAND_LEVEL = 0.95
 
-# ------------------------------------------------------------------------------ the lesson
-
 #: Words in the Playground's vocabulary, a weight slider's top, the longest word (characters),
 #: and the longest share-link value read.
 MIN_TOKENS = 3
@@ -63,8 +55,6 @@ MAX_TOKENS = 10
 MAX_WEIGHT = 100
 MAX_LABEL = 12
 MAX_PARAM_CHARS = 1000
-
-# ---------------------------------------------------------------- many words per target call
 
 #: Most (context, word) entries of a decoding pair's tables (20 MB at most).
 MAX_DECODE_ENTRIES = 500_000
@@ -82,8 +72,6 @@ MAX_BATCH_WORK = 5_000_000
 MAX_CALLS_WORK = 200_000_000
 #: Most ``(values of gamma) x contexts³`` one prediction curve takes (about a second).
 MAX_CURVE_WORK = 50_000_000
-
-# -------------------------------------------------------- the page "Many words per call"
 
 #: The pairs of models the page offers, by their key in links, and their names in menus.
 PAIR_TITLES: dict[str, str] = {
@@ -106,8 +94,6 @@ DECODE_COSTS: tuple[float, ...] = (0.0, 0.01, 0.02, 0.05, 0.1, 0.2, 0.3, 0.5, 1.
 DECODE_TEMPERATURES: tuple[float, ...] = (0.0, 0.5, 0.7, 1.0, 1.5, 2.0)
 DECODE_LENGTHS: tuple[int, ...] = (30, 60, 120, 240)
 
-# ------------------------------------------------ why it is exact, rejection sampling, variants
-
 #: Most draft candidates the multi-candidate rule (SpecInfer) tries per word.
 MAX_CANDIDATES = 8
 CANDIDATE_CHOICES: tuple[int, ...] = tuple(range(1, MAX_CANDIDATES + 1))
@@ -124,8 +110,6 @@ REJECTION_PROPOSAL_BUDGET = 10_000_000
 REJECTION_RUN_CHOICES: tuple[int, ...] = (100, 1_000, 10_000, 100_000)
 #: Runs of the float32 exhibit on the page "Why it's exact": a million to a trillion.
 LEAK_RUN_CHOICES: tuple[int, ...] = tuple(10**k for k in range(6, 13))
-
-# ------------------------------------------------------------ the names a share link carries
 
 #: Every verification rule (``rules.RULES``) by key, in display order, and title: written here
 #: so that specviz/links.py reads them without importing a lesson module.
@@ -163,8 +147,6 @@ CASE_TITLES: dict[str, str] = {
     "disjoint": "Nothing in common",
     "one_hot": "One-word target",
 }
-
-# --------------------------------------------------------------- what a server process keeps
 
 #: Results the pages keep per process, shared by every session (a few kB each: ~100 MB at most).
 PAGE_KEPT_RESULTS = 2048

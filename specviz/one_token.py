@@ -1,20 +1,14 @@
 """The exact one-token step of speculative sampling, computed once per pair (p, q).
 
-Notation (Leviathan, Kalman & Matias, 2023): ``p`` is the **target** model's distribution and ``q``
-the **draft** model's. The draft proposes ``x ~ q``; the target accepts it with probability
-``a(x) = min(1, p(x) / q(x))``; on a rejection a token is drawn from the residual
-``r = max(0, p - q) / Z`` with ``Z = sum(max(0, p - q))``. The emitted token then has law
-exactly ``p``.
+Notation (Leviathan, Kalman & Matias, 2023): the draft ``q`` proposes ``x``, the target ``p``
+keeps it with probability ``a(x) = min(1, p(x) / q(x))``, and a rejection draws from the residual
+``r = max(0, p - q) / Z``, ``Z = sum(max(0, p - q))``: the emitted token has law exactly ``p``.
+:func:`step` computes every quantity at once; figures, captions, samplers and rules all read it.
 
-:func:`step` computes every quantity of the step at once into a frozen :class:`OneTokenStep`;
-figures, captions, samplers and rules all read it, so each number has one source.
-
-One rule for rounding (:data:`~specviz.limits.ROUNDING`): where ``|p(x) - q(x)|`` is at most
-1e-12 the two are the same probability written twice. That token is balanced, keeps all of its
-proposals and adds nothing to the bucket; two vectors equal up to rounding have ``Z = 0``,
-``alpha = 1`` and an all-zero residual — never a one-hot bucket made of rounding noise. The one
-exception is ``p(x) = 0``: a word the target forbids is never balanced, so a proposal of it is
-always rejected, however rarely the draft makes one.
+One rule for rounding (:data:`~specviz.limits.ROUNDING`): where ``|p(x) - q(x)| <= 1e-12`` the two
+are one probability written twice. That token is balanced and adds nothing to the bucket, so two
+vectors equal up to rounding have ``Z = 0`` and ``alpha = 1``, never a one-hot bucket of rounding
+noise; except where ``p(x) = 0``: a forbidden word is never balanced, and always rejected.
 """
 
 from __future__ import annotations
@@ -29,28 +23,19 @@ from specviz._checks import prob_pair, prob_table, weight_vector
 from specviz.limits import ROUNDING
 
 
-def _frozen(arr: np.ndarray) -> np.ndarray:
-    """``arr``, made read-only: a cached result is shared by every session."""
-    arr.setflags(write=False)
-    return arr
-
-
 @dataclass(frozen=True, eq=False)
 class OneTokenStep:
-    """Every exact quantity of the one-token step for one pair (p, q), built by :func:`step`.
-
-    Arrays are read-only, one entry per token: ``p`` and ``q``; ``accept``, ``a(x) = min(1,
-    p(x)/q(x))`` (1.0 where ``q(x) = 0``: never proposed); ``kept = min(p, q)``, proposed and
-    kept; ``bounced = max(0, q - p)``, proposed and sent back (``kept + bounced = q``);
-    ``refill = max(0, p - q) = Z·r``, arriving from the bucket (``kept + refill = p``);
-    ``residual = refill / Z`` (all zeros when ``Z = 0``); ``balance``, +1 over-sampled (q > p),
-    -1 under-sampled (q < p), 0 balanced; ``bucket_weights``, what a rejected proposal's
-    replacement is drawn from: the refill, or ``p`` when nothing is refilled (a rejection can
-    still happen, with probability ~1e-16 where ``p < q`` by rounding or ``q(x) <= 1e-12`` for a
-    word the target forbids: ``p`` keeps the sampler total, never emits a forbidden word, and
-    stays within 1e-12). ``alpha = sum(min(p, q))`` is exactly 1 when ``Z = 0``; ``z``, the
-    bucket's size ``Z = sum(max(0, p - q)) = P(rejection) = TV(p, q)``.
-    """
+    """Every exact quantity of the one-token step for one pair (p, q), built by :func:`step`;
+    read-only arrays, one entry per token: ``p`` and ``q``; ``accept``, ``a(x) = min(1, p(x)/q(x))``
+    (1.0 where ``q(x) = 0``); ``kept = min(p, q)``; ``bounced = max(0, q - p)``, proposed and sent
+    back (``kept + bounced = q``); ``refill = max(0, p - q) = Z·r``, from the bucket (``kept +
+    refill = p``); ``residual = refill / Z`` (zeros when ``Z = 0``); ``balance``, +1 over-sampled (q
+    > p), -1 under-sampled, 0 balanced; ``bucket_weights``, what a rejected proposal's replacement
+    is drawn from: the refill, or ``p`` when nothing is refilled (a rejection can still happen, with
+    probability ~1e-16, where ``p < q`` by rounding or ``q(x) <= 1e-12`` for a forbidden word: ``p``
+    keeps the sampler total, never emits a forbidden word, and stays within 1e-12). ``alpha =
+    sum(min(p, q))``, exactly 1 when ``Z = 0``; ``z``, the bucket's size ``Z = sum(max(0, p - q)) =
+    P(rejection) = TV(p, q)``."""
 
     p: np.ndarray
     q: np.ndarray
@@ -77,16 +62,8 @@ class OneTokenStep:
 
 
 def step(p: ArrayLike, q: ArrayLike) -> OneTokenStep:
-    """Compute every quantity of the one-token step for target ``p`` and draft ``q``.
-
-    Parameters
-    ----------
-    p, q : array_like
-        Target and draft probability vectors of equal length; anything else raises ValueError.
-
-    Returns
-    -------
-    OneTokenStep
+    """Compute every quantity of the one-token step for target ``p`` and draft ``q``
+    (probability vectors of one length; anything else raises ValueError).
 
     Examples
     --------
@@ -98,7 +75,9 @@ def step(p: ArrayLike, q: ArrayLike) -> OneTokenStep:
     """
     p, q = prob_pair(p, q)  # fresh copies, frozen with the rest
     rows = _rows(p, q)
-    arrays = map(_frozen, (p, q, *rows[:7]))  # p, q, accept, ..., bucket_weights
+    arrays = (p, q, *rows[:7])  # p, q, accept, ..., bucket_weights
+    for arr in arrays:
+        arr.setflags(write=False)  # a cached result is shared by every session
     return OneTokenStep(*arrays, alpha=float(rows.alpha), z=float(rows.z))
 
 
@@ -117,13 +96,10 @@ class StepRows(NamedTuple):
 
 
 def step_rows(p: ArrayLike, q: ArrayLike) -> StepRows:
-    """The one-token step of each row of two (contexts, words) tables of probability rows, of
-    one shape: what the decoding engine runs over every context at once.
-
-    Row ``i`` is, bit for bit, ``step(p[i], q[i])``: both run :func:`_rows`, whose every
-    operation is per entry or a sum along the last axis, which numpy adds up row by row as it
-    adds up one vector. A bad table raises ValueError naming it.
-    """
+    """The one-token step of each row of two (contexts, words) tables of one shape, as the
+    decoding engine runs it. Row ``i`` is, bit for bit, ``step(p[i], q[i])``: :func:`_rows` works
+    per entry or sums along the last axis, which numpy adds up row by row as it adds up one
+    vector. A bad table raises ValueError naming it."""
     p, q = prob_table(p, "p"), prob_table(q, "q")
     if p.shape != q.shape:
         raise ValueError(f"p and q must have the same shape; got {p.shape} and {q.shape}")
@@ -158,10 +134,8 @@ def _rows(p: np.ndarray, q: np.ndarray) -> StepRows:
 
 
 def normalize(weights: ArrayLike) -> np.ndarray:
-    """Turn weights into a probability vector, ``weights / sum(weights)`` in float64.
-
-    ``weights`` (slider positions, counts, ...) must be 1-D, finite and non-negative with a
-    positive sum; anything else raises ValueError.
+    """``weights / sum(weights)`` in float64, for 1-D, finite, non-negative weights (slider
+    positions, counts, ...) with a positive sum; anything else raises ValueError.
 
     Examples
     --------

@@ -1,9 +1,7 @@
-"""One palette and one notation for every page: the same meaning gets the same colour, pattern,
-icon and words everywhere.
+"""One palette and one notation for every page: one meaning, one colour, pattern, icon and words.
 
-Colours are the Okabe–Ito set, distinguishable with the common colour-vision deficiencies; a fill
-pattern and an icon say each meaning too, so nothing is told by colour alone. Coloured *text* uses
-a darker shade of the same hue, at least 5:1 on white (WCAG AA), as some fills are too light.
+Colours are the Okabe–Ito set (safe for the common colour-vision deficiencies), and a pattern and
+an icon say each meaning too. Coloured text uses a darker shade of the hue, 5:1 on white (WCAG AA).
 """
 
 from __future__ import annotations

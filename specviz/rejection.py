@@ -1,14 +1,10 @@
 """Classic rejection sampling next to speculative sampling, on the same ``p`` and ``q``.
 
-Classic rejection sampling (von Neumann, 1951) draws ``x ~ q`` and keeps it with probability
-``p(x) / (M q(x))``, again and again until one is kept. It needs an envelope: ``M q >= p``
-everywhere, so the smallest bound is ``M = max p/q``; each proposal is kept with probability
-``1/M``, so a word costs ``M`` proposals on average (a geometric number of them, without bound).
-Where ``q(x) = 0 < p(x)`` no ``M`` will do: the sampler cannot run at all.
-
-Speculative sampling is the same test with ``M = 1`` — the draft itself as the envelope, which
-does not cover ``p`` — and one draw from the leftover bucket for the part it misses, instead of a
-retry: one proposal per word, at most two draws, never a loop, whatever the pair.
+Classic rejection sampling (von Neumann, 1951) keeps ``x ~ q`` with probability ``p(x) / (M
+q(x))`` and retries until one is kept: it needs an envelope ``M q >= p``, smallest at ``M = max
+p/q``, and a word costs ``M`` proposals on average (without bound); where ``q(x) = 0 < p(x)`` it
+cannot run. Speculative sampling is the same test with ``M = 1``, the draft as an envelope that
+does not cover ``p``, and one bucket draw for the rest: one proposal per word, never a loop.
 """
 
 from __future__ import annotations
@@ -28,11 +24,10 @@ from specviz.scenario import PRESETS_BY_KEY
 
 @dataclass(frozen=True, eq=False)
 class ClassicPlan:
-    """The exact numbers of classic rejection sampling of target ``p`` with proposals from
-    ``q``: ``bound``, ``M = max p(x)/q(x)`` over the words with ``p(x) > 0`` (the smallest
-    envelope ``M q`` that covers ``p``, and the proposals per word on average; ``inf`` where
-    ``q`` misses a word ``p`` can say), and the words ``blocked`` (``q(x) = 0 < p(x)``: no
-    envelope covers them)."""
+    """Classic rejection sampling of target ``p`` with proposals from ``q``: ``bound``, ``M = max
+    p(x)/q(x)`` over ``p(x) > 0`` (the smallest envelope ``M q`` covering ``p``, and the mean
+    proposals per word; ``inf`` where ``q`` misses a word ``p`` can say), and the words ``blocked``
+    (``q(x) = 0 < p(x)``)."""
 
     p: np.ndarray
     q: np.ndarray
@@ -51,8 +46,7 @@ class ClassicPlan:
 
 
 def classic_plan(p: ArrayLike, q: ArrayLike) -> ClassicPlan:
-    """The :class:`ClassicPlan` of target ``p`` and proposals ``q`` (probability vectors of one
-    length, else ValueError); a pair it cannot run on has ``runs`` False and ``bound`` inf.
+    """The :class:`ClassicPlan` of target ``p`` and proposals ``q`` (ValueError on bad input).
 
     Examples
     --------
@@ -99,12 +93,9 @@ class ClassicRun:
 
 
 def _loop(plan: ClassicPlan, n: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
-    """The retry loop for ``n`` runs at once, in rounds.
-
-    In each round every waiting run tries a block of proposals in order and keeps the first one
-    accepted (later ones in the block are never looked at, as in the one-at-a-time loop), so the
-    words and their proposal counts have the plain loop's law.
-    """
+    """The retry loop for ``n`` runs at once, in rounds: every waiting run tries a block of
+    proposals in order and keeps the first one accepted (the later ones are never looked at), so
+    words and proposal counts have the one-at-a-time loop's law."""
     out = np.empty(n, dtype=np.int64)
     spent = np.zeros(n, dtype=np.int64)
     pending = np.arange(n)
@@ -130,10 +121,9 @@ def _loop(plan: ClassicPlan, n: int, rng: np.random.Generator) -> tuple[np.ndarr
 
 @dataclass(frozen=True, eq=False)
 class RejectionComparison:
-    """Classic rejection sampling and speculative sampling on the same pair and seed: ``n``
-    words asked of each, the pair's speculative ``step``, the ``classic`` run (``n`` words, or
-    as many as its proposal budget allows; none if it cannot run), and how many of the ``n``
-    speculative runs needed their one bucket draw (``speculative_rejections``)."""
+    """Both samplers on one pair and seed: ``n`` words asked of each, the pair's ``step``, the
+    ``classic`` run (``n`` words, or what its proposal budget allows; none if it cannot run), and
+    how many speculative runs needed their bucket draw (``speculative_rejections``)."""
 
     n: int
     step: OneTokenStep
@@ -155,14 +145,12 @@ class RejectionComparison:
 def rejection_comparison(
     p: ArrayLike, q: ArrayLike, n: int, seed: int, budget: int = REJECTION_PROPOSAL_BUDGET
 ) -> RejectionComparison:
-    """Both samplers, ``n`` words each (``0 <= n <= 10**7``), from the same whole ``seed``.
-
-    The classic loop draws ``x ~ q`` and a uniform ``u``, keeps ``x`` when ``u·M·q(x) < p(x)``
+    """Both samplers, ``n`` words each (``0 <= n <= 10**7``), from the same whole ``seed``. The
+    classic loop draws ``x ~ q`` and a uniform ``u``, keeps ``x`` when ``u·M·q(x) < p(x)``
     and otherwise starts again, making at most ``budget`` proposals (``1 <= budget <= 10**8``):
     with ``n·M`` beyond it, it runs ``floor(budget / ceil(M))`` words (at least one) instead of
     ``n``; none where it cannot run. Bad input, or a word needing more than
-    :data:`~specviz.limits.MAX_CLASSIC_PROPOSALS` proposals, raises ValueError naming it.
-    """
+    :data:`~specviz.limits.MAX_CLASSIC_PROPOSALS` proposals, raises ValueError naming it."""
     p_arr, q_arr = prob_pair(p, q)
     start = seed_value(seed)
     size = whole(n, "n", maximum=MAX_RULE_DRAWS)

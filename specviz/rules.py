@@ -1,13 +1,10 @@
 """Verification rules — the correct one, its variants and the bug zoo's mistakes.
 
-A rule is one way of turning a draft's proposal into an emitted token. Each :class:`Rule` has its
-**exact law** in closed form, a **literal sampler** that runs the procedure with its own uniforms
-and never looks at the law (the tests compare the two with a chi-square test: that is what proves
-the closed forms right), a count-level sampler for huge ``n``, its acceptance rate, and the words
-the app shows for it, written with ``{T}`` for the target's letter and ``{D}`` for the draft's.
-
-Notation: ``p`` is the target, ``q`` the draft; ``a(x) = min(1, p(x)/q(x))``,
-``Z = sum(max(0, p - q))``, the bucket ``r = max(0, p - q) / Z`` and ``alpha = 1 - Z``.
+Each :class:`Rule` turns a draft's proposal into an emitted token and has its exact law in closed
+form, a literal sampler that never looks at the law (the tests compare the two with a chi-square
+test: that proves the closed forms), a count-level sampler, its acceptance rate, and its words,
+lettered with ``{T}`` and ``{D}``. Notation: target ``p``, draft ``q``, ``a(x) = min(1,
+p(x)/q(x))``, ``Z = sum(max(0, p - q))``, bucket ``r = max(0, p - q) / Z``, ``alpha = 1 - Z``.
 """
 
 from __future__ import annotations
@@ -84,10 +81,9 @@ def _ratio_test(s: OneTokenStep, draft: np.ndarray, keep: np.ndarray, rng: Gener
 
 @dataclass(frozen=True)
 class _TwoRoutes:
-    """A rule that proposes from one law, keeps a proposal ``x`` with a fixed chance, and on a
-    rejection emits a word of one fixed fallback law. Its law is
-    ``proposal·keep + (1 - sum(proposal·keep))·fallback/sum(fallback)``, unless ``closed_form``
-    gives it (a replacement that depends on the rejected proposal)."""
+    """A rule that proposes from one law, keeps a proposal with a fixed chance, and on a rejection
+    emits a word of a fixed fallback law: law ``proposal·keep + (1 -
+    sum(proposal·keep))·fallback/sum(fallback)``, unless ``closed_form`` gives it."""
 
     routes: Callable[[OneTokenStep, Values], Laws]
     #: A literal test of drafts, given the step, the drafts, the routes' keep chances and the rng.
@@ -126,10 +122,10 @@ def _candidate_steps(s: OneTokenStep, k: int) -> list[OneTokenStep]:
 
 
 class _Candidates:
-    """SpecInfer's ``k`` i.i.d. draft candidates. Candidate ``i`` is tested against the current
-    target ``p_i`` with ``min(1, p_i(x)/q(x))``; after a rejection the target becomes the bucket
-    ``p_{i+1} = norm(max(0, p_i - q))``; after ``k`` rejections the word is drawn from the last
-    bucket. Each try is the exact rule for ``p_i``, so by induction the output has law ``p``."""
+    """SpecInfer's ``k`` i.i.d. draft candidates: candidate ``i`` is tested with ``min(1,
+    p_i(x)/q(x))``; after a rejection the target becomes the bucket ``p_{i+1} = norm(max(0, p_i -
+    q))``, after ``k`` the word comes from the last bucket. Each try is exact for ``p_i``: by
+    induction the output has law ``p``."""
 
     def law(self, s: OneTokenStep, v: Values) -> np.ndarray:
         law = np.zeros_like(s.p)
@@ -195,25 +191,12 @@ class _Redraw:
 
 @dataclass(frozen=True)
 class Rule:
-    """One verification rule: its words, its parameters and its maths.
-
-    Attributes
-    ----------
-    key : str
-        Short id (``RULES[key]``; also what a share link carries); :attr:`title` follows from it.
-    kind : str
-        :data:`EXACT`, :data:`MISTAKE` or :data:`TRADE_OFF`.
-    what : str
-        One sentence: what the procedure does (for a mistake: what the code does wrong).
-    why : str
-        One sentence: why its output is — or is not — the target's law.
-    source : str
-        Where the rule or the mistake comes from (paper, project and file, or issue).
-    maths : object
-        The procedure and its closed forms (private).
-    params : tuple of Param
-        Extra parameters with their defaults.
-    """
+    """One verification rule: its ``key`` (``RULES[key]``, what a share link carries; the
+    :attr:`title` follows from it), its ``kind`` (:data:`EXACT`, :data:`MISTAKE` or
+    :data:`TRADE_OFF`), one sentence on ``what`` the procedure does (for a mistake: what the code
+    does wrong) and one on ``why`` its output is — or is not — the target's law, its ``source``
+    (paper, project and file, or issue), its private ``maths`` (the procedure and its closed
+    forms) and its extra ``params`` with their defaults."""
 
     key: str
     kind: str
@@ -346,10 +329,10 @@ def _reuse_test(s: OneTokenStep, draft: np.ndarray, keep: np.ndarray, rng: Gener
 
 
 def _reuse_law(s: OneTokenStep) -> np.ndarray:
-    """Law of the reused uniform. Given a rejection of ``x``, ``u`` is uniform on ``[a(x), 1)``,
-    and token ``k`` gains ``q(x)·|[a(x), 1) ∩ I_k|``, ``I_k`` its interval of the bucket's CDF
-    (as :func:`~specviz.sampling.inverse_cdf` cuts it). Summed over ``x`` this is
-    ``G(F(k)) - G(F(k-1))`` with ``G(t) = sum_x q(x) max(0, t - a(x))``: sorted prefix sums."""
+    """Law of the reused uniform: given a rejection of ``x``, ``u`` is uniform on ``[a(x), 1)``, and
+    token ``k`` gains ``q(x)·|[a(x), 1) ∩ I_k|`` (``I_k`` its interval of the bucket's CDF, as
+    :func:`~specviz.sampling.inverse_cdf` cuts it); summed over ``x``, ``G(F(k)) - G(F(k-1))`` with
+    ``G(t) = sum_x q(x) max(0, t - a(x))``: sorted prefix sums."""
     bucket = s.bucket_weights
     edges = np.concatenate(([0.0], np.cumsum(bucket) / bucket.sum()))
     # inverse_cdf gives everything past the last positive token's lower edge to that token.

@@ -31,12 +31,11 @@ COUNT_LEVEL = "count-level"
 
 @dataclass(frozen=True)
 class MonteCarloRun:
-    """``n`` runs of the one-token procedure from one ``seed``, by ``method`` :data:`PER_DRAW`
-    (every run simulated) or :data:`COUNT_LEVEL` (counts drawn per stretch between checkpoints):
-    the ``counts`` per word of proposals, accepted drafts, bucket draws and emitted words; the
-    ``path`` of emitted-word counts and their TV to ``p`` at the checkpoints (the last one is
-    ``n``); ``gof``, the chi-square test of the emitted words against ``p``; ``min_expected``,
-    the smallest ``n p(x)`` over possible words (below ~5 the p-value is rough)."""
+    """``n`` runs from one ``seed``, by ``method`` :data:`PER_DRAW` (every run simulated) or
+    :data:`COUNT_LEVEL` (counts drawn per stretch): the ``counts`` of proposals, accepted drafts,
+    bucket draws and emitted words per word; the ``path`` of TV to ``p`` at the checkpoints (the
+    last is ``n``); ``gof``, the chi-square test against ``p``; ``min_expected``, the smallest ``n
+    p(x)`` (below ~5 the p-value is rough)."""
 
     n: int
     seed: int
@@ -60,25 +59,9 @@ def monte_carlo(
     num: int = CHECKPOINTS,
     method: str | None = None,
 ) -> MonteCarloRun:
-    """Run the one-token procedure ``n`` times and observe it at log-spaced checkpoints.
-
-    Parameters
-    ----------
-    p, q : array_like
-        Target and draft probability vectors of equal length.
-    n : int
-        Number of runs, ``1 <= n <= 10**15``.
-    seed : int
-        A whole number ``>= 0``; the same seed gives the same run.
-    num : int, default 60
-        Checkpoints of the TV path (:func:`~specviz.stats.log_checkpoints`).
-    method : {None, PER_DRAW, COUNT_LEVEL}, default None
-        Force a sampler; ``None`` simulates every run up to :data:`PER_DRAW_MAX`.
-
-    Returns
-    -------
-    MonteCarloRun
-    """
+    """Run the one-token procedure ``n`` times (1 to ``10**15``) from a whole ``seed`` and
+    observe it at ``num`` log-spaced checkpoints; ``method`` forces a sampler, else every run is
+    simulated up to :data:`PER_DRAW_MAX`."""
     p_arr, q_arr = prob_pair(p, q)
     size = whole(n, "n", minimum=1, maximum=MAX_COUNT_DRAWS)
     start = seed_value(seed)
@@ -138,11 +121,9 @@ def _tally(
 def monte_carlo_paths(
     p: ArrayLike, q: ArrayLike, n: int, seed: int, paths: int = PATHS
 ) -> tuple[MonteCarloRun, ...]:
-    """:func:`monte_carlo` from ``seed``, ``seed + 1``, ..., ``seed + paths - 1``.
-
-    Only the first run's counts are shown; the others' paths, whose counts at the checkpoints
-    have the same law from either sampler, come from the count level.
-    """
+    """:func:`monte_carlo` from ``seed``, ``seed + 1``, ..., ``seed + paths - 1``: only the first
+    run's counts are shown, so the others' paths (of one law from either sampler) are drawn at
+    the count level."""
     p_arr, q_arr = prob_pair(p, q)
     size = whole(n, "n", minimum=1, maximum=MAX_COUNT_DRAWS)
     count = whole(paths, "paths", minimum=1, maximum=100)

@@ -1,8 +1,6 @@
-"""Samplers for the one-token procedure: one draw at a time, or aggregated counts.
-
-Both run the same law. :func:`speculative_sample` simulates every run (three uniforms per draw: the
-proposal, the acceptance test, the bucket draw); :func:`sample_counts` draws the counts that ``n``
-runs would produce directly from their multinomial/binomial laws, in O(V) time whatever ``n`` is.
+"""Samplers for the one-token procedure, of one law: :func:`speculative_sample` simulates every run
+(three uniforms: proposal, test, bucket draw); :func:`sample_counts` draws the counts of ``n``
+runs from their exact law, in O(V) time whatever ``n`` is.
 """
 
 from __future__ import annotations
@@ -41,10 +39,9 @@ class SpeculativeDraws:
 
 @dataclass(frozen=True)
 class SpeculativeCounts:
-    """Token counts of ``n`` runs (int arrays of length V): how often each token was
-    proposed (``draft_counts``), proposed and accepted (``accepted_counts``), drawn from the
-    bucket after a rejection (``residual_counts``), and emitted (``output_counts``, the sum of
-    the last two)."""
+    """Token counts of ``n`` runs (int arrays of length V): proposed (``draft_counts``), proposed
+    and accepted (``accepted_counts``), drawn from the bucket (``residual_counts``), and emitted
+    (``output_counts``, the sum of the last two)."""
 
     draft_counts: np.ndarray
     accepted_counts: np.ndarray
@@ -55,12 +52,10 @@ class SpeculativeCounts:
 def multinomial_on_support(
     rng: np.random.Generator, n: int | ArrayLike, probs: ArrayLike
 ) -> np.ndarray:
-    """``Multinomial(n, probs)`` counts, int64 of shape ``(*shape(n), len(probs))``, exactly 0
-    wherever ``probs`` (weights with a positive sum) is 0; ``0 <= n <= 10**15``.
-
-    Drawn over the support: numpy gives the last category what is left in floating point
-    (1 - .1 - .3 = .6000000000000001), ~n·1e-16 draws of a filtered word at n = 10**15.
-    """
+    """``Multinomial(n, probs)`` counts (``0 <= n <= 10**15``), int64 of shape ``(*shape(n),
+    len(probs))``, exactly 0 wherever ``probs`` (weights with a positive sum) is 0: drawn over the
+    support, as numpy gives the last category what is left in floating point (1 - .1 - .3 =
+    .6000000000000001), ~n·1e-16 draws of a filtered word at n = 10**15."""
     instance(rng, "rng", np.random.Generator, "a numpy Generator (np.random.default_rng(seed))")
     sizes = whole_array(n, "n", maximum=MAX_COUNT_DRAWS)
     weights = weight_vector(probs, "probs")
@@ -92,25 +87,12 @@ def _inverse_cdf(probs: np.ndarray, u: np.ndarray) -> np.ndarray:
 def speculative_sample(
     p: ArrayLike, q: ArrayLike, n: int, seed: SeedLike = None
 ) -> SpeculativeDraws:
-    """Run the one-token speculative sampling procedure ``n`` times.
+    """Run the one-token procedure ``n`` times (at most 50 million; :func:`sample_counts` for
+    more); the same int ``seed`` gives the same draws.
 
     Each run: the draft proposes ``x ~ q``; the proposal is accepted when ``u * q(x) < p(x)``
     for a uniform ``u`` (``u < min(1, p(x)/q(x))`` without a division: a token with
-    ``p(x) = 0`` is never accepted); otherwise the token is drawn from the residual ``r``.
-
-    Parameters
-    ----------
-    p, q : array_like
-        Target and draft probability vectors of equal length.
-    n : int
-        Number of runs, ``0 <= n <= 50_000_000`` (:func:`sample_counts` for more).
-    seed : None, int or numpy.random.Generator, optional
-        The same int seed gives the same draws.
-
-    Returns
-    -------
-    SpeculativeDraws
-    """
+    ``p(x) = 0`` is never accepted); otherwise the token is drawn from the residual ``r``."""
     p, q = prob_pair(p, q)
     n = whole(n, "n", maximum=MAX_PER_DRAW)
     rng = generator(seed)
@@ -125,13 +107,10 @@ def speculative_sample(
 
 
 def sample_counts(p: ArrayLike, q: ArrayLike, n: int, seed: SeedLike = None) -> SpeculativeCounts:
-    """Per-token counts of :func:`speculative_sample`'s ``n`` runs (``0 <= n <= 10**15``, same
-    arguments), drawn from their exact joint law in O(V) time, without the loop.
-
-    Proposals are ``Multinomial(n, q)``; of the ``k`` proposals of token ``x``,
-    ``Binomial(k, a(x))`` are accepted; the ``R`` rejections are spread ``Multinomial(R, r)`` over
-    the residual.
-    """
+    """Per-token counts of :func:`speculative_sample`'s ``n`` runs (``0 <= n <= 10**15``), drawn
+    from their exact joint law in O(V) time: proposals are ``Multinomial(n, q)``; of the ``k``
+    proposals of token ``x``, ``Binomial(k, a(x))`` are accepted; the ``R`` rejections are spread
+    ``Multinomial(R, r)`` over the residual."""
     p, q = prob_pair(p, q)
     n = whole(n, "n", maximum=MAX_COUNT_DRAWS)
     rng = generator(seed)

@@ -1,8 +1,6 @@
-"""Sampling settings by Hugging Face's rules: temperature, top-k and top-p ("nucleus").
-
-A model's settings change the distribution it samples from. Applying the *same* settings to the
-target and the draft keeps speculative sampling exact (the test runs on the adjusted pair);
-applying them to one model only breaks it (the ``topk_mismatch`` rule).
+"""Sampling settings by Hugging Face's rules: temperature, top-k and top-p ("nucleus"). The same
+settings on target and draft keep speculative sampling exact; on one model only they break it
+(the ``topk_mismatch`` rule).
 """
 
 from __future__ import annotations
@@ -16,15 +14,12 @@ from specviz._checks import prob_table, prob_vector, real, whole
 def sampled(
     rows: ArrayLike, temperature: float, top_k: int | None = None, top_p: float | None = None
 ) -> np.ndarray:
-    """Each row of next-word probabilities as a sampler sees it, by Hugging Face's rules.
-
-    ``transformers``' warpers, in their order: logits ``log p`` divided by ``T``, then top-k,
-    then top-p. ``T = 0`` is greedy decoding, all mass on the first likeliest word
-    (``argmax``), where top-k and top-p play no part. Top-k keeps every word at least as likely
-    as the k-th, ties with it included; top-p sorts ascending (stably: on a tie the lower word
-    id goes first), removes words while their cumulative mass is at most ``1 - top_p``, and
-    always keeps the likeliest word. A bad table or setting raises ValueError naming it.
-    """
+    """Each row of next-word probabilities as a sampler sees it: ``transformers``' warpers, in
+    their order: logits ``log p`` divided by ``T``, then top-k, then top-p. ``T = 0`` is greedy,
+    all mass on the first likeliest word (``argmax``), without top-k and top-p. Top-k keeps every
+    word at least as likely as the k-th, ties included; top-p sorts ascending (stably: on a tie
+    the lower word id first), removes words while their cumulative mass is at most ``1 - top_p``,
+    and always keeps the likeliest word. A bad table or setting raises ValueError naming it."""
     rows, t = prob_table(rows, "rows"), real(temperature, "temperature", low=0.0)
     if t == 0:
         out = np.zeros_like(rows)

@@ -187,9 +187,9 @@ HOME_TARGET = (80, 60, 40, 20)
 
 
 def home_scenario(quality: int, current: Scenario | None = None) -> Scenario:
-    """Home's example as a lesson state: the default words and target, and the draft
-    ``quality% · target + (100 - quality)% · reversed target`` (``quality`` a multiple of 5 from
-    0 to 100). ``current`` gives the seed and display settings."""
+    """Home's example: the default words and target, and the draft ``quality% · target + (100 -
+    quality)% · reversed target`` (``quality``: 0 to 100 in steps of 5); ``current`` gives the seed
+    and display settings."""
     k = whole(quality, "quality", maximum=100)
     if k % 5:
         raise ValueError(f"quality must be a multiple of 5 from 0 to 100; got {k}")
@@ -230,9 +230,8 @@ def to_query(scenario: Scenario) -> dict[str, str]:
 
 
 def from_query(params: Mapping[str, object]) -> tuple[Scenario, list[str]]:
-    """Rebuild a scenario from untrusted query parameters (str, or lists of str from a repeated
-    key): what the link describes, every missing or invalid field at its default, and one plain
-    sentence per problem found, for the page to show (none for a good link)."""
+    """Rebuild a scenario from untrusted query parameters (str, or lists of str): what the link
+    says, every missing or invalid field at its default, and a plain sentence per problem found."""
     values, notices = read_all(SCENARIO_PARAMS, mapping(params, "params"))
     labels, p_weights, q_weights = values["words"], values["p"], values["q"]
     given = [x for x in (labels, p_weights, q_weights) if x is not None]

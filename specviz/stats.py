@@ -1,8 +1,6 @@
 """Statistics for the Monte Carlo page: the chi-square test of the emitted words, TV paths, and
-the noise band of an exact sampler (:func:`expected_tv_band`, :func:`detectable_from`).
-
-scipy costs a few tenths of a second to import, so it is imported inside the functions that need
-it: a page that shows no test and no band never loads it.
+the noise band of an exact sampler. scipy (a few tenths of a second to import) is imported inside
+the functions that need it.
 """
 
 from __future__ import annotations
@@ -37,8 +35,6 @@ from specviz.limits import (
 )
 from specviz.sampling import SeedLike, multinomial_on_support
 
-# ---------------------------------------------------------------------------- goodness of fit
-
 
 class GofResult(NamedTuple):
     """Outcome of :func:`chi_square_gof`; unpacks as ``(statistic, dof, p_value)``."""
@@ -49,13 +45,10 @@ class GofResult(NamedTuple):
 
 
 def chi_square_gof(counts: ArrayLike, probs: ArrayLike) -> GofResult:
-    """Pearson's chi-square goodness-of-fit test of token ``counts`` (whole numbers ``>= 0``,
-    not all zero, summing to at most ``10**15``) against the law ``probs`` of the same length.
-
-    As ``scipy.stats.chisquare(counts, n * probs)`` over the tokens with ``probs > 0``; a positive
-    count where ``probs == 0`` gives ``(inf, dof, 0.0)``, a single possible token (``dof = 0``)
-    ``p_value = 1.0``. Bad input raises ValueError.
-    """
+    """Pearson's chi-square test of token ``counts`` (whole, not all zero, summing to at most
+    ``10**15``) against the law ``probs``: ``scipy.stats.chisquare(counts, n * probs)`` over the
+    tokens with ``probs > 0``; a count where ``probs == 0`` gives ``(inf, dof, 0.0)``, a single
+    possible token ``p_value = 1.0``. Bad input raises ValueError."""
     obs = _count_vector(counts, "counts")
     law = prob_vector(probs, "probs")
     if obs.shape != law.shape:
@@ -76,9 +69,6 @@ def chi_square_gof(counts: ArrayLike, probs: ArrayLike) -> GofResult:
     from scipy.special import chdtrc  # scipy.stats.chi2.sf, without scipy.stats's ~1 s import
 
     return GofResult(statistic, dof, float(chdtrc(dof, statistic)))
-
-
-# ------------------------------------------------------------------------------ TV paths
 
 
 @dataclass(frozen=True)
@@ -111,14 +101,10 @@ def log_checkpoints(n_max: int, num: int = CHECKPOINTS) -> np.ndarray:
 def tv_path(
     law_sampled: ArrayLike, p: ArrayLike, checkpoints: ArrayLike, seed: SeedLike = None
 ) -> TVPath:
-    """Simulated TV-to-``p`` path of i.i.d. draws from ``law_sampled`` (the law a sampler
-    produces) at strictly increasing ``checkpoints`` ``1 <= N_1 < ... <= 10**15``; the same int
-    ``seed`` gives the same path, and bad input raises ValueError.
-
-    The counts gained between checkpoints are independent ``Multinomial(N_i - N_{i-1},
-    law_sampled)`` draws: exactly the law of a stream of draws observed at the checkpoints, at a
-    cost independent of ``N``.
-    """
+    """Simulated TV-to-``p`` path of i.i.d. draws from ``law_sampled`` at strictly increasing
+    ``checkpoints`` (1 to ``10**15``), the same for the same int ``seed``; ValueError on bad
+    input. The counts gained between checkpoints are independent ``Multinomial(N_i - N_{i-1},
+    law_sampled)`` draws: a stream's law at the checkpoints, at a cost independent of ``N``."""
     sampled, law = prob_pair(law_sampled, p, ("law_sampled", "p"))
     cps = _checkpoints(checkpoints)
     steps = np.diff(np.concatenate(([0], cps)))
@@ -126,15 +112,11 @@ def tv_path(
     return TVPath.of_counts(cps, counts, law)
 
 
-# ------------------------------------------------------------------------------ the noise band
-
-
 @dataclass(frozen=True)
 class TVBand:
-    """Law of ``TV(p̂_N, p)`` for an exact sampler at the int64 sizes ``n``
-    (:func:`expected_tv_band`): its exact ``mean``, and the central interval ``lower`` ..
-    ``upper`` holding a share ``level`` of exact runs (about ``(1 - level) / 2`` below and as
-    many above; at most, where TV is lumpy)."""
+    """Law of ``TV(p̂_N, p)`` for an exact sampler at the int64 sizes ``n``: its exact ``mean``, and
+    the central interval ``lower`` .. ``upper`` holding a share ``level`` of exact runs (about ``(1
+    - level) / 2`` below and above; at most, where TV is lumpy)."""
 
     n: np.ndarray
     mean: np.ndarray
@@ -144,29 +126,14 @@ class TVBand:
 
 
 def expected_tv_band(p: ArrayLike, n: ArrayLike, level: float = BAND_LEVEL) -> TVBand:
-    """Where the TV between ``p`` and the empirical law of ``n`` draws from ``p`` lies.
+    """Where the TV between ``p`` and the empirical law of ``n`` draws from ``p`` lies: its mean
+    and the central interval holding a share ``level`` of exact runs, shaped like ``n`` (sizes
+    from 1 to ``10**15``, at most :func:`band_sizes` of them); ValueError on bad input.
 
-    Parameters
-    ----------
-    p : array_like
-        The law sampled from (and measured against).
-    n : int or array_like of int
-        Sample size(s) from 1 to ``10**15``, at most :func:`band_sizes` of them.
-    level : float, default 0.95
-        Share of exact runs the band holds, in (0, 1).
-
-    Returns
-    -------
-    TVBand
-        Mean and central interval, each an array shaped like ``n``. Bad input raises ValueError.
-
-    Notes
-    -----
-    The mean is exact, the edges are modelled (``_BandModel``); the upper edge falls with ``N``
-    but for lattice steps of less than ``1/N``, as the exact interval does (two equally likely
-    words: 0.357 at ``N = 7``, 0.375 at ``N = 8``). tests/test_band_coverage.py checks that it
-    holds ``level`` of exact runs.
-    """
+    The mean is exact, the edges modelled (``_BandModel``; tests/test_band_coverage.py checks
+    that they hold ``level`` of exact runs); the upper edge falls with ``N`` but for lattice
+    steps below ``1/N``, as the exact one does (two equally likely words: 0.357 at ``N = 7``,
+    0.375 at ``N = 8``)."""
     law = prob_vector(p, "p")
     _refuse_odd_items(n, "n")
     sizes = whole_array(n, "n", minimum=1, maximum=MAX_COUNT_DRAWS)
@@ -191,26 +158,11 @@ def band_sizes(p: ArrayLike) -> int:
 
 
 def detectable_from(p: ArrayLike, tv: float, level: float = BAND_LEVEL) -> int | None:
-    """Smallest ``N`` from which the noise band's upper edge stays below a bias of size ``tv``.
-
-    Parameters
-    ----------
-    p : array_like
-        The target.
-    tv : float
-        A sampler's TV floor, ``TV(law, p)``, a number in [0, 1].
-    level : float, default 0.95
-        Share of exact runs the band holds, in (0, 1).
-
-    Returns
-    -------
-    int or None
-        The ``N`` with ``upper(N) < tv <= upper(N - 1)`` after which the upper edge of
-        :func:`expected_tv_band` never reaches ``tv`` again (it can step up by less than
-        ``1/N`` where TV is lumpy); 1 if it never does; None when ``tv`` is 0 up to rounding.
-        Beyond ``10**15`` the band's large-``N`` formula is extended. Bad input raises
-        ValueError.
-    """
+    """Smallest ``N`` from which the noise band of target ``p`` stays below a sampler's TV floor
+    ``tv`` (``TV(law, p)`` in [0, 1]): the ``N`` with ``upper(N) < tv <= upper(N - 1)`` after which
+    the upper edge of :func:`expected_tv_band` never reaches ``tv`` again (it can step up by less
+    than ``1/N`` where TV is lumpy); 1 if it never does; None when ``tv`` is 0 up to rounding.
+    Beyond ``10**15`` the band's large-``N`` formula is extended. Bad input raises ValueError."""
     law = prob_vector(p, "p")
     bias = real(tv, "tv", low=0.0, high=1.0)
     share = _level(level)
@@ -223,14 +175,10 @@ def detectable_from(p: ArrayLike, tv: float, level: float = BAND_LEVEL) -> int |
 
 
 def _crossing(model: _BandModel, bias: float) -> int:
-    """:func:`detectable_from` for a bias some ``N`` draws can show.
-
-    Up to ``N = 64`` every size is looked at. Above, the edge lies between the smooth edge
-    (non-increasing) and the smooth edge plus one lattice step ``1/N``: it is below ``bias``
-    from ``stop`` on, and not below it before ``start``; the sizes between are looked at one by
-    one (about ``2 / tv`` of them), or bisected where they are too many (words of probability
-    ~1e-9).
-    """
+    """:func:`detectable_from` for a bias some ``N`` draws can show. Up to ``N = 64`` every
+    size is looked at. Above, the edge lies between the smooth edge (non-increasing) and it plus
+    one lattice step ``1/N``: below ``bias`` from ``stop`` on, not before ``start``; the sizes
+    between are looked at one by one (about ``2 / tv``), or bisected where too many."""
     small = np.arange(1, _STREAM_MAX + 1, dtype=np.int64)
     last_above = int(small[model.evaluate(small)[2] >= bias].max(initial=0))
     start = _first_below(model.upper_core, bias, _STREAM_MAX + 1)
@@ -264,15 +212,13 @@ def _below(edge: Callable[[np.ndarray], np.ndarray], bias: float, dtype: type) -
 
 
 def _bisect(below: Callable[[int], bool], low: int, high: int) -> int:
-    """The ``N`` in ``(low, high]`` where ``below`` turns true (false at ``low``, true at
-    ``high``)."""
+    """The ``N`` in ``(low, high]`` where ``below`` turns from false (at ``low``) to true."""
     while high - low > 1:
         middle = (low + high) // 2
         low, high = (low, middle) if below(middle) else (middle, high)
     return high
 
 
-# ------------------------------------------------------------------------------ internals
 # The band's model and its sizes (see _BandModel).
 _STREAM_MAX = 64  # N up to which _STREAM_RUNS simulated streams give the band
 _STREAM_RUNS = 3_000
@@ -291,11 +237,9 @@ _BAND_SEED = 20_250_601
 
 
 class _BandModel:
-    """The band of one law at one level; every value depends on ``(p, level, N)`` only (the
-    simulations have fixed seeds and sizes).
-
-    ``TV = ½ Σ_x |X_x/N - p(x)|`` with ``X ~ Multinomial(N, p)``; "words" are the entries of
-    ``p`` with ``p(x) > 0``.
+    """The band of one law at one level, a function of ``(p, level, N)`` only (the simulations
+    have fixed seeds and sizes). ``TV = ½ Σ_x |X_x/N - p(x)|`` with ``X ~ Multinomial(N, p)``;
+    "words" are the entries of ``p`` with ``p(x) > 0``.
 
     * The mean is exact: ``E|X_x/N - p(x)| = 2 p q b(⌊N p⌋; N - 1, p)`` (de Moivre), summed
       over the words.
@@ -553,13 +497,10 @@ def _by_chunks(fn: Callable, words: int, *arrays: np.ndarray) -> Any:
 
 
 def _binomial_abs_dev(p: np.ndarray, sizes: np.ndarray) -> np.ndarray:
-    """``E|X/N - p|`` for ``X ~ Binomial(N, p)``, shape ``(len(sizes), len(p))``.
-
-    de Moivre: ``E|X - Np| = 2 N p q b(⌊Np⌋; N - 1, p)``: ``2 p q^N`` for ``Np < 1``; the
-    local expansion of ``b`` at the mode (normal density with its ``1/(Npq)`` Edgeworth terms,
-    relative error < 1e-7) for ``(N - 1) p q >= 1000``, where scipy's pmf loses precision and
-    time; the pmf in between.
-    """
+    """``E|X/N - p|`` for ``X ~ Binomial(N, p)``, shape ``(len(sizes), len(p))``. de Moivre:
+    ``E|X - Np| = 2 N p q b(⌊Np⌋; N - 1, p)``: ``2 p q^N`` for ``Np < 1``; the local expansion
+    of ``b`` at the mode (normal density and its ``1/(Npq)`` Edgeworth terms, error < 1e-7) for
+    ``(N - 1) p q >= 1000``, where scipy's pmf loses precision and time; the pmf in between."""
     n = np.broadcast_to(sizes.astype(np.float64)[:, None], (sizes.size, p.size))
     p = np.broadcast_to(p, n.shape)
     s2 = (n - 1.0) * p * (1.0 - p)
@@ -586,11 +527,9 @@ def _binomial_abs_dev(p: np.ndarray, sizes: np.ndarray) -> np.ndarray:
 
 def _poisson_tv_variance(values: np.ndarray, weights: np.ndarray, sizes: np.ndarray) -> np.ndarray:
     """Variance of TV with the counts independent ``Poisson(N p)`` conditioned on their sum.
-
     For ``S = Σ f_x(ξ_x)`` the conditioning gives ``Var S - Cov(S, Σξ)² / N``, with per-word
     moments ``a = E|ξ - λ|``, ``Var|ξ - λ| = λ - a²`` and ``c = E[(ξ - λ)|ξ - λ|]``; the law is
-    given by its distinct probabilities ``values`` held by ``weights`` words each.
-    """
+    given by its distinct probabilities ``values`` held by ``weights`` words each."""
 
     def variance(chunk: np.ndarray) -> np.ndarray:
         n = chunk.astype(np.float64)
@@ -651,12 +590,10 @@ def _limit_tv_variance(p: np.ndarray) -> float:
 
 
 def _min_tv(p: np.ndarray, sizes: np.ndarray) -> np.ndarray:
-    """Smallest TV that ``N`` draws can show: ``N p`` rounded by largest remainders.
-
-    Rounding each ``N p(x)`` down and giving the ``r = N - Σ⌊N p⌋`` missing draws to the
-    largest fractional parts minimises ``Σ|k - N p|``, which is then ``r - 2 (sum of the r
-    largest parts) + Σ parts``.
-    """
+    """Smallest TV that ``N`` draws can show: ``N p`` rounded by largest remainders. Rounding
+    each ``N p(x)`` down and giving the ``r = N - Σ⌊N p⌋`` missing draws to the largest
+    fractional parts minimises ``Σ|k - N p|``, then ``r - 2 (sum of the r largest parts) + Σ
+    parts``."""
     n = sizes.astype(np.float64)
     target = n[:, None] * p
     frac = target - np.floor(target)
@@ -665,9 +602,6 @@ def _min_tv(p: np.ndarray, sizes: np.ndarray) -> np.ndarray:
     ranked = np.cumsum(-np.sort(-frac, axis=1), axis=1)
     top = np.where(r > 0, ranked[np.arange(n.size), np.maximum(r - 1, 0)], 0.0)
     return np.maximum(0.5 * (r - 2.0 * top + total) / n, 0.0)
-
-
-# ------------------------------------------------------------------------------ validation
 
 
 def _level(level: object) -> float:

@@ -1,8 +1,6 @@
-"""The one-token procedure as a story: every random number of every draw, kept for display.
-
-A learner stepping through draws sees where the pointer landed on the draft's strip, where ``u``
-fell against ``a(x)`` and where the bucket draw landed. The story uses the sampler's mappings
-(inverse CDF on ``q`` and on the residual, the test ``u·q(x) < p(x)``), so its draws have its law.
+"""The one-token procedure as a story: every random number of every draw, kept for display (where
+the pointer landed on the draft's strip, ``u`` against ``a(x)``, the bucket draw), drawn with the
+sampler's own mappings, so its draws have its law.
 """
 
 from __future__ import annotations
@@ -20,21 +18,10 @@ from specviz.sampling import SeedLike, inverse_cdf
 
 @dataclass(frozen=True)
 class DrawStory:
-    """``n`` draws of the one-token procedure with all their random numbers.
-
-    Attributes
-    ----------
-    u_draft, draft : numpy.ndarray
-        The uniform that picked the proposal on the draft's strip, and the proposal (law ``q``).
-    accept_prob : numpy.ndarray
-        ``a(x) = min(1, p(x)/q(x))`` of the proposal.
-    u_accept, accepted : numpy.ndarray
-        The acceptance test's uniform and its verdict (bool): ``u·q(x) < p(x)``.
-    u_bucket : numpy.ndarray
-        The uniform that picked the replacement on the bucket's strip; NaN where accepted.
-    output : numpy.ndarray
-        The emitted token (law ``p``): the proposal if accepted, else the bucket's pick.
-    """
+    """``n`` draws with all their random numbers: the uniform that picked the proposal on the
+    draft's strip and the proposal (law ``q``), its ``a(x)``, the test's uniform and verdict
+    (``u·q(x) < p(x)``), the uniform of the bucket's pick (NaN where accepted), and the emitted
+    token (law ``p``)."""
 
     u_draft: np.ndarray
     draft: np.ndarray
@@ -49,22 +36,9 @@ class DrawStory:
 
 
 def one_draw_story(p: ArrayLike, q: ArrayLike, n: int, seed: SeedLike = None) -> DrawStory:
-    """Draw ``n`` runs of the one-token procedure, keeping every uniform for display.
-
-    Parameters
-    ----------
-    p, q : array_like
-        Target and draft probability vectors of equal length.
-    n : int
-        Number of draws, ``0 <= n <= 2000`` (:data:`~specviz.limits.MAX_STORY`).
-    seed : None, int or numpy.random.Generator, optional
-        The same int seed tells the same story.
-
-    Returns
-    -------
-    DrawStory
-        Per draw: the three uniforms, the proposal, its ``a(x)``, the verdict, the emitted token.
-    """
+    """Draw ``n`` runs (0 to :data:`~specviz.limits.MAX_STORY`) of the one-token procedure for
+    target ``p`` and draft ``q``, keeping every uniform for display; the same int ``seed`` tells
+    the same story."""
     p, q = prob_pair(p, q)
     n = whole(n, "n", maximum=MAX_STORY)
     rng = generator(seed)

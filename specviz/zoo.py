@@ -1,8 +1,6 @@
-"""A rule checked against the target: the bug zoo's comparison, and any rule's Monte Carlo check.
-
-:func:`zoo_comparison` runs a rule next to the correct one on the same ``p``, ``q`` and seed;
-:func:`rule_check` runs any rule's own procedure ``n`` times and asks whether the runs can be told
-from ``p``.
+"""A rule checked against the target: :func:`zoo_comparison` runs a rule next to the correct one on
+the same ``p``, ``q`` and seed; :func:`rule_check` runs any rule ``n`` times and asks whether the
+runs can be told from ``p``.
 """
 
 from __future__ import annotations
@@ -32,13 +30,12 @@ from specviz.stats import (
 
 @dataclass(frozen=True)
 class ZooComparison:
-    """A ``rule`` side by side with the correct one, on the same ``p``, ``q`` and seed: its exact
-    output ``law`` and ``tv = TV(law, p)``, the floor its TV path flattens at; the TV-to-``p``
-    paths of the ``correct`` procedure (the Monte Carlo page's run of this seed) and of i.i.d.
-    draws from ``law`` (``wrong``); the ``band`` of an exact sampler at the same checkpoints;
-    from about how many draws the bias stands out of it (``detectable_from``, None: exact
-    here); and ``tv_correct``, the correct rule's exact TV to ``p`` (0, rounding counting as 0).
-    """
+    """A ``rule`` beside the correct one on the same ``p``, ``q`` and seed: its exact output ``law``
+    and ``tv = TV(law, p)`` (the floor its path flattens at); the TV paths of the ``correct``
+    procedure (the Monte Carlo page's run) and of i.i.d. draws from ``law`` (``wrong``); an exact
+    sampler's ``band`` at the same checkpoints; from about which N the bias stands out
+    (``detectable_from``, None: exact here); and the correct rule's exact TV to ``p``,
+    ``tv_correct`` (0)."""
 
     rule: Rule
     law: np.ndarray
@@ -64,14 +61,9 @@ def zoo_comparison(
     n_max: int = ZOO_N_MAX,
     num: int = CHECKPOINTS,
 ) -> ZooComparison:
-    """The rule ``key`` and the correct rule, run on the same ``p``, ``q`` and seed.
-
-    Raises
-    ------
-    ValueError
-        On bad input; :class:`~specviz.rules.RuleUnavailableError` where the rule has no law on
-        this pair (``redraw_from_q`` with disjoint supports).
-    """
+    """The rule ``key`` and the correct rule, run on the same ``p``, ``q`` and seed; ValueError
+    on bad input, :class:`~specviz.rules.RuleUnavailableError` where the rule has no law on this
+    pair (``redraw_from_q`` with disjoint supports)."""
     rule = get_rule(key)
     p_arr, q_arr = prob_pair(p, q)
     start = seed_value(seed)
@@ -93,13 +85,11 @@ def zoo_comparison(
 
 @dataclass(frozen=True, eq=False)
 class RuleCheck:
-    """A ``rule`` with all its ``params`` (defaults filled in), checked against ``p``: its exact
-    output ``law``, ``tv = TV(law, p)`` and ``acceptance`` (the chance that the word is a kept
-    draft); the int64 word ``counts`` of ``n`` runs of its literal sampler from ``seed``, their
-    chi-square test against ``p`` (``gof``) and TV to ``p`` (``run_tv``); the upper edge of an
-    exact sampler's 95% noise band at ``n`` (``band_upper``); and from about how many runs a
-    rule with this ``tv`` stands out of the band (``detectable_from``, None: exact).
-    """
+    """A ``rule`` with all its ``params`` checked against ``p``: its exact output ``law``, ``tv =
+    TV(law, p)`` and ``acceptance``; the int64 word ``counts`` of ``n`` runs of its literal sampler
+    from ``seed``, their chi-square test (``gof``) and TV to ``p`` (``run_tv``); the upper edge of
+    an exact sampler's 95% band at ``n`` (``band_upper``); and from about which N a rule with this
+    ``tv`` stands out (``detectable_from``, None: exact)."""
 
     rule: Rule
     params: dict[str, Any]
@@ -128,12 +118,10 @@ def rule_check(
     n: int,
     params: Sequence[tuple[str, Any]] = (),
 ) -> RuleCheck:
-    """Check the rule ``key`` (of :data:`~specviz.rules.RULES`) against ``p``: its exact law,
-    and ``n`` runs (1 to ``10**7``) of its literal sampler from ``seed``. ``params`` are (name,
-    value) pairs, hashable so that the check can be cached on them; the other parameters take
-    their defaults. ValueError on bad input or parameters;
-    :class:`~specviz.rules.RuleUnavailableError` where the rule has no law on this pair.
-    """
+    """Check the rule ``key`` against ``p``: its exact law, and ``n`` runs (1 to ``10**7``) of its
+    literal sampler from ``seed``; ``params``, hashable (name, value) pairs, override its defaults.
+    ValueError on bad input; :class:`~specviz.rules.RuleUnavailableError` where the rule has no law
+    on this pair."""
     rule = get_rule(key)
     p_arr, q_arr = prob_pair(p, q)
     start = seed_value(seed)

@@ -1,7 +1,5 @@
-"""Plain-language descriptions of the charts: their alt text and captions.
-
-A screen-reader user, or a student who cannot tell the colours apart, gets the same facts as the
-picture: which words are over- or under-sampled, how big the bucket is, where the mass comes from.
+"""The charts' alt text and captions: a screen-reader user, or a student who cannot tell the
+colours apart, gets the same facts as the picture.
 """
 
 from __future__ import annotations

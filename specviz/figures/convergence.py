@@ -1,9 +1,7 @@
-"""Convergence charts: the TV distance to the target against N on log–log axes, over the noise
-band of an exact sampler, as Vega-Lite specs (:mod:`specviz.figures.vega`): the correct sampler
-from several seeds (Monte Carlo page), a rule stalling at its floor (Bug zoo).
-
-Everything that follows the state is data, even the legend's names; each legend entry's look
-comes by its place (``slot``) in a list fixed per page, so a new state redraws in place.
+"""Convergence charts: TV to the target against N on log–log axes over an exact sampler's noise
+band — the correct sampler from several seeds (Monte Carlo), a rule stalling at its floor (Bug
+zoo). All that follows the state is data, even the legend's names; an entry's look comes by its
+place (``slot``) in a list fixed per page, so a new state redraws in place.
 """
 
 from __future__ import annotations
@@ -57,9 +55,8 @@ _N_LABELS = (
 
 
 def ticks(lo: float, hi: float) -> list[float]:
-    """Tick values of a log axis from ``lo`` to ``hi``: every power of ten between them, and
-    where fewer than two fit, 2 and 5 times them too, or failing that every multiple (an axis
-    needs two numbers to be read)."""
+    """Tick values of a log axis from ``lo`` to ``hi``: the powers of ten between them, or where
+    fewer than two fit (an axis needs two), 2 and 5 times them too, or every multiple."""
     a, b = int(np.floor(np.log10(lo))), int(np.ceil(np.log10(hi)))
     for multiples in ((1,), (1, 2, 5), range(1, 10)):
         steps = [
@@ -77,9 +74,8 @@ def mean_series(band: TVBand, slot: int) -> Series:
 
 
 def convergence_rows(series: Sequence[Series]) -> list[dict]:
-    """One row per (line, checkpoint) with TV > 0 (a TV of 0, possible at small N, cannot sit on
-    a log axis), flagged ``alone`` where it is its line's only point (drawn as a dot: a line of
-    one point is invisible)."""
+    """One row per (line, checkpoint) with TV > 0 (0 cannot sit on a log axis), flagged ``alone``
+    where it is its line's only point (a line of one point is invisible: it is drawn as a dot)."""
     rows = []
     for s in series:
         for i, path in enumerate(s.paths):
@@ -91,9 +87,8 @@ def convergence_rows(series: Sequence[Series]) -> list[dict]:
 
 
 def band_rows(band: TVBand, floor: float) -> list[dict]:
-    """The band's rows where it is above 0, a lower edge of 0 drawn down to ``floor`` (the axis's
-    bottom: an exact run can hit the target exactly). A band of one checkpoint (N = 1) is drawn
-    as a narrow box around it: an area needs two points."""
+    """The band's rows where it is above 0, a lower edge of 0 drawn down to ``floor`` (an exact run
+    can hit the target); a band of one checkpoint (N = 1) as a narrow box around it."""
     name = f"{100 * band.level:.0f}% of exact runs land here"
     rows = [
         {"n": float(n), "lower": max(float(lo), floor), "upper": float(hi), "band": name}
@@ -112,10 +107,9 @@ def convergence_spec(
     title: str,
     style: ChartStyle = DEFAULT_STYLE,
 ) -> dict:
-    """TV to the target versus N on log–log axes over the shaded noise ``band``, a Vega-Lite spec
-    whose only state is its ``datasets``: ``series`` are the lines, one legend entry each;
-    ``looks`` say how each slot is drawn (a slot no series fills is not shown) and, like
-    ``title``, are the same for every state of a page."""
+    """TV to the target versus N on log–log axes over the shaded noise ``band``, whose only state is
+    its ``datasets``: ``series`` are the lines, a legend entry each; ``looks`` say how each slot is
+    drawn (an unfilled slot is not shown) and, like ``title``, are fixed per page."""
     return vega.chart(
         style,
         vega.title(title, style),
@@ -127,12 +121,10 @@ def convergence_spec(
 
 
 def convergence_datasets(series: Sequence[Series], band: TVBand) -> dict[str, list[dict]]:
-    """All a convergence chart shows of the state: its lines (:func:`convergence_rows`), the
-    band (:func:`band_rows`), the axes' extent and ticks, and the legend's entries.
-
-    The y axis pads every TV drawn by a factor 1.5 (never above 1); the x axis runs from 1 (0.7
-    for a single checkpoint, so that its box does not sit on the edge) to N, at least 10.
-    """
+    """All a convergence chart shows of the state: its lines, the band, the axes' extent and
+    ticks, and the legend's entries. The y axis pads every TV by a factor 1.5 (never above 1);
+    the x axis runs from 1 (0.7 for a single checkpoint, whose box then clears the edge) to N,
+    at least 10."""
     rows = convergence_rows(series)
     values = [r["tv"] for r in rows] + [float(v) for v in (*band.lower, *band.upper)]
     values = [v for v in values if v > 0]
@@ -231,9 +223,6 @@ def _series_encoding(looks: Sequence[Look], style: ChartStyle) -> dict:
     }
 
 
-# --------------------------------------------------------------------------------- Monte Carlo
-
-
 def monte_carlo_spec(
     runs: Sequence[MonteCarloRun], band: TVBand, style: ChartStyle = DEFAULT_STYLE
 ) -> dict:
@@ -278,15 +267,9 @@ def monte_carlo_chart_caption(
     )
 
 
-# ------------------------------------------------------------------------------------ bug zoo
-
-
 def zoo_spec(comparison: ZooComparison, title: str, style: ChartStyle = DEFAULT_STYLE) -> dict:
-    """The mistake's TV path flattening at its floor while the correct one keeps falling.
-
-    ``title`` (the rule's name) is a legend entry, so data: the chart's own title is the same
-    for every rule.
-    """
+    """The mistake's TV path flattening at its floor while the correct one keeps falling;
+    ``title`` (the rule's name) is a legend entry, data: the chart's title is the same for all."""
     band = comparison.band
     series = [
         Series(f"{palette.TARGET.icon} correct rule", (comparison.correct,), 0),

@@ -166,9 +166,8 @@ def _inside(texts: Sequence[str], shares: Sequence[float], top: float, style: Ch
 
 
 def _ratios(step: OneTokenStep, style: ChartStyle) -> tuple[list[str], list[str]]:
-    """The rule min(1, {T}/{D}) word by word: a tooltip's text, and the text over the bars —
-    ``p/q = 1.50 → 1`` where there is room, ``p/q`` over the number where words are many,
-    nothing where even that would collide."""
+    """The rule min(1, {T}/{D}) word by word: a tooltip's text, and the text over the bars: ``p/q =
+    1.50 → 1``, or ``p/q`` over the number where words are many, or nothing."""
     hover, full, compact = [], [], []
     for pi, qi, ai in zip(step.p, step.q, step.accept, strict=True):
         if qi == 0:

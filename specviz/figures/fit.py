@@ -1,8 +1,6 @@
-"""Text that fits: how wide a label is drawn, and which form of a row of labels can be read.
-
-Vega neither wraps titles nor chooses between forms of a label, so every chart lays out its own
-text with these estimates, made for the chart's narrowest width (:attr:`ChartStyle.width`). A
-label of several lines has them joined by a newline.
+"""Text that fits: how wide a label is drawn, and which form of a row of labels can be read. Vega
+neither wraps titles nor picks a label's form, so every chart lays out its own text for its
+narrowest width (:attr:`ChartStyle.width`); a label's lines are joined by a newline.
 """
 
 from __future__ import annotations
@@ -50,11 +48,9 @@ def text_width(text: str, size: float) -> float:
 
 
 def wrap(text: str, size: float, width: float) -> list[str]:
-    """``text`` broken into lines no wider than ``width`` px, at the last space that fits.
-
-    A newline in ``text`` marks its natural break, taken only if the text does not fit on one
-    line. A single word wider than ``width`` stays whole: cutting it would not make it readable.
-    """
+    """``text`` broken into lines no wider than ``width`` px, at the last space that fits; a
+    newline in ``text`` is its natural break, taken only if it does not fit on one line. A word
+    wider than ``width`` stays whole: cutting it would not make it readable."""
     parts = text.split("\n")
     if text_width(" ".join(parts), size) <= width:
         parts = [" ".join(parts)]
@@ -114,8 +110,7 @@ def side_by_side(
     texts: Sequence[str], size: float, slot: float, apart: Sequence[bool] | None = None
 ) -> bool:
     """Whether labels centred ``slot`` px apart keep :func:`label_gap` between neighbours, the last
-    one within the chart (the axis runs on 0.6 slot past it); a pair of neighbours flagged
-    ``apart`` sits at heights too far apart to touch."""
+    within the chart (0.6 slot past it); neighbours flagged ``apart`` cannot touch."""
     if texts and text_width(texts[-1], size) / 2 > 0.6 * slot + SIDE_MARGIN:
         return False
     pairs = list(itertools.pairwise(text_width(t, size) for t in texts))
@@ -126,12 +121,10 @@ def side_by_side(
 
 
 def tick_words(labels: Sequence[str], style: ChartStyle) -> tuple[list[str], int]:
-    """Horizontal tick labels that fit side by side, and their font size.
-
-    Whole words at the largest size that fits (down to ``style.min_tick_size``); failing that, long
-    words broken over two lines with a hyphen (``key-\nboard``) at the largest size that fits;
-    as a last resort the smallest size.
-    """
+    """Horizontal tick labels that fit side by side, and their font size: whole words at the largest
+    size that fits (down to ``style.min_tick_size``); failing that, long words broken over two lines
+    with a hyphen (``key-\nboard``) at the largest size that fits; as a last resort the smallest
+    size."""
     slot = slot_width(style, len(labels))
     sizes = range(style.font_size, style.min_tick_size - 1, -1)
     for size in sizes:
@@ -150,9 +143,8 @@ def tick_words(labels: Sequence[str], style: ChartStyle) -> tuple[list[str], int
 
 
 def row_fits(text: Sequence[str], heights: Sequence[float], top: float, style: ChartStyle) -> bool:
-    """Whether a row of texts over the words, at ``heights`` on a y axis up to ``top``, can be
-    read: neighbours at about the same height (judged on a plot half the chart's height) must
-    not touch."""
+    """Whether a row of texts over the words, at ``heights`` on a y axis up to ``top``, can be read:
+    neighbours at about one height (on a plot half the chart's height) must not touch."""
     size = style.text_size
     px_per_unit = 0.5 * style.height / top if top > 0 else 0.0
     apart = [

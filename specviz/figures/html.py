@@ -1,8 +1,6 @@
-"""Self-contained HTML views (the player, the animated flow): templates filled with JSON data.
-
-They run in the learner's browser inside ``st.iframe``, so animation and stepping cost the server
-nothing. Data goes in as JSON, never as markup; the templates letter the models with ``{T}`` and
-``{D}`` and take their colours from the palette as CSS variables (``__PALETTE__``).
+"""Self-contained HTML views (the player, the animated flow), run in the learner's browser inside
+``st.iframe`` at no server cost: templates lettered with ``{T}``/``{D}``, the palette as CSS
+variables (``__PALETTE__``), data as JSON, never as markup.
 """
 
 from __future__ import annotations
@@ -37,9 +35,8 @@ def palette_css() -> str:
 
 
 def script_json(data: object) -> str:
-    """JSON that is safe inside a ``<script>`` element: a label such as ``</script>`` or ``<!--``
-    could end or swallow it, so every ``<``, ``>`` and ``&`` is written as a JSON unicode escape,
-    which parses back to the same string."""
+    """JSON safe inside a ``<script>`` element, which ``</script>`` or ``<!--`` in a label could
+    end: every ``<``, ``>`` and ``&`` as a JSON unicode escape."""
     return json.dumps(data, allow_nan=False).translate(_SCRIPT_SAFE)
 
 

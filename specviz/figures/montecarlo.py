@@ -36,10 +36,9 @@ def pair_rows(
     exact: tuple[np.ndarray, np.ndarray] | None = None,
     headroom: float = HEADROOM,
 ) -> list[dict]:
-    """The rows of a chart of two bars per word: one per (word, bar) with its ``share``, its
-    exact value (``exact``, optional, drawn as a stroke over the bar), the printed share
-    (``label``, "" where the row of numbers could not be read: :func:`fit.fit_row`) and the
-    height it is printed at (``label_y``, over the bar or its stroke, whichever is higher)."""
+    """The rows of two bars per word: one per (word, bar) with its ``share``, its ``exact`` value (a
+    stroke over the bar), the printed share (``label``, "" where unreadable) and its height
+    ``label_y``, over bar or stroke."""
     shares = np.column_stack([left, right]).ravel()
     exacts = np.column_stack(exact).ravel() if exact is not None else shares
     heights = np.maximum(shares, exacts)
@@ -85,9 +84,8 @@ def _role_layers(
 def histogram_figure(
     labels: Sequence[str], step: OneTokenStep, run: MonteCarloRun, style: ChartStyle = DEFAULT_STYLE
 ) -> tuple[dict, str]:
-    """Emitted words against the target (left bars), the draft's proposals against the draft
-    (right bars), the exact ``p`` and ``q`` as strokes and the shares over bar or stroke; and
-    its alt text, every word's shares next to its exact p and q."""
+    """Emitted words against the target (left bars), proposals against the draft (right), the exact
+    ``p`` and ``q`` as strokes, shares over bar or stroke; and its alt text, word by word."""
     t, d = style.notation.target, style.notation.draft
     kinds = (f"{palette.TARGET.icon} emitted words", f"{palette.DRAFT.icon} draft's proposals")
     exact_names = [f"exact target {t}", f"exact draft {d}"]
@@ -133,9 +131,9 @@ def _exact_strokes(
 def breakdown_rows(
     labels: Sequence[str], step: OneTokenStep, run: MonteCarloRun, style: ChartStyle
 ) -> dict[str, list[dict]]:
-    """The breakdown's datasets: ``parts`` (one row per word and source, stacked) and ``words``
-    (one per word: exact p, the accepted share printed inside its bar, the whole stack's share
-    over it — a number over a stack reads as the stack's total — and the room above)."""
+    """The breakdown's datasets: ``parts`` (a row per word and source, stacked) and ``words`` (a row
+    per word: exact p, the accepted share inside its bar, the stack's total over it, the room
+    above)."""
     n, p = run.n, step.p
     counts = run.counts
     accepted, bucket = counts.accepted_counts / n, counts.residual_counts / n
@@ -216,8 +214,7 @@ def monte_carlo_figures(
     runs: Sequence[MonteCarloRun],
     band: TVBand,
 ) -> dict[str, tuple[dict, str]]:
-    """Every chart of the Monte Carlo page (Vega-Lite specs) with its alt text:
-    ``{"hist", "source", "tv"}``."""
+    """Every chart of the Monte Carlo page with its alt text: ``{"hist", "source", "tv"}``."""
     return {
         "hist": histogram_figure(labels, step, runs[0], style),
         "source": breakdown_figure(labels, step, runs[0], style),

@@ -23,11 +23,9 @@ def percent(x: float) -> str:
 
 
 def tv_text(tv: float) -> str:
-    """A total variation distance as math.md writes it, short enough for a metric.
-
-    Three significant digits: .14 -> "0.14", .2333 -> "0.233"; below 0.001 in powers of ten,
-    2.64e-05 -> "2.64·10⁻⁵" (never Python's "e-05"); at most 1e-12 (rounding) -> "0".
-    """
+    """A total variation distance as math.md writes it, short enough for a metric: three significant
+    digits: .14 -> "0.14", .2333 -> "0.233"; below 0.001 in powers of ten, 2.64e-05 -> "2.64·10⁻⁵"
+    (never Python's "e-05"); at most 1e-12 (rounding) -> "0"."""
     if tv <= ROUNDING:
         return "0"
     tv = float(f"{tv:.3g}")

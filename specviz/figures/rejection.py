@@ -1,7 +1,6 @@
-"""The page "Is it just rejection sampling?": proposals per word for both samplers, the envelopes
-each one uses, and the sentences that compare them, read from
-:class:`~specviz.rejection.RejectionComparison` and the step. Every changing value of a chart
-(the bars, how many, M in the legend, the axis's top) is data: a new state updates it in place.
+"""The page "Is it just rejection sampling?": both samplers' proposals per word, their envelopes,
+and the sentences that compare them. Every changing value of a chart (the bars, M in the legend,
+the axis's top) is data: a new state updates it in place.
 """
 
 from __future__ import annotations

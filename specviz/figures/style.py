@@ -43,9 +43,8 @@ class ChartStyle:
 
     @property
     def html_font_size(self) -> int:
-        """Body text size of the HTML views (the flow, the player) on a 1280 px screen: a notch
-        above the charts' on a laptop, 24 px on a projector (growing with a wider screen, as the
-        page's own type does: their CSS)."""
+        """Body text size of the HTML views on a 1280 px screen: a notch above the charts' on a
+        laptop, 24 px on a projector (their CSS grows it with the screen)."""
         return 24 if self.projector else self.font_size + 2
 
     @property

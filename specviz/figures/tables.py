@@ -1,8 +1,5 @@
-"""Tables as Markdown: a table of columns (name -> cells) written as a pipe table.
-
-Pages show tables through ``st.markdown`` rather than ``st.table``: a Markdown table follows the
-page's type size (projector mode enlarges its cells with the rest of the text) and scrolls inside
-its own box on a phone, while a dataframe-backed table keeps a fixed small font.
+"""Tables as Markdown pipe tables: unlike ``st.table``'s fixed small font, they follow the page's
+type size (projector mode enlarges them) and scroll in their own box on a phone.
 """
 
 from __future__ import annotations

@@ -78,9 +78,8 @@ def _params_text(check: RuleCheck, before: str = " ") -> str:
 def tradeoff_figure(
     checks: Sequence[RuleCheck], alpha: float, style: ChartStyle
 ) -> tuple[dict, str]:
-    """Speed against exactness: each rule's acceptance (x) and the TV of its output to the
-    target (y), with the standard rule's α marked — the most any exact rule with one draft
-    can keep; and its alt text, every point in words."""
+    """Speed against exactness: each rule's acceptance (x) and its output's TV to the target (y),
+    with α marked, the most an exact rule with one draft can keep; and its alt text."""
     verdicts = _verdicts(style)
     # A rule's settings on a line of their own in the legend: a phone has no room for both.
     rules = [

@@ -1,13 +1,9 @@
 """The one chart mechanism: Vega-Lite specs written as plain dicts, one helper for each job.
 
-Every chart keeps what changes with the state in named top-level ``datasets``: anything that
-follows the data (an axis range, a label, a number over a bar) is a data row or a Vega expression
-over data, never a literal in the spec. Streamlit then sends a new state as new data to the chart
-already on the page, and Vega updates it in place. The spec changes only with what the learner
-does not drag: the words, the lettering, projector mode.
-
-Specs are written directly (a dict costs microseconds; Altair's objects tens of milliseconds);
-the tests validate every one against Vega-Lite's schema with Altair.
+Whatever follows the state (an axis range, a label, a number over a bar) lives in named top-level
+``datasets``, never as a literal in the spec: Streamlit then sends a new state as new data and
+Vega updates the chart in place. Specs are dicts (microseconds; Altair objects cost tens of
+milliseconds); the tests validate every one against Vega-Lite's schema.
 """
 
 from __future__ import annotations
@@ -141,9 +137,6 @@ def legend_scale(names: Sequence[str], roles: Sequence[Role]) -> dict:
     return {"domain": list(names), "range": [r.color for r in roles]}
 
 
-# ------------------------------------------------------------------------ titles, rows, texts
-
-
 def title(text: str, style: ChartStyle) -> list[str]:
     """A title in the chart's lettering, in lines that fit its narrowest width (a Vega title
     never wraps)."""
@@ -193,9 +186,6 @@ def text(field: str, mark: dict | None = None, **encoding: object) -> dict:
     }
 
 
-# ------------------------------------------------------------------------ share axes with room
-
-
 def share_ticks(room: float) -> list[dict]:
     """Dataset ``yticks`` of a :func:`room_y` axis reaching up to ``room``: at most seven evenly
     spaced ticks, never past 100 % (the axis only goes higher to make room for numbers)."""
@@ -232,15 +222,11 @@ def room(dataset: str, field: str) -> list[dict]:
     return [unseen(dataset, y=room_y(field)), unseen("yticks", y=room_y("v"))]
 
 
-# ------------------------------------------------------------------------ bars in a role's look
-
-
 def role_bars(
     role: Role, colour: dict, style: ChartStyle, mark: dict | None = None, **encoding: object
 ) -> dict:
-    """Bars in ``role``'s look (:func:`role_bar`), named by ``colour`` (:func:`colour`) in the
-    chart's one legend and placed by ``encoding``; a bar of no height is hidden (its outline
-    would draw a line where there is nothing)."""
+    """Bars in ``role``'s look, named by ``colour`` in the chart's one legend and placed by
+    ``encoding``; a bar of no height is hidden (its outline would draw a line)."""
     y, y2 = encoding["y"]["field"], encoding.get("y2", {}).get("field")
     empty = f"datum.{y} != {f'datum.{y2}' if y2 else 0}"
     return {
@@ -337,9 +323,6 @@ def strokes(
     }
 
 
-# ------------------------------------------------------------------------ keys drawn over the plot
-
-
 def shown_if(test: str) -> dict:
     """An opacity that hides a mark where ``test`` fails (filtering would drop its word)."""
     return {"condition": {"test": test, "value": 1}, "value": 0}
@@ -351,9 +334,8 @@ def key_height(style: ChartStyle) -> float:
 
 
 def height(style: ChartStyle, rows: int) -> int:
-    """A chart's height (px) with ``rows`` rows of title, legend and keys over the one-line title
-    and one-row legend of ``style.height``, which Streamlit fits them into; a projector's plot
-    gives two rows up, so that a control and the chart it moves fit a 1280×720 screen together."""
+    """A chart's height (px) with ``rows`` rows of title, legend and keys over ``style.height``'s
+    one each; a projector's plot gives two rows up, so a control and its chart fit 1280×720."""
     return round(style.height + max(0, rows - 2 * style.projector) * key_height(style))
 
 
@@ -370,10 +352,10 @@ def key_row(
     field: str = "label",
     **words: object,
 ) -> list[dict]:
-    """Words that change with the state, the one-row ``dataset``'s ``field`` (``words``: their
-    mark properties), ``row`` rows above the plot (0: right over it), after a stroke with the
-    ``line`` mark properties where its field ``line`` is true. Marks: a legend of data would sit
-    beside the chart's other legend, too wide for a phone."""
+    """Words that change with the state, the one-row ``dataset``'s ``field`` (``words``: their mark
+    properties), ``row`` rows above the plot (0: right over it), after a stroke with the ``line``
+    mark properties where field ``line`` is true. Marks, as a legend of data would sit beside the
+    other one, too wide for a phone."""
     y = {"value": -(row + 0.5) * key_height(style) - 4}
     mark = {"align": "left", "baseline": "middle", "fontSize": style.font_size, **words}
     label = {"data": data(dataset)} | text(field, mark, x={"value": 36 if line else 0}, y=y)

@@ -1,8 +1,6 @@
 """The Bug zoo's charts and their alt text: a rule's exact output law next to the target, and its
-TV path stalling at its floor while the correct rule's keeps falling.
-
-The rule's name and its TV are data (a line of text over the bars, legend entries), not the
-charts' titles: picking another mistake updates the charts on the page in place.
+TV path stalling at its floor. The rule's name and TV are data (a line over the bars, legend
+entries), not titles: picking another mistake updates the charts in place.
 """
 
 from __future__ import annotations
@@ -79,8 +77,7 @@ def zoo_figures(
     style: ChartStyle,
     comparison: ZooComparison,
 ) -> dict[str, tuple[dict, str]]:
-    """Both charts of the Bug zoo page (Vega-Lite specs) with their alt text:
-    ``{"law", "tv"}``."""
+    """Both charts of the Bug zoo page with their alt text: ``{"law", "tv"}``."""
     notation = style.notation
     title = style.fill(comparison.rule.title)
     return {
