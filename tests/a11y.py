@@ -1,13 +1,13 @@
 """Accessibility audits of a page in Chromium: axe-core and a computed text-contrast check.
 
-Plain functions (no pytest in here), used by ``tests/test_accessibility.py``:
+Plain functions (no pytest in here), used by a page's visit (``tests/visits.py``):
 
 - ``axe_path()``: axe-core from the npm registry, pinned in ``tests/js/package-lock.json`` and
   installed with ``npm ci --prefix tests/js``.
 - ``audit(page, where)``: axe (WCAG 2 A/AA and best practices) and the contrast check on the main
   document and inside every embedded HTML view (``st.iframe``), as one :class:`Audit`.
-- ``move_first_widget(page)``: the first slider of the main area one step (or the first radio
-  group one option), waiting for the rerun and for the embedded views to load again.
+- ``tab_walk(page)``: every stop of Tab round the page, with its focus ring judged;
+- ``drawn_text(page)``: the rendered size of every drawn character (a projector's back row).
 
 Why a contrast check of our own: axe files most of Streamlit's text under "incomplete" (the text
 sits in overlapping scroll containers) and does not look at SVG text at all, so chart labels and
@@ -86,6 +86,7 @@ class Audit:
     """Everything found on one page in one state."""
 
     label: str
+    axe: bool = True  # whether axe ran (the contrast check always does)
     violations: list[Violation] = field(default_factory=list)
     incomplete: dict[str, int] = field(default_factory=dict)  # "rule (where)" -> nodes
     contrast: list[LowContrast] = field(default_factory=list)
@@ -99,6 +100,7 @@ class Audit:
     def as_dict(self) -> dict[str, Any]:
         return {
             "label": self.label,
+            "axe": self.axe,
             "frames": self.frames,
             "texts_checked": self.texts_checked,
             "violations": [v.__dict__ for v in self.violations],
@@ -478,14 +480,15 @@ def press_in_frames(page: Page, key: str = "ArrowRight", times: int = 4) -> None
 # --------------------------------------------------------------------------- the audit
 
 
-def audit(page: Page, label: str) -> Audit:
-    """axe and the contrast check on the main document and every embedded view."""
-    result = Audit(label)
+def audit(page: Page, label: str, axe: bool = True) -> Audit:
+    """The contrast check and (unless ``axe`` is false) axe, on the main document and every
+    embedded view."""
+    result = Audit(label, axe=axe)
     targets = [("main document", page.main_frame), *embedded_frames(page)]
     result.frames = len(targets) - 1
     for where, frame in targets:
-        axe = run_axe(frame)
-        for v in axe["violations"]:
+        found = run_axe(frame) if axe else {"violations": [], "incomplete": []}
+        for v in found["violations"]:
             result.violations.append(
                 Violation(
                     where=where,
@@ -496,7 +499,7 @@ def audit(page: Page, label: str) -> Audit:
                     summary=(v["nodes"][0]["summary"] or "") if v["nodes"] else "",
                 )
             )
-        for v in axe["incomplete"]:
+        for v in found["incomplete"]:
             result.incomplete[f"{v['id']} ({where})"] = len(v["nodes"])
         contrast = text_contrast(frame)
         result.texts_checked += contrast["checked"]
@@ -504,30 +507,179 @@ def audit(page: Page, label: str) -> Audit:
     return result
 
 
-# --------------------------------------------------------------------------- moving a widget
+# --------------------------------------------------------------------------- keyboard focus
+# The rule: tests/test_browser_focus.py. The walk runs inside the laptop's visit (tests/visits.py),
+# between its two audits, and puts the page back as it found it (:func:`put_back`).
 
-_SLIDER_AT_END = "(e) => Number(e.value) >= Number(e.max)"
+#: Tab presses per page at most (the longest page has about 60 stops).
+MOST_TABS = 150
+
+#: The focused element and its ring: {name, ok, why}; null where nothing but the page has focus.
+#: Marks each element it reports, so that the walk stops when the focus comes round again.
+_RING = """() => {
+  let doc = document, el = document.activeElement, where = '';
+  for (;;) {
+    if (el?.tagName === 'IFRAME' && el.contentDocument) {
+      where += `${el.title || 'iframe'} › `; doc = el.contentDocument; el = doc.activeElement;
+    } else if (el?.shadowRoot?.activeElement) {
+      where += 'live view › '; el = el.shadowRoot.activeElement;
+    } else break;
+  }
+  if (!el || el === doc.body || el === doc.documentElement) return null;
+  const label = (el.getAttribute('aria-label') || el.textContent || el.tagName).trim();
+  const name = where + `${el.tagName.toLowerCase()} "${label.slice(0, 50)}"`;
+  const again = el.hasAttribute('data-focus-seen');
+  el.setAttribute('data-focus-seen', '');
+  const up = (e) => e.parentElement || e.getRootNode().host;
+  const rgba = (text) => {
+    const v = text.match(/[\\d.]+/g).map(Number);
+    return [v[0], v[1], v[2], v.length > 3 ? v[3] : 1];
+  };
+  const over = (top, under) => top.slice(0, 3).map((c, i) => c * top[3] + under[i] * (1 - top[3]));
+  const background = (e) => {
+    const chain = [];
+    for (; e; e = up(e)) chain.unshift(e);
+    return chain.reduce((under, a) => over(rgba(getComputedStyle(a).backgroundColor), under),
+                        [255, 255, 255]);
+  };
+  const luminance = (c) => {
+    const l = c.map((x) => (x /= 255) <= 0.04045 ? x / 12.92 : ((x + 0.055) / 1.055) ** 2.4);
+    return 0.2126 * l[0] + 0.7152 * l[1] + 0.0722 * l[2];
+  };
+  const contrast = (a, b) => {
+    const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+    return (hi + 0.05) / (lo + 0.05);
+  };
+  let ring = null;
+  for (let e = el, i = 0; e?.nodeType === 1 && i < 5 && !ring; e = up(e), i++) {
+    const s = getComputedStyle(e);
+    if (s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) >= 2) ring = e;
+  }
+  if (!ring) return { name, again, ok: false, why: 'no outline' };
+  const s = getComputedStyle(ring), box = ring.getBoundingClientRect();
+  if (!['solid', 'double', 'dashed', 'dotted'].includes(s.outlineStyle) ||
+      box.width < 8 || box.height < 8) {
+    const why = `${s.outlineStyle} outline around ${box.width}x${box.height}`;
+    return { name, again, ok: false, why };
+  }
+  const bg = background(parseFloat(s.outlineOffset) < 0 ? ring : up(ring));
+  const ratio = contrast(over(rgba(s.outlineColor), bg), bg);
+  const why = `${s.outlineWidth} ${s.outlineColor} on rgb(${bg.map(Math.round)}): `;
+  return { name, again, ok: ratio >= 3, why: why + `${ratio.toFixed(2)}:1` };
+}"""
 
 
-def move_first_widget(page: Page, rerun_waiter: Any) -> str | None:
-    """Move the first visible slider of the main area one step (back one if it is at its end), or
-    else pick the next option of the first radio group, and wait for the rerun. Returns what was
-    moved, or None if the page has neither."""
-    main = page.get_by_test_id("stMain")
-    sliders = main.get_by_role("slider").filter(visible=True)
-    radios = main.locator("input[type=radio]").filter(visible=True)
-    if sliders.count():
-        widget = sliders.first
-        key = "ArrowLeft" if widget.evaluate(_SLIDER_AT_END) else "ArrowRight"
-        what = f"slider {widget.get_attribute('aria-label')!r} {key}"
-    elif radios.count():
-        widget = main.locator("input[type=radio]:checked").first
-        key = "ArrowRight"
-        what = "radio group ArrowRight"
-    else:
-        return None
-    mark_frames(page)
-    widget.focus()
-    with rerun_waiter(page):
-        page.keyboard.press(key)
-    return what
+def tab_walk(page: Page) -> list[dict[str, Any]]:
+    """Every stop of Tab from the top of the page round to the first again."""
+    stops = []
+    for _ in range(MOST_TABS):
+        page.keyboard.press("Tab")
+        stop = page.evaluate(_RING)
+        if stop is not None and stop["again"]:
+            break
+        if stop is not None:
+            stops.append(stop)
+    return stops
+
+
+#: Every scrolled box's place (the main document, its open shadow roots and its embedded views):
+#: the walk scrolls what it focuses, and the audit after it must see the page as loaded.
+_KEEP_PLACE = """() => {
+  const roots = [];
+  const collect = (root) => {
+    roots.push(root);
+    for (const e of root.querySelectorAll('*')) {
+      if (e.shadowRoot) collect(e.shadowRoot);
+      if (e.tagName === 'IFRAME') {
+        try { if (e.contentDocument) collect(e.contentDocument); } catch (x) { /* other origin */ }
+      }
+    }
+  };
+  collect(document);
+  window.__specvizRoots = roots;
+  window.__specvizPlaces = roots.flatMap((root) => [...root.querySelectorAll('*')]
+    .filter((e) => e.scrollHeight > e.clientHeight || e.scrollWidth > e.clientWidth)
+    .map((e) => [e, e.scrollTop, e.scrollLeft]));
+}"""
+
+_PUT_BACK = """() => {
+  for (const [e, top, left] of window.__specvizPlaces || []) {
+    e.scrollTop = top;
+    e.scrollLeft = left;
+  }
+  for (const root of window.__specvizRoots || []) {
+    root.activeElement?.blur?.();
+    root.querySelectorAll('[data-focus-seen]').forEach((e) => e.removeAttribute('data-focus-seen'));
+  }
+}"""
+
+
+def keep_place(page: Page) -> None:
+    """Remember where every scrolled box of the page is, for :func:`put_back`."""
+    page.evaluate(_KEEP_PLACE)
+
+
+def put_back(page: Page) -> None:
+    """Scroll every box back where :func:`keep_place` found it, take the focus off and drop the
+    walk's marks."""
+    page.evaluate(_PUT_BACK)
+
+
+# --------------------------------------------------------------------------- type size
+# The rule: tests/test_browser_type.py. Measured inside the 1920×1080 projector's visit, as
+# soon as the page has settled.
+
+#: [size px, characters, text, where] of every drawn text node of a document (and the open
+#: shadow roots inside it).
+_SIZES = """() => {
+  const out = [];
+  const skip = 'style, script, noscript, title, .katex-mathml, '
+    + '[data-testid=stSidebar][data-collapsed=true]';
+  const drawn = (el) => {
+    if (!el.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true })) return false;
+    const r = el.getBoundingClientRect();
+    return r.width > 1 && r.height > 1;
+  };
+  const size = (el) => {
+    const px = parseFloat(getComputedStyle(el).fontSize);
+    if (el instanceof SVGElement) {
+      const m = el.getScreenCTM();
+      return m ? px * Math.sqrt(Math.abs(m.a * m.d - m.b * m.c)) : px;
+    }
+    let scale = 1;  // the CSS transforms of the element and its ancestors (shadow hosts too)
+    for (let e = el; e; e = e.parentElement || e.getRootNode().host) {
+      const t = getComputedStyle(e).transform;
+      const m = t && t !== 'none' ? new DOMMatrix(t) : null;
+      if (m) scale *= Math.sqrt(Math.abs(m.a * m.d - m.b * m.c));
+    }
+    return px * scale;
+  };
+  const where = (el) => {
+    const id = el.closest('[data-testid]')?.dataset.testid || '';
+    const cls = (el.getAttribute('class') || '').split(' ')[0];
+    return `${id} ${el.tagName.toLowerCase()}${cls ? '.' + cls : ''}`.trim();
+  };
+  const walk = (root) => {
+    const w = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+    for (let n = w.nextNode(); n; n = w.nextNode()) {
+      const el = n.parentElement;
+      let chars = n.textContent.replace(/[\\s\\u200b-\\u200d\\ufeff]/g, '').length;
+      if (!chars || !el || el.closest(skip) || !drawn(el)) continue;
+      if (el.closest('[data-testid=stIconMaterial]')) chars = 1;  // one glyph
+      const index = !!el.closest('.msupsub');
+      out.push([size(el), chars, n.textContent.trim().slice(0, 40), where(el), index]);
+    }
+    root.querySelectorAll('*').forEach((e) => e.shadowRoot && walk(e.shadowRoot));
+  };
+  walk(document.body);
+  return out;
+}"""
+
+
+def drawn_text(page: Page) -> list[list[Any]]:
+    """The size rows of the page and of every embedded view that is drawn."""
+    rows = page.evaluate(_SIZES)
+    for frame in page.frames[1:]:
+        if frame.frame_element().is_visible():
+            rows += frame.evaluate(_SIZES)
+    return rows

@@ -55,24 +55,18 @@ def test_projector_shows_the_taught_control_and_its_chart_without_scrolling(
     assert not shown.shown_exceptions
 
 
+@pytest.mark.parametrize(("info", "seat"), cases(PAGES[1:2], (PROJECTOR,)))
 def test_projector_sliders_are_big_and_their_values_clear_of_their_labels(
-    browser, streamlit_server
+    request, info, seat
 ) -> None:
-    context = browser.new_context(viewport={"width": 1920, "height": 1080})
-    page = context.new_page()
-    try:
-        open_app(page, page_url(streamlit_server, REPO_ROOT / PAGES[1].script) + "?projector=1")
-        thumb = page.locator(
-            f".{key_class('w.gamma')} div:has(> div > input[type='range'])"
-        ).bounding_box()
-        assert thumb is not None and thumb["width"] >= 24 and thumb["height"] >= 24, thumb
-        label = page.locator(f".{key_class('w.gamma')} [data-testid='stWidgetLabel']")
-        value = page.locator(f".{key_class('w.gamma')} [data-testid='stSliderThumbValue']")
-        lb, vb = label.bounding_box(), value.bounding_box()
-        assert lb is not None and vb is not None
-        assert vb["y"] >= lb["y"] + lb["height"] - 1, f"value {vb} runs into the label {lb}"
-    finally:
-        context.close()
+    parts = visit_of(request, REPO_ROOT / info.script, seat).gamma
+    if isinstance(parts, Exception):
+        raise parts
+    assert parts, f"{info.label} has no {visits.GAMMA} slider"
+    thumb, lb, vb = parts["thumb"], parts["label"], parts["value"]
+    assert thumb is not None and thumb["width"] >= 24 and thumb["height"] >= 24, thumb
+    assert lb is not None and vb is not None
+    assert vb["y"] >= lb["y"] + lb["height"] - 1, f"value {vb} runs into the label {lb}"
 
 
 @pytest.mark.parametrize(("info", "seat"), cases(PAGES, (PHONE,)))

@@ -7,11 +7,17 @@ keyboard, the projector's fold, a phone's chart titles, the menu a deep link mus
 fails every test that reads it, without loading the page again). Under xdist the tests of one
 visit share a group (:func:`group`), so one worker makes it once.
 
-A visit, in order: load the page; let charts and embedded views settle; record what it shows
-(exceptions, headings, menu, the fold's boxes on a projector, clipped chart texts and sideways
-overflow on a phone); a screenshot; on an audited seat, axe and the contrast check; on the laptop,
-move the first slider (or radio group) from the keyboard, press → in the embedded views, and
-audit again; last, a screenshot of the whole page.
+A visit, in order: load the page; let charts and embedded views settle; on the 1920 projector,
+the rendered size of every character (tests/test_browser_type.py) and the parts of its γ slider;
+record what it shows (exceptions, headings, menu, the fold's boxes on a projector, clipped chart
+texts and sideways overflow on a phone); a screenshot; the contrast check (and axe, on the laptop
+and the 1920 projector); on the laptop, Tab round the page judging each focus ring
+(tests/test_browser_focus.py) and put the page back as it was, move the first slider (or radio
+group) from the keyboard, press → in the embedded views, and audit again; last, a screenshot of
+the whole page.
+
+What a probe finds that is not the page loading (the sizes, the Tab walk) is kept as the error it
+raised, so that it fails only the test that reads it.
 """
 
 from __future__ import annotations
@@ -21,7 +27,18 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from a11y import Audit, audit, embedded_frames, mark_frames, press_in_frames, wait_for_frames
+from a11y import (
+    Audit,
+    audit,
+    drawn_text,
+    embedded_frames,
+    keep_place,
+    mark_frames,
+    press_in_frames,
+    put_back,
+    tab_walk,
+    wait_for_frames,
+)
 from streamlit_server import (
     REPO_ROOT,
     key_class,
@@ -42,16 +59,23 @@ class Seat:
     width: int
     height: int
     projector: bool = False
-    #: Projector mode at 1280×720 has the styles and colours of 1920×1080 (only the layout
-    #: differs, which the fold test holds): not audited a second time.
+    #: The contrast check. Projector mode at 1280×720 has the styles and colours of 1920×1080
+    #: (only the layout differs, which the fold test holds): not audited a second time.
     audited: bool = True
+    #: axe as well. Its rules read the page's structure (roles, names, landmarks, headings),
+    #: which is one document for every screen but the projector's (the intro folded into an
+    #: expander, the sidebar collapsed): a phone gets the same elements as a laptop, and its
+    #: CSS (a table's font, which of the Playground's two weight labels shows) changes colours
+    #: and sizes only, which the contrast check holds in every audited seat.
+    axe: bool = True
 
 
 LAPTOP = Seat("laptop", 1280, 800)
 PROJECTOR = Seat("projector-1920", 1920, 1080, projector=True)
-PROJECTOR_720 = Seat("projector-1280", 1280, 720, projector=True, audited=False)
-PHONE = Seat("phone", 390, 844)
+PROJECTOR_720 = Seat("projector-1280", 1280, 720, projector=True, audited=False, axe=False)
+PHONE = Seat("phone", 390, 844, axe=False)
 AUDITED = (LAPTOP, PROJECTOR, PHONE)
+AXED = tuple(seat for seat in AUDITED if seat.axe)
 
 #: Vega redraws a chart a moment after a rerun.
 SETTLE_MS = 600
@@ -84,6 +108,12 @@ class Visit:
     overflow: float = 0.0  # how much wider than the screen the page is
     moved: Moved | None = None
     audits: list[Audit] = field(default_factory=list)
+    #: The 1920 projector: [size px, characters, text, where, index] of every drawn text
+    #: (a11y.drawn_text), and the boxes of the γ slider's thumb, label and value.
+    sizes: list[list[Any]] | Exception = field(default_factory=list)
+    gamma: dict[str, dict[str, float] | None] | Exception = field(default_factory=dict)
+    #: The laptop: every stop of Tab round the page (a11y.tab_walk).
+    stops: list[dict[str, Any]] | Exception = field(default_factory=list)
 
 
 def group(script: Path, seat: Seat) -> pytest.MarkDecorator:
@@ -96,7 +126,7 @@ def visit_of(request: pytest.FixtureRequest, script: Path, seat: Seat) -> Visit:
     visits = request.getfixturevalue("visits")
     key = f"{page_id(script)}-{seat.name}"
     if key not in visits:
-        if seat.audited:
+        if seat.axe:
             request.getfixturevalue("axe_installed")
         try:
             visits[key] = make_visit(
@@ -148,7 +178,11 @@ def make_visit(browser: Any, base_url: str, script: Path, seat: Seat, shots: Pat
         url = page_url(base_url, script) + ("?projector=1" if seat.projector else "")
         watcher = open_app(page, url)
         settle(page)
+        sizes = probe(drawn_text, page) if seat is PROJECTOR else []
         found = shows(page, watcher)
+        found.sizes = sizes
+        if seat is PROJECTOR:
+            found.gamma = probe(lambda page: slider_parts(page, GAMMA), page)
         name = f"{page_id(script).replace('/', '-')}-{seat.name}"
         fold = _FOLDS.get(str(script.relative_to(REPO_ROOT)))
         if seat.projector and fold:
@@ -160,8 +194,11 @@ def make_visit(browser: Any, base_url: str, script: Path, seat: Seat, shots: Pat
         )
         page.screenshot(path=str(shots / f"{name}.png"))
         if seat.audited:
-            found.audits.append(audit(page, f"{page_id(script)} {seat.name}, loaded"))
+            found.audits.append(audit(page, f"{page_id(script)} {seat.name}, loaded", seat.axe))
         if seat is LAPTOP:
+            keep_place(page)
+            found.stops = probe(tab_walk, page)
+            put_back(page)
             found.moved = move_first_control(page)
             if found.moved is not None:
                 settle(page)
@@ -176,6 +213,32 @@ def make_visit(browser: Any, base_url: str, script: Path, seat: Seat, shots: Pat
         return found
     finally:
         context.close()
+
+
+def probe(measure: Any, page: Any) -> Any:
+    """What ``measure(page)`` returns, or the error it raised."""
+    try:
+        return measure(page)
+    except Exception as exc:  # kept for the one test that reads it
+        return exc
+
+
+#: The slider whose parts a projector must draw large (the Playground's draft length γ).
+GAMMA = "w.gamma"
+
+
+def slider_parts(page: Any, key: str) -> dict[str, dict[str, float] | None]:
+    """The boxes of the thumb, the label and the value of the slider with this key ({} if the
+    page has none)."""
+    where = f".{key_class(key)}"
+    if not page.locator(where).count():
+        return {}
+    parts = {
+        "thumb": f"{where} div:has(> div > input[type='range'])",
+        "label": f"{where} [data-testid='stWidgetLabel']",
+        "value": f"{where} [data-testid='stSliderThumbValue']",
+    }
+    return {name: page.locator(css).bounding_box() for name, css in parts.items()}
 
 
 def shoot_whole(page: Any, path: Path, width: int) -> None:
