@@ -1,7 +1,9 @@
 """Presenter mode in Chromium: the lecturer walks the whole plan with a clicker's keys (PageDown
-to the end, PageUp back to the start) in one tab, each step's page in its state and the
-lecturer's letters kept; an arrow key on a focused slider or a bar of the Playground moves it and
-leaves the step alone, and moves the step once the page has the focus back."""
+to the end on a 1280x720 projector, PageUp back to the start on a 1920x1080 one) in one tab, each
+step's page in its state, the lecturer's letters kept, and the control being taught and its
+chart on the screen under the step's bar; an arrow key on a focused slider or a bar of the
+Playground moves it and leaves the step alone, and moves the step once the page has the focus
+back."""
 
 from __future__ import annotations
 
@@ -17,12 +19,15 @@ from streamlit_server import (
     poll,
     rerun_waiter,
 )
+from visits import box
 
 from specviz.lesson_plan import PLAN
+from specviz.ui.page import PAGES
 
 pytestmark = pytest.mark.browser
 
 LECTURER = {"letters": "chen", "projector": "1"}
+FOLDS = {info.script: info.fold for info in PAGES if all(info.fold)}
 
 
 def step_url(base: str, number: int) -> str:
@@ -43,6 +48,23 @@ def shows_step(page, number: int, *, changed: bool = False) -> None:
         assert changed or params.get(key) == value, (number, key, params)
     bar = page.locator(".st-key-presenter").inner_text()
     assert f"Step {number} of {len(PLAN)}" in bar and step.say[:40] in bar, bar
+    if step.script in FOLDS and not changed:
+        on_one_screen(page, number, *FOLDS[step.script])
+
+
+def on_one_screen(page, number: int, control: str, chart: str) -> None:
+    """The step's bar, its control and (at least 90 % of) its chart show without scrolling (the
+    rule of tests/test_browser_seats.py, with the bar on top)."""
+    height = page.viewport_size["height"]
+    c, g = box(page, control), box(page, chart)
+    top = page.locator(".st-key-presenter").bounding_box()["y"]
+    shown = max(0.0, min(g["y"] + g["height"], height) - max(g["y"], 0.0)) / g["height"]
+    where = f"step {number} at {page.viewport_size}: bar at {top:.0f}"
+    assert top >= 0, where
+    assert control == chart or (c["y"] >= 0 and c["y"] + c["height"] <= height), (
+        f"{where}, {control} spans {c['y']:.0f}..{c['y'] + c['height']:.0f}"
+    )
+    assert shown >= 0.9, f"{where}, {100 * shown:.0f}% of {chart} shows"
 
 
 def turn(page, key: str, number: int) -> None:
@@ -52,12 +74,14 @@ def turn(page, key: str, number: int) -> None:
 
 
 def test_pagedown_walks_the_whole_plan_and_pageup_walks_back(page, streamlit_server) -> None:
+    page.set_viewport_size({"width": 1280, "height": 720})
     watcher = open_app(page, step_url(streamlit_server, 1))
     shows_step(page, 1)
     for number in range(2, len(PLAN) + 1):
         turn(page, "PageDown", number)
     page.keyboard.press("PageDown")  # the last step has no Next: nothing happens
     page.wait_for_timeout(300)
+    page.set_viewport_size({"width": 1920, "height": 1080})
     shows_step(page, len(PLAN))
     for number in range(len(PLAN) - 1, 0, -1):
         turn(page, "PageUp", number)
@@ -88,7 +112,7 @@ def test_an_arrow_key_moves_a_focused_control_not_the_step(page, streamlit_serve
     poll(page, lambda: link_params(page.url)["n"] == "1k", "n=1k in the link")
     shows_step(page, number, changed=True)
 
-    page.locator("h1").first.click()  # the page's background: the arrows turn the step again
+    page.locator(".st-key-presenter-say").click()  # not a control: the arrows turn the step again
     turn(page, "ArrowRight", number + 1)
     turn(page, "ArrowLeft", number)
     assert link_params(page.url)["n"] == "100"  # the step's own state, not the slider's

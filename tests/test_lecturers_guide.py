@@ -136,7 +136,9 @@ def test_every_step_opens_its_page_in_its_state_with_the_lecturers_settings(numb
     shown = query(at)
     for key, value in given.items():
         assert shown.get(key) == value, f"{step.title}: the page shows {key}={shown.get(key)}"
-    assert bar_text(at).startswith(f"**Step {number} of {len(PLAN)}** · {step.block}")
+    label = next(info.label for info in PAGES if info.script == step.script)
+    minutes = f"{step.block}, {step.start}–{step.end} min"
+    assert bar_text(at) == f"**Step {number} of {len(PLAN)}** · {label} · {minutes}"
     said = [m.value for m in at.main.markdown if m.value.startswith(step.say)]
     assert said and f"**Ask the room:** {step.ask}" in said[0]
 

@@ -9,7 +9,7 @@ from specviz.limits import MAX_PARAM_CHARS, MAX_TOKENS, MAX_WEIGHT, MIN_TOKENS
 from specviz.links import LABEL_RULE, clean_label
 from specviz.palette import Notation
 from specviz.scenario import PRESETS, PRESETS_BY_KEY, Scenario, random_scenario
-from specviz.ui import state
+from specviz.ui import presenter, state
 
 
 def _load_random() -> None:
@@ -41,7 +41,8 @@ def on_show(scenario: Scenario) -> tuple[str | None, tuple[str, ...]]:
 
 def preset_picker(scenario: Scenario, note: Notation) -> tuple[str | None, tuple[str, ...]]:
     """The presets menu, Random, and the lesson of the preset on show, in a slot that is always
-    there (a box appearing above the sliders would redraw them and drop a keyboard user's focus).
+    there (a box appearing above the sliders would redraw them and drop a keyboard user's focus);
+    empty while a step of the lecturer's plan is on show, whose talking point says the lesson.
     Returns what it shows (:func:`on_show`)."""
     lesson = current_lesson(scenario)
     pick, shuffle = st.columns([3, 2], vertical_alignment="bottom")
@@ -64,7 +65,9 @@ def preset_picker(scenario: Scenario, note: Notation) -> tuple[str | None, tuple
         width="stretch",
     )
     slot = st.empty()
-    if lesson == "random":
+    if presenter.on():
+        pass
+    elif lesson == "random":
         slot.info(f"**Random** weights drawn with seed {scenario.seed}.", icon=":material/casino:")
     elif lesson is not None:
         preset = PRESETS_BY_KEY[lesson]

@@ -244,7 +244,7 @@ def setup(script: str) -> None:
     # a widget a learner is using is never drawn anew (that drops keyboard focus).
     css = _BASE_CSS + (_PROJECTOR_CSS if state.current().projector else "")
     st.html(f"<style>{css}</style>")
-    presenter.bar()
+    presenter.bar(me.label)
 
 
 # The server's pauses under a class were the garbage collector's full collections: with 100
@@ -272,7 +272,10 @@ def _tune_collector() -> None:
 
 def intro(text: str) -> None:
     """A page's opening prose: on a screen as text; on a projector folded into an expander, so
-    that the control being taught and its chart come first (the lecturer is saying it)."""
+    that the control being taught and its chart come first (the lecturer is saying it); left out
+    while a step of the lecturer's plan is on show, whose talking point says it instead."""
+    if presenter.on():
+        return
     if state.current().projector:
         with st.expander("What this page shows"):
             st.markdown(text)

@@ -18,10 +18,21 @@ KEPT = ("seed", "projector", "letters")  #: what a step's link keeps of the lect
 _keys = st.components.v2.component(
     "specviz.presenter_keys", js=(Path(__file__).parent / "presenter.js").read_text("utf-8")
 )
-_CSS = """<style>.st-key-presenter { margin-top: .6rem; } .st-key-presenter-keys { display: none; }
-  .st-key-presenter a { background: none; border: 1px solid #767676; } .st-key-presenter a p {
-  font-weight: 600 !important; } .st-key-presenter-say [data-testid=stMarkdownContainer] p {
-  font-size: 1.6rem !important; line-height: 1.35; }</style>"""
+# The step's talking point stands in for the page's title and intro (visually hidden, still read
+# by a screen reader), the bar rises beside the menu's button (the header is see-through), and it
+# is tight: the control being taught and its chart must still
+# share one screen at 1280x720 (tests/test_browser_presenter.py).
+_CSS = """<style>[data-testid="stMainBlockContainer"] { padding-top: 1rem !important; }
+  [data-testid="stHeader"] { background: none; pointer-events: none; }
+  [data-testid="stHeader"] button { pointer-events: auto; }
+  [data-testid="stMain"] [data-testid="stElementContainer"]:has(h1) { position: absolute;
+    width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
+  .st-key-presenter { padding: .4rem .8rem !important; gap: .3rem !important; }
+  .st-key-presenter-keys { display: none; }
+  .st-key-presenter a { background: none; border: 1px solid #767676; }
+  .st-key-presenter a p { font-weight: 600 !important; }
+  .st-key-presenter-say [data-testid=stMarkdownContainer] p {
+    font-size: 1.25rem !important; line-height: 1.25; margin-bottom: .2rem; }</style>"""
 
 
 def link(number: int, label: str, **kwargs: Any) -> None:
@@ -32,6 +43,11 @@ def link(number: int, label: str, **kwargs: Any) -> None:
     st.page_link(step.script, label=label, query_params=query, **kwargs)
 
 
+def on() -> bool:
+    """Whether a step of the plan is on show."""
+    return bool(state.param(STEP))
+
+
 def follow() -> None:
     """First in every run: a link to another step than the one on show brings its state."""
     asked = st.query_params.get(STEP.name)
@@ -39,21 +55,23 @@ def follow() -> None:
         state.reread()
 
 
-def bar() -> None:
-    """At the top of the page in presenter mode: the step, its talking point and its question."""
+def bar(page: str) -> None:
+    """At the top of the page named ``page`` in presenter mode: the step, its talking point and its
+    question."""
     number = state.param(STEP)
     st.session_state[_SHOWN] = STEP.write(number).get(STEP.name)
     if not number:
         return
     step, total = PLAN[number - 1], len(PLAN)
     with st.container(key="presenter", border=True):
-        back, where, ahead, end = st.columns([2, 6, 2, 1], vertical_alignment="center")
+        back, where, ahead, end = st.columns([3, 12, 3, 2], vertical_alignment="center")
         for column, to, label in ((back, number - 1, "Previous"), (ahead, number + 1, "Next")):
             if 1 <= to <= total:
                 arrow = "back" if to < number else "forward"
                 with column.container(key=f"presenter-{label[:4].lower()}"):
                     link(to, label, help=PLAN[to - 1].title, icon=f":material/arrow_{arrow}:")
-        where.markdown(f"**Step {number} of {total}** · {step.block}, {step.start}–{step.end} min")
+        minutes = f"{step.block}, {step.start}–{step.end} min"
+        where.markdown(f"**Step {number} of {total}** · {page} · {minutes}")
         end.button("End", key="presenter.end", on_click=state.set_param, args=(STEP, 0))
         st.container(key="presenter-say").markdown(f"{step.say}\n\n**Ask the room:** {step.ask}")
         st.html(_CSS)
