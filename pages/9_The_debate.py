@@ -4,7 +4,7 @@ import streamlit as st
 
 from specviz.decoding import RANGES
 from specviz.figures.numbers import pace, percent
-from specviz.links import DECODE_COST, GAMMA
+from specviz.links import CLAIM, CLAIMS, DECODE_COST, GAMMA
 from specviz.rejection import classic_plan
 from specviz.rules import FLOAT32_STEP
 from specviz.theory import break_even_alpha, expected_tokens_per_step, walltime_speedup
@@ -18,9 +18,9 @@ page.intro(
     "Under the article that started SpecViz, four claims drew the most replies. Here is each "
     "with a verdict and the evidence, worked out with your Playground pair and the guesses γ "
     "and their cost c below — change them and the evidence follows. Argue with a neighbour "
-    "before you read on."
+    "before you open the next claim."
 )
-page.show_notices(GAMMA, DECODE_COST)
+page.show_notices(GAMMA, DECODE_COST, CLAIM)
 left, right = st.columns(2, gap="large")
 with left:
     gamma = state.param_widget(GAMMA, st.select_slider, label="Guesses per target call γ")
@@ -34,11 +34,14 @@ speed = walltime_speedup(alpha, gamma, cost)
 even = break_even_alpha(gamma, cost)
 plan = classic_plan(one.p, one.q)
 yours = f"Your pair keeps {percent(alpha)} of the draft's guesses (α)"
+_, tabs = state.param_tabs(CLAIM, CLAIMS)  # every claim drawn: text only, and cheap
+claims = iter(tabs.values())
 
 
 def claim(quote: str, verdict: str, evidence: str, script: str, label: str) -> None:
-    """One claim: what was said, the verdict, the evidence in your numbers, where to see it."""
-    with st.container(border=True):
+    """The next claim's tab: what was said, the verdict, the evidence in your numbers, where to
+    see it."""
+    with next(claims):
         st.markdown(f"### “{quote}”\n\n**{verdict}**\n\n{note.fill(evidence)}")
         st.page_link(script, label=label, icon=":material/arrow_forward:")
 

@@ -415,3 +415,21 @@ LAB_PARAMS = (VARIANT, CANDIDATES, TYPICAL_EPS, TYPICAL_DELTA)
 
 #: Presenter mode: the step of the lecturer's plan on show (0: none; one per step of the plan).
 STEP = replace(_choice("step", tuple(range(18)), 0, lambda _: "no step"), omit_default=True)
+
+#: The debate: the claim on show, one tab each (the lecturer's plan opens each in turn).
+CLAIMS = {
+    "speed": "Speed-ups",
+    "close": "Close drafts",
+    "rejection": "Rejection sampling",
+    "leaks": "Leaks",
+}
+CLAIM = replace(
+    _choice(
+        "claim",
+        tuple(CLAIMS),
+        "speed",
+        lambda key: f"'{CLAIMS[key]}'",
+        "names a claim the page does not have",
+    ),
+    omit_default=True,
+)

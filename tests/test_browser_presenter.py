@@ -22,6 +22,7 @@ from streamlit_server import (
 from visits import box
 
 from specviz.lesson_plan import PLAN
+from specviz.links import CLAIM, CLAIMS
 from specviz.ui.page import PAGES
 
 pytestmark = pytest.mark.browser
@@ -48,6 +49,10 @@ def shows_step(page, number: int, *, changed: bool = False) -> None:
         assert changed or params.get(key) == value, (number, key, params)
     bar = page.locator(".st-key-presenter").inner_text()
     assert f"Step {number} of {len(PLAN)}" in bar and step.say[:40] in bar, bar
+    claim = dict(step.query).get("claim", CLAIM.default)
+    if step.script.endswith("The_debate.py"):  # the tab of the step's claim is the open one
+        shown = page.locator(".st-key-w-claim [role=tab][aria-selected=true]").inner_text()
+        assert shown.strip() == CLAIMS[claim], (number, shown)
     if step.script in FOLDS and not changed:
         on_one_screen(page, number, *FOLDS[step.script])
 

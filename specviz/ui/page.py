@@ -134,6 +134,7 @@ PAGES: tuple[PageInfo, ...] = (
         ":material/forum:",
         "The four claims under the article that started SpecViz — the speed-ups, close drafts, "
         "“just rejection sampling”, leaks — each judged with your own numbers.",
+        fold=("w.c", "w.claim"),
     ),
     PageInfo(
         "pages/10_For_lecturers.py",

@@ -9,7 +9,7 @@ so presets, links and widgets never disagree, and a page switch loses nothing.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any
 from urllib.parse import urlencode
@@ -117,6 +117,23 @@ def param_widget(link: Param[Any], widget: Callable[..., Any], **kwargs: Any) ->
     ``kwargs`` say otherwise; returns the value."""
     kwargs = {"options": link.choices, "format_func": link.format} | kwargs
     return bound(widget, f"w.{link.name}", param(link), lambda v: set_param(link, v), **kwargs)
+
+
+def param_tabs(link: Param[str], names: Mapping[str, str]) -> tuple[str, dict[str, Any]]:
+    """Tabs bound to a page setting (key ``w.<name>``), one per entry of ``names`` (setting ->
+    tab name): the open tab's setting, and each setting's tab. A click on a tab puts it in the
+    link (and reruns the page, which may draw the open tab only)."""
+    key, shown = f"w.{link.name}", param(link)
+    # Set on every run, never as the tabs' ``default``: that is part of their element id, and
+    # tabs drawn anew drop the focus of a keyboard user moving along them.
+    st.session_state[key] = names[shown]
+    by_name = {name: setting for setting, name in names.items()}
+    tabs = st.tabs(
+        list(names.values()),
+        key=key,
+        on_change=lambda: set_param(link, by_name[st.session_state[key]]),
+    )
+    return shown, dict(zip(names, tabs, strict=True))
 
 
 # ------------------------------------------------------------------------------- the link
