@@ -163,6 +163,9 @@ label:has(input:focus-visible), [role="group"]:has(> input:focus-visible),
   { outline: 3px solid #1a1a1a !important; outline-offset: 2px; }
 input:focus-visible { outline: none !important; }
 [data-testid="stMain"]:focus-visible { outline-offset: -3px; }  /* scrolled by the keyboard */
+/* Tabs hold a page's sections: their names read as headings, not as Streamlit's 14 px (except
+   on a phone, where every name must stay in sight). */
+@media (min-width: 640px) { [data-testid="stTab"] p { font-size: 1.2rem; font-weight: 600; } }
 /* A wide table scrolls inside its own box on a phone; the page never scrolls sideways. */
 [data-testid="stMarkdownContainer"] table { display: block; max-width: 100%; overflow-x: auto; }
 @media (max-width: 639.98px) {
