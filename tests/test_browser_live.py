@@ -19,7 +19,7 @@ from specviz.figures import captions
 from specviz.figures.live import LIVE_JS
 from specviz.figures.numbers import percent
 from specviz.limits import DECODE_COSTS, ROUNDING
-from specviz.links import QUALITY
+from specviz.links import QUALITY, _graphemes, clean_label
 from specviz.one_token import normalize, step
 from specviz.palette import Notation
 from specviz.scenario import ALL_ZERO, HOME_TARGET, Scenario, home_scenario, to_query
@@ -152,6 +152,35 @@ def test_the_browser_writes_percentages_as_python_does(page) -> None:
     values += rng.random(500).tolist() + (rng.integers(1, 1000, 300) / 1000).tolist()
     got = page.evaluate("(xs) => xs.map((x) => window.live.percent(x))", values)
     assert got == [percent(x) for x in values]
+
+
+#: Words a reader counts otherwise than code points do: joined emoji (a job, a family, a flag of
+#: two letters, a rainbow flag, skin tones), letters with marks (Latin, Hebrew, Devanagari,
+#: Thai), and scripts of one code point a letter.
+READ_AS_ONE = [
+    "👩‍💻 coder", "👨‍👩‍👧", "👩‍🍕👩‍🍕", "🇫🇷🇩🇪", "🏳️‍🌈!", "👋🏽👋🏿", "q̃q̃", "ñandú",
+    "שָׁלוֹם", "किताब", "ที่นี่", "日本語", "ĉu-ŝi", "x̣̂y",
+]  # fmt: skip
+
+
+def test_words_are_counted_and_cut_as_the_core_counts_them(page) -> None:
+    """The browser counts a word's characters as specviz.links does (Unicode's grapheme
+    clusters), and cuts a word between them, never inside ("👩‍💻" was cut to "👩‍…", issue 18)."""
+    load_module(page)
+    words = [clean_label(w) for w in READ_AS_ONE]
+    assert page.evaluate("(ws) => ws.map((w) => window.live.graphemes(w))", words) == [
+        _graphemes(w) for w in words
+    ]
+    for word in words:
+        chars = _graphemes(word)
+        # Room for k characters, the "…" counting as one.
+        cuts = page.evaluate(
+            """([w, n]) => [...Array(n + 1).keys()].map((k) =>
+                 window.live.shorten(w, (t) => window.live.graphemes(t).length <= k))""",
+            [word, len(chars)],
+        )
+        want = ["".join(chars[: k - 1]) + "…" if k > 1 else "…" for k in range(len(chars))]
+        assert cuts == [*want, word], word
 
 
 def test_an_all_zero_model_gets_the_cores_message(page) -> None:

@@ -105,6 +105,27 @@ export function percent(x) {
   return `${general2(value)}%`;
 }
 
+// A word is cut between the characters a reader sees (a family emoji or an accented letter is
+// one), as specviz.links counts them: Unicode's grapheme clusters.
+const GRAPHEMES = new Intl.Segmenter(undefined, { granularity: "grapheme" });
+
+/** ``text`` as the characters a reader sees. */
+export function graphemes(text) {
+  return Array.from(GRAPHEMES.segment(text), (part) => part.segment);
+}
+
+/** The whole ``text`` if it ``fits``, else its longest start (whole characters) ended by "…",
+ * else "…" alone. */
+export function shorten(text, fits) {
+  if (fits(text)) return text;
+  const chars = graphemes(text);
+  for (let keep = chars.length - 1; keep > 0; keep--) {
+    const cut = `${chars.slice(0, keep).join("")}…`;
+    if (fits(cut)) return cut;
+  }
+  return "…";
+}
+
 const fill = (text, T, D) => text.replaceAll("{T}", T).replaceAll("{D}", D);
 const join = (parts) => (parts.length ? parts.join(", ") : "none");
 
@@ -197,8 +218,9 @@ function panel(parent, name, title, role = "img") {
   const head = html("h3", {}, fig);
   write(head, title);
   const svg = node("svg", { role }, fig);
+  const note = html("p", { class: "note" }, fig);
   const caption = html("figcaption", {}, fig);
-  return { fig, head, svg, caption, parts: null, size: -1 };
+  return { fig, head, svg, note, caption, parts: null, size: -1 };
 }
 
 class LiveView {
@@ -433,10 +455,59 @@ class LiveView {
     const n = this.data.labels.length;
     const left = 4, right = 4;
     const column = (width - left - right) / n;
-    // Values over two bars side by side only where both fit ("88.8%" at the value's size, with
-    // a gap): the drawn width decides, so a wide screen shows them and a phone does not.
-    const caps = column * 0.42 >= 2.9 * 0.85 * font;
-    return { width, height, font, top: font * 1.4, base: height - bottom, n, column, left, caps };
+    return { width, height, font, top: font * 1.4, base: height - bottom, n, column, left };
+  }
+
+  // The values over the bars, where they can be read, as drawn: each over its bar where the
+  // widest fits ``room`` (clear of its neighbour); else (if ``rows`` allows) in two rows, each
+  // in its word's column; else smaller, down to the words' floor (placeAxis); else none.
+  // A ``wide`` value counts as drawn, so that a drag does not flip the layout. Returns the rows
+  // (0: none), the line height and each value's drawn width.
+  fitValues(fr, nodes, room, rows = 2, wide = "88.8%") {
+    const probe = nodes[0];
+    if (probe.wideFor !== fr.font) {
+      const before = probe.textContent;
+      write(probe, wide);
+      probe.wide = probe.getComputedTextLength() / (probe.scale || 1);
+      probe.wideFor = probe.wide > 0 ? fr.font : null;  // not drawn yet: measured next time
+      write(probe, before);
+    }
+    const drawn = nodes.map((n) => (n.textContent ? n.getComputedTextLength() / (n.scale || 1) : 0));
+    const widest = drawn.some(Boolean) ? Math.max(probe.wide, ...drawn) : 0;
+    const rooms = rows === 2 ? [[1, room], [2, fr.column - 2]] : [[1, room]];
+    let [used, scale] = [rooms.find(([, r]) => widest <= r)?.[0], 1];
+    if (!used) {
+      scale = rooms.at(-1)[1] / widest;
+      used = scale >= (this.data.projector ? 0.8 : 0.75) / 0.85 ? rooms.at(-1)[0] : 0;
+    }
+    for (const n of nodes) {
+      if (!used) write(n, "");
+      if (n.scale !== scale) n.style.fontSize = scale < 1 ? `${0.85 * scale}em` : "";
+      n.scale = scale;
+    }
+    return { rows: used, line: fr.font * 0.85 * scale * 1.35,
+      widths: new Map(nodes.map((n, i) => [n, drawn[i] * scale])) };
+  }
+
+  // Values at [node, x, y, word], in pairs (a word's target and draft, or two words' one bar
+  // each): in two rows, a pair stands over its taller bar, the second (the draft) a row up, each
+  // value in its word's column.
+  placeValues(fr, fit, pairs) {
+    for (const pair of pairs) {
+      const y = Math.min(...pair.map((v) => v[2]));
+      pair.forEach(([n, x, own, i], k) => {
+        if (fit.rows !== 2) return set(n, { x, y: own });
+        const lo = fr.left + fr.column * i + fit.widths.get(n) / 2 + 1;
+        const hi = lo + fr.column - fit.widths.get(n) - 2;
+        set(n, { x: Math.min(Math.max(x, lo), hi), y: y - k * fit.line });
+      });
+    }
+  }
+
+  // Said under a chart whose values found no room (a projector hides the descriptions).
+  noRoom(p, fit) {
+    write(p.note, fit.rows ? "" : `Too narrow for the values over the bars: ${this.data.projector
+      ? "fewer words show them." : "the description under the chart lists them."}`);
   }
 
   // Elements of a chart, made once per vocabulary size and reused frame after frame.
@@ -483,10 +554,10 @@ class LiveView {
     const scale = Math.max(floor, Math.min(1, room / widest));
     row.words.forEach(({ t }, i) => {
       if (scale < 1) t.style.fontSize = `${scale}em`;
-      const word = [...this.data.labels[i]];
-      for (let keep = word.length - 1; t.getComputedTextLength() > room && keep > 0; keep--) {
-        write(t, `${word.slice(0, keep).join("")}…`);
-      }
+      write(t, shorten(this.data.labels[i], (text) => {
+        write(t, text);
+        return t.getComputedTextLength() <= room;
+      }));
     });
     // The words under the bars: "▲ under" where it fits, the icon alone where it does not (the
     // heading says what the icons mean).
@@ -515,7 +586,8 @@ class LiveView {
           const hit = this.home ? null : node("rect", { class: "hit" }, handle);
           const bar = node("rect", { class: `bar ${model === "p" ? "target" : "draft"}` }, handle);
           const grip = this.home ? null : node("rect", { class: "grip" }, handle);
-          const cap = node("text", { class: "cap", "text-anchor": "middle" }, handle);
+          const of = model === "p" ? "target" : "draft";
+          const cap = node("text", { class: `cap of-${of}`, "text-anchor": "middle" }, handle);
           bars.push({ model, i, handle, hit, bar, grip, cap });
           if (!this.home) this.wire(handle, model, i);
         }
@@ -527,11 +599,16 @@ class LiveView {
       p: normalize(this.local.p) || this.local.p.map(() => 0),
       q: normalize(this.local.q) || this.local.q.map(() => 0),
     };
+    for (const b of parts.bars) write(b.cap, percent(probs[b.model][b.i]));
+    const fit = this.fitValues(fr, parts.bars.map((b) => b.cap), fr.column * 0.42 - 4);
+    if (fit.rows === 2) fr.top += fit.line;
+    this.noRoom(p, fit);
     const most = Math.max(...probs.p, ...probs.q, 0.05);
     if (!this.holding || !this.top) this.top = Math.min(1, most * 1.18);
     if (most > this.top) this.top = Math.min(1, most * 1.05);
     this.scale = { base: fr.base, span: fr.base - fr.top, top: this.top };
     const width = fr.column * 0.36, gap = fr.column * 0.03;
+    const columns = d.labels.map(() => []);
     for (const b of parts.bars) {
       const value = probs[b.model][b.i];
       const weight = this.local[b.model][b.i];
@@ -541,8 +618,7 @@ class LiveView {
       if (b.hit) set(b.hit, { x, y: fr.top - fr.font, width, height: fr.base - fr.top + fr.font });
       set(b.bar, { x, y, width, height: Math.max(0, h) });
       if (b.grip) set(b.grip, { x: x - 2, y: y - 3, width: width + 4, height: 6 });
-      set(b.cap, { x: x + width / 2, y: y - 8 });
-      write(b.cap, fr.caps ? percent(value) : "");
+      columns[b.i].push([b.cap, x + width / 2, y - 8, b.i]);
       const who = b.model === "p" ? `target ${d.T}` : `draft ${d.D}`;
       if (!this.home) set(b.handle, {
         "aria-label": `${who} weight of ${d.labels[b.i]}`,
@@ -550,6 +626,7 @@ class LiveView {
         "aria-valuetext": `${d.labels[b.i]}: ${who} ${percent(value)} (weight ${weight} of ${d.max_weight})`,
       });
     }
+    this.placeValues(fr, fit, columns);
     this.placeAxis(parts.row, fr);
     parts.row.words.forEach(({ sub }, i) => {
       const b = view.step ? view.step.balance[i] : 0;
@@ -640,25 +717,26 @@ class LiveView {
         kept1: node("rect", { class: "kept" }, g), bounced: node("rect", { class: "bounced" }, g),
         kept2: node("rect", { class: "kept" }, g), refill: node("rect", { class: "refill" }, g),
         target: node("line", { class: "target" }, g),
-        capQ: node("text", { class: "cap", "text-anchor": "middle" }, g),
-        capP: node("text", { class: "cap", "text-anchor": "middle" }, g),
+        capQ: node("text", { class: "cap of-draft", "text-anchor": "middle" }, g),
+        capP: node("text", { class: "cap of-target", "text-anchor": "middle" }, g),
       })) };
     });
     this.placeAxis(parts.row, fr);
+    parts.bars.forEach((c, i) => { write(c.capQ, percent(s.q[i])); write(c.capP, percent(s.p[i])); });
+    const fit = this.fitValues(fr, parts.bars.flatMap((c) => [c.capQ, c.capP]), fr.column * 0.42 - 4);
+    if (fit.rows === 2) fr.top += fit.line;
+    this.noRoom(p, fit);
     const top = 1.18 * Math.max(...s.p, ...s.q);
     const h = (x) => (x / top) * (fr.base - fr.top);
     const width = fr.column * 0.36, gap = fr.column * 0.03;
-    parts.bars.forEach((c, i) => {
+    this.placeValues(fr, fit, parts.bars.map((c, i) => {
       const xl = fr.left + fr.column * (i + 0.5) - gap - width, xr = xl + width + 2 * gap;
       stack([[c.kept1, s.kept[i]], [c.bounced, s.bounced[i]]], xl, width, fr.base, h);
       stack([[c.kept2, s.kept[i]], [c.refill, s.refill[i]]], xr, width, fr.base, h);
       const yp = fr.base - h(s.p[i]);
       set(c.target, { x1: xr - width * 0.15, x2: xr + width * 1.15, y1: yp, y2: yp });
-      set(c.capQ, { x: xl + width / 2, y: fr.base - h(s.q[i]) - 8 });
-      set(c.capP, { x: xr + width / 2, y: yp - 10 });
-      write(c.capQ, fr.caps ? percent(s.q[i]) : "");
-      write(c.capP, fr.caps ? percent(s.p[i]) : "");
-    });
+      return [[c.capP, xr + width / 2, yp - 10, i], [c.capQ, xl + width / 2, fr.base - h(s.q[i]) - 8, i]];
+    }));
     this.legend(p, [
       ["", "Each word: left bar = draft {D}'s guesses, right bar = what comes out."],
       ["kept", "✓ kept guesses min({T}, {D})"],
@@ -682,18 +760,23 @@ class LiveView {
       })) };
     });
     this.placeAxis(parts.row, fr);
+    const ok = s.q.map((q, i) => (q > 0 ? s.accept[i] : 0));
+    parts.bars.forEach((c, i) => {
+      write(c.ratio, s.q[i] > 0 ? fixed(s.p[i] / s.q[i], 2) : fill("{D} = 0", d.T, d.D));
+    });
+    const ratios = this.fitValues(fr, parts.bars.map((c) => c.ratio), fr.column - 4, 2, "8.88");
+    if (ratios.rows === 2) fr.top += ratios.line;
+    this.noRoom(p, ratios);  // the share inside a bar is the ratio over it, capped at 1
     const h = (x) => x * (fr.base - fr.top);
     const width = fr.column * 0.6;
-    parts.bars.forEach((c, i) => {
+    parts.bars.forEach((c, i) => write(c.okText, h(ok[i]) > fr.font * 1.2 ? percent(ok[i]) : ""));
+    this.fitValues(fr, parts.bars.map((c) => c.okText), width - 4, 1);
+    this.placeValues(fr, ratios, pairsOf(parts.bars.map((c, i) => {
       const x = fr.left + fr.column * (i + 0.5) - width / 2;
-      const proposed = s.q[i] > 0;
-      const ok = proposed ? s.accept[i] : 0;
-      stack([[c.ok, ok], [c.bad, proposed ? 1 - ok : 0]], x, width, fr.base, h);
-      set(c.okText, { x: x + width / 2, y: fr.base - h(ok) / 2 + fr.font * 0.35 });
-      write(c.okText, proposed && h(ok) > fr.font * 1.2 && fr.caps ? percent(ok) : "");
-      set(c.ratio, { x: x + width / 2, y: fr.top - 6 });
-      write(c.ratio, !fr.caps ? "" : proposed ? fixed(s.p[i] / s.q[i], 2) : fill("{D} = 0", d.T, d.D));
-    });
+      stack([[c.ok, ok[i]], [c.bad, s.q[i] > 0 ? 1 - ok[i] : 0]], x, width, fr.base, h);
+      set(c.okText, { x: x + width / 2, y: fr.base - h(ok[i]) / 2 + fr.font * 0.35 });
+      return [c.ratio, x + width / 2, fr.top - 6, i];
+    })));
   }
 
   renderBucket(s) {
@@ -710,15 +793,18 @@ class LiveView {
       })) };
     });
     this.placeAxis(parts.row, fr);
+    parts.bars.forEach((c, i) => write(c.cap, s.residual[i] > 0 ? percent(s.residual[i]) : ""));
+    const fit = this.fitValues(fr, parts.bars.map((c) => c.cap), fr.column - 4);
+    if (fit.rows === 2) fr.top += fit.line;
+    this.noRoom(p, fit);
     const top = s.z === 0 ? 1 : 1.18 * Math.max(...s.residual);
     const h = (x) => (x / top) * (fr.base - fr.top);
     const width = fr.column * 0.6;
-    parts.bars.forEach((c, i) => {
+    this.placeValues(fr, fit, pairsOf(parts.bars.map((c, i) => {
       const x = fr.left + fr.column * (i + 0.5) - width / 2;
       set(c.r, { x, y: fr.base - h(s.residual[i]), width, height: h(s.residual[i]) });
-      set(c.cap, { x: x + width / 2, y: fr.base - h(s.residual[i]) - 8 });
-      write(c.cap, s.residual[i] > 0 && fr.caps ? percent(s.residual[i]) : "");
-    });
+      return [c.cap, x + width / 2, fr.base - h(s.residual[i]) - 8, i];
+    })));
     set(parts.empty, { x: fr.width / 2, y: (fr.top + fr.base) / 2 });
     write(parts.empty, s.z === 0 ? fill("The bucket is empty: {T} = {D}, no guess is ever rejected.", d.T, d.D) : "");
   }
@@ -736,6 +822,9 @@ function set(n, attrs) {
 function write(n, text) {
   if (n.textContent !== text) n.textContent = text;
 }
+
+// Neighbours two by two: words with one value each share their two rows.
+const pairsOf = (values) => values.flatMap((v, i) => (i % 2 ? [] : [values.slice(i, i + 2)]));
 
 // Stacked parts of one bar, from the base up.
 function stack(parts, x, width, base, h) {
