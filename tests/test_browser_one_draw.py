@@ -325,31 +325,91 @@ def test_screenshots_after_a_few_steps(page, streamlit_server, errors, screensho
 
 # --------------------------------------------------------------------------- playing, in place
 
+#: The seats of a class: a phone, a laptop, projector mode on a 1280×720 and a 1920×1080 screen.
+SEATS = {
+    "phone": (390, 844, False),
+    "laptop": (1280, 800, False),
+    "projector-1280": (1280, 720, True),
+    "projector-1920": (1920, 1080, True),
+}
+# The player's height, where its strips start, and the boxes of the pointers' tags (with their
+# strip's) and of the texts a tag must not cover.
+_LAYOUT = """() => {
+  const box = (e) => { const r = e.getBoundingClientRect();
+                       return {left: r.left, right: r.right, top: r.top, bottom: r.bottom}; };
+  return {
+    height: document.documentElement.scrollHeight,
+    strips: box(document.querySelector(".layout")).top,
+    width: innerWidth,
+    tags: [...document.querySelectorAll(".pointer:not(.hidden) .tag")].map((t) =>
+      ({text: t.textContent, box: box(t), strip: box(t.closest(".strip"))})),
+    texts: [...document.querySelectorAll(".row h2, .verdict, .seg, #counter, #sentence")]
+      .filter((e) => e.textContent.trim()).map((e) => ({text: e.textContent, box: box(e)})),
+  };
+}"""
 
-def test_playing_keeps_the_player_in_place(page, streamlit_server, errors, screenshot_dir):
-    """The counter ("Draw 3 of 50 · step ② of 4") has its room from the start: pressing Play
-    wraps no line of the controls, so nothing under them drops (it dropped ~36 px), on a laptop
-    and a phone, and the longest counter a story can show fits the same room."""
-    longest = "Draw 500 of 500 · step ④ of 4"
-    for width in (1280, 390):
-        page.set_viewport_size({"width": width, "height": 1600})
-        frame = open_player(page, link(streamlit_server))
 
-        def where(frame=frame) -> tuple[float, float, float]:
-            controls, sentence = frame.locator(".controls"), frame.locator("#sentence")
-            player = page.get_by_test_id("stIFrame").bounding_box()["y"]
-            return player, controls.bounding_box()["height"], sentence.bounding_box()["y"]
+def _overlap(a: dict, b: dict) -> bool:
+    return min(a["right"], b["right"]) - max(a["left"], b["left"]) > 1 and (
+        min(a["bottom"], b["bottom"]) - max(a["top"], b["top"]) > 1
+    )
 
-        before = where()
+
+def tag_problems(shown: dict) -> list[str]:
+    """A pointer's tag cut by the player's or its strip's edge, or drawn over a text or a tag."""
+    problems = []
+    for k, tag in enumerate(shown["tags"]):
+        where, strip = tag["box"], tag["strip"]
+        if where["left"] < max(0, strip["left"]) - 1 or where["right"] > strip["right"] + 1:
+            problems.append(f"{tag['text']!r} spans {where['left']:.0f}..{where['right']:.0f}, "
+                            f"its strip {strip['left']:.0f}..{strip['right']:.0f}")  # fmt: skip
+        for other in shown["texts"] + shown["tags"][k + 1 :]:
+            if _overlap(where, other["box"]):
+                problems.append(f"{tag['text']!r} is drawn over {other['text']!r}")
+    return problems
+
+
+@pytest.mark.parametrize("seat", list(SEATS))
+def test_the_player_stays_in_place_and_its_tags_are_whole(
+    browser, streamlit_server, screenshot_dir, seat
+):
+    """Stepping and playing move nothing: the player keeps its height (the sentence has the room
+    of its longest from the start: it grew a line or three, and the page under it dropped ~36 px)
+    and its controls their lines (the longest counter a story can show fits too). The pointers'
+    tags ("u = 0.04") stay whole inside their strip, on no heading, word or verdict (at the
+    strip's edge they were cut, on a projector they covered the heading)."""
+    width, height, projector = SEATS[seat]
+    context = browser.new_context(viewport={"width": width, "height": height})
+    page = context.new_page()
+    page.set_default_timeout(30_000)
+    try:
+        extra = {"projector": "1"} if projector else {}
+        frame = open_player(page, link(streamlit_server, **extra))
+        iframe = page.get_by_test_id("stIFrame")
+
+        def layout() -> dict:
+            shown = frame.evaluate(_LAYOUT)
+            box = iframe.bounding_box()
+            return shown | {"iframe": (box["y"], box["height"])}
+
+        start = layout()
+        places = ("iframe", "height", "strips")
+        for k in range(1, 9):  # two draws, step by step: u = 0.94 (the right edge), then 0.04
+            frame.locator("#step").click()
+            page.wait_for_timeout(700)  # the pointers glide
+            shown = layout()
+            assert {p: shown[p] for p in places} == {p: start[p] for p in places}, f"step {k}"
+            assert not tag_problems(shown), (f"{seat}, step {k}", tag_problems(shown))
+        page.screenshot(path=str(screenshot_dir / f"one_draw_tags_{seat}.png"))
         frame.locator("#play").click()
         page.wait_for_timeout(1600)  # two or three steps at the normal speed
-        assert " · step " in text(frame, "#counter")
-        assert where() == before, f"{width} px: the player moved when it started"
-        page.screenshot(path=str(screenshot_dir / f"one_draw_playing_{width}.png"))
         frame.locator("#play").click()
+        assert {p: layout()[p] for p in places} == {p: start[p] for p in places}, "playing"
+        longest = "Draw 500 of 500 · step ④ of 4"
         frame.evaluate(f"document.querySelector('#counter').textContent = {longest!r}")
-        assert where() == before, f"{width} px: the longest counter wraps the controls"
-    no_trouble(page, errors)
+        assert {p: layout()[p] for p in places} == {p: start[p] for p in places}, "the counter"
+    finally:
+        context.close()
 
 
 def test_the_link_keeps_the_players_place(page, browser, streamlit_server, errors):
