@@ -30,6 +30,7 @@ import textwrap
 import time
 from pathlib import Path
 
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from playwright.sync_api import sync_playwright
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
@@ -270,10 +271,19 @@ def other_rows(browser, app: StreamlitServer, repeat: int, scripts: list) -> dic
             continue
         context, page = new_page(browser)
         open_settled(page, page_url(app.url, ROOT / info.script))
-        thumb = page.locator(f".st-key-{control.replace('.', '-')} input[type='range']")
-        if thumb.count():
-            keys = ["ArrowRight", "ArrowLeft"] * ((repeat + 1) // 2)
-            rows[f"{info.label}: its slider"] = key_presses(page, thumb.first, keys[:repeat], 1500)
+        # A page's first visit to a server can pause longer than the quiet wait (Many words per
+        # call builds its models) and run again: without waiting, its row was left out, silently.
+        box = page.locator(f".st-key-{control.replace('.', '-')}")
+        box.wait_for(timeout=60_000)
+        quiet(page, 1500)
+        thumb = box.locator("input[type='range']")
+        try:
+            thumb.first.wait_for(timeout=5_000)
+        except PlaywrightTimeoutError:  # not a slider
+            context.close()
+            continue
+        keys = ["ArrowRight", "ArrowLeft"] * ((repeat + 1) // 2)
+        rows[f"{info.label}: its slider"] = key_presses(page, thumb.first, keys[:repeat], 1500)
         context.close()
     return rows
 

@@ -6,10 +6,10 @@ from specviz.decoding import Decoding, WordsPerCall
 from specviz.figures import decoding as fig
 from specviz.figures.numbers import percent
 from specviz.language import toy_check, toy_curve, toy_run, toy_words
-from specviz.links import DECODE_PARAMS, YOUR_PAIR
+from specviz.links import DECODE_PARAMS, DECODE_SECTIONS, YOUR_PAIR
 from specviz.ui import page, state
 
-PAIR, GAMMA, COST, TEMPERATURE, LENGTH = DECODE_PARAMS  # the page's settings, in link order
+PAIR, GAMMA, COST, TEMPERATURE, LENGTH, SECTION = DECODE_PARAMS  # the settings, in link order
 page.setup("pages/5_Many_words_per_call.py")
 scenario, note, style = state.current(), state.notation(), page.style()
 
@@ -85,33 +85,35 @@ def sections(
     key: str, gamma: int, cost: float, temperature: float,
     curve: tuple[WordsPerCall, ...], run: Decoding, words: tuple[str, ...],
 ) -> None:  # fmt: skip
-    """The sections below the controls: the calls, when it pays, theory against measurement."""
-    st.header("Call by call")
-    page.chart(*fig.time_figure(run, cost, style), key="dec.chart.time")
-    st.iframe(fig.timeline_html(words, run, style), height="content",
-              alt=fig.timeline_caption(run, note))  # fmt: skip
-
-    st.header("When does it pay?")
-    check = page.cached(toy_check, temperature, gamma)  # every pair: predicted and measured
-    page.chart(*fig.alpha_figure(check, gamma, cost, style), key="dec.chart.alpha")
-    st.markdown(fig.PUBLISHED)
-    st.markdown(fig.COST_NOTE)
-
-    st.header("Theory against measurement")
+    """The sections below the controls, as tabs: only the open one is drawn, so that a control
+    redraws one section's charts, not all three sections' (benchmarks/README.md, "Instant")."""
     if scenario.projector:  # the house's large type does not reach table cells
         st.html("<style>.st-key-dec-check :is(td, th) { font-size: 1.35rem !important; }</style>")
-    st.container(key="dec-check").markdown(fig.check_table(check, cost, key))
-    st.markdown(fig.check_note(check))
-    # Side by side on a screen; one under the other on a projector (large type needs the width).
-    left, right = (
-        (st.container(), st.container()) if scenario.projector else st.columns(2, gap="large")
-    )
-    with left:
-        page.chart(*fig.in_a_row_figure(curve[gamma], style), key="dec.chart.row")
-    with right:
-        page.chart(*fig.shares_figure(curve[gamma], words, style), key="dec.chart.shares")
-    with st.expander("How the prediction is computed"):
-        st.markdown(note.fill(fig.HOW_PREDICTED))
+    section, tabs = state.param_tabs(SECTION, DECODE_SECTIONS)
+    with tabs[section]:
+        if section == "calls":
+            page.chart(*fig.time_figure(run, cost, style), key="dec.chart.time")
+            st.iframe(fig.timeline_html(words, run, style), height="content",
+                      alt=fig.timeline_caption(run, note))  # fmt: skip
+            return
+        check = page.cached(toy_check, temperature, gamma)  # every pair: predicted and measured
+        if section == "pays":
+            page.chart(*fig.alpha_figure(check, gamma, cost, style), key="dec.chart.alpha")
+            st.markdown(fig.PUBLISHED)
+            st.markdown(fig.COST_NOTE)
+            return
+        st.container(key="dec-check").markdown(fig.check_table(check, cost, key))
+        st.markdown(fig.check_note(check))
+        # Side by side on a screen; one under the other on a projector (large type needs the width).
+        left, right = (
+            (st.container(), st.container()) if scenario.projector else st.columns(2, gap="large")
+        )
+        with left:
+            page.chart(*fig.in_a_row_figure(curve[gamma], style), key="dec.chart.row")
+        with right:
+            page.chart(*fig.shares_figure(curve[gamma], words, style), key="dec.chart.shares")
+        with st.expander("How the prediction is computed"):
+            st.markdown(note.fill(fig.HOW_PREDICTED))
 
 
 lesson()

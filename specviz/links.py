@@ -358,7 +358,23 @@ DECODE_TEMPERATURE = _choice(
     "is not one of the offered temperatures ({})",
 )
 DECODE_LENGTH = _choice("length", limits.DECODE_LENGTHS, 60, "{} words".format)
-DECODE_PARAMS = (DECODE_PAIR, GAMMA, DECODE_COST, DECODE_TEMPERATURE, DECODE_LENGTH)
+#: The sections below the controls, one tab each: only the open one is drawn.
+DECODE_SECTIONS = {
+    "calls": "Call by call",
+    "pays": "When does it pay?",
+    "theory": "Theory against measurement",
+}
+DECODE_SECTION = replace(
+    _choice(
+        "section",
+        tuple(DECODE_SECTIONS),
+        "calls",
+        lambda key: f"'{DECODE_SECTIONS[key]}'",
+        "names a section the page does not have",
+    ),
+    omit_default=True,
+)
+DECODE_PARAMS = (DECODE_PAIR, GAMMA, DECODE_COST, DECODE_TEMPERATURE, DECODE_LENGTH, DECODE_SECTION)
 
 #: Why it's exact: the state the proof is filled in with ("yours": the learner's own).
 CASE = _choice(

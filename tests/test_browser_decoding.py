@@ -1,8 +1,9 @@
 """The page "Many words per call" in Chromium: a deep link with every setting restores it on a
 fresh server, the keyboard moves γ and the numbers, the address bar and the chart follow (the
 chart updated in place, not remounted), projector mode shows γ and its chart without scrolling
-at 1920×1080 and 1280×720, the timeline replays in the browser without asking the server, chart
-titles fit their charts, and screenshots (tests/screenshots/many_words_*.png) to look at.
+at 1920×1080 and 1280×720, the sections below are tabs (a click or the keyboard opens one, drawn
+only then, kept in the link), the timeline replays in the browser without asking the server,
+chart titles fit their charts, and screenshots (tests/screenshots/many_words_*.png) to look at.
 
 Run one at a time (2 cores: Chromium is the bottleneck). Skip with `-m "not browser"`.
 """
@@ -24,6 +25,7 @@ from streamlit_server import (
 )
 
 from specviz.language import toy_curve, toy_run
+from specviz.links import DECODE_SECTIONS
 
 pytestmark = pytest.mark.browser
 
@@ -31,6 +33,7 @@ PATH = "/Many_words_per_call"
 GAMMA_LABEL = "Guesses per target call γ"
 DEEP = {"pair": "strong", "gamma": "6", "c": "0.05", "temp": "0.7", "length": "30", "seed": "5"}
 CHART = ".st-key-dec-chart-gamma [data-testid=stVegaLiteChart]"
+CHARTS = "[data-testid=stVegaLiteChart]"
 
 
 def slider(page, label: str):
@@ -108,6 +111,49 @@ def test_the_timeline_replays_without_the_server(page, streamlit_server) -> None
     assert len(watcher.finished) == runs, "the replay asked the server for a rerun"
 
 
+def open_tab(page) -> str:
+    """The label of the selected tab."""
+    return page.get_by_role("tab", selected=True).inner_text().strip()
+
+
+def test_a_tab_opens_its_section_and_the_link_keeps_it(page, streamlit_server) -> None:
+    """The sections are tabs, drawn when opened: a click opens one (the timeline and its chart
+    leave the page), the keyboard moves along them and keeps its focus, the address bar holds
+    the open tab, a reload opens it again, and γ still moves the section on show."""
+    watcher = open_app(page, f"{streamlit_server}{PATH}")
+    wait_for_charts(page)
+    assert open_tab(page) == DECODE_SECTIONS["calls"] and "section" not in link_params(page.url)
+    assert page.locator(CHARTS).count() == 3 and page.get_by_test_id("stIFrame").count() == 1
+    with rerun_waiter(page):
+        page.get_by_role("tab", name=DECODE_SECTIONS["pays"]).click()
+    alpha = page.locator(".st-key-dec-chart-alpha")
+    poll(page, lambda: alpha.locator("svg, canvas").count() > 0, "the α chart")
+    assert page.locator(CHARTS).count() == 3 and page.get_by_test_id("stIFrame").count() == 0
+    assert link_params(page.url)["section"] == "pays"
+    tab = page.get_by_role("tab", name=DECODE_SECTIONS["pays"])
+    tab.focus()
+    with rerun_waiter(page):
+        page.keyboard.press("ArrowRight")  # the next tab: focused and opened
+    poll(page, lambda: page.locator(".st-key-dec-check td").count() > 0, "the check's table")
+    assert link_params(page.url)["section"] == "theory"
+    focused = "() => [document.activeElement.role, document.activeElement.innerText.trim()]"
+    assert page.evaluate(focused) == ["tab", DECODE_SECTIONS["theory"]], "the focus was lost"
+    watcher = open_app(page, page.url)  # a reload: the address bar restores the tab
+    wait_for_charts(page)
+    assert open_tab(page) == DECODE_SECTIONS["theory"] and page.locator(CHARTS).count() == 4
+    with rerun_waiter(page):
+        slider(page, GAMMA_LABEL).focus()
+        page.keyboard.press("ArrowRight")
+    assert link_params(page.url)["gamma"] == "5" and link_params(page.url)["section"] == "theory"
+    assert open_tab(page) == DECODE_SECTIONS["theory"]
+    assert page.get_by_test_id("stIFrame").count() == 0
+    with rerun_waiter(page):
+        page.get_by_role("tab", name=DECODE_SECTIONS["calls"]).click()
+    poll(page, lambda: page.get_by_test_id("stIFrame").count() == 1, "the timeline")
+    assert "section" not in link_params(page.url)  # the first tab: left out of the link
+    assert_clean(page, watcher)
+
+
 @pytest.mark.parametrize("size", [(1920, 1080), (1280, 720)], ids=["1920x1080", "1280x720"])
 def test_projector_shows_gamma_and_its_chart_without_scrolling(
     browser, streamlit_server, screenshot_dir, size
@@ -124,21 +170,24 @@ def test_projector_shows_gamma_and_its_chart_without_scrolling(
                           ("the γ chart", page.locator(CHART).bounding_box())):  # fmt: skip
             assert box and box["y"] >= 0 and box["y"] + box["height"] <= height, (name, box)
             assert box["x"] >= 0 and box["x"] + box["width"] <= width, (name, box)
+        page.screenshot(path=screenshot_dir / f"many_words_projector_{width}x{height}.png")
+        with rerun_waiter(page):
+            page.get_by_role("tab", name=DECODE_SECTIONS["theory"]).click()
         cell = page.locator(".st-key-dec-check td").first
         assert float(cell.evaluate("c => parseFloat(getComputedStyle(c).fontSize)")) >= 20
-        page.screenshot(path=screenshot_dir / f"many_words_projector_{width}x{height}.png")
     finally:
         context.close()
 
 
 @pytest.mark.parametrize(
     ("viewport", "query"),
-    [((1280, 800), {}), ((390, 844), {"pair": "yours"}), ((1280, 800), {"projector": "1"})],
-    ids=["laptop", "phone-yours", "projector"],
-)
+    [((1280, 800), {}), ((390, 844), {"pair": "yours", "section": "theory"}),
+     ((1280, 800), {"projector": "1", "section": "theory"}), ((390, 844), {"section": "pays"})],
+    ids=["laptop", "phone-yours-theory", "projector-theory", "phone-pays"],
+)  # fmt: skip
 def test_charts_fit_their_column(browser, streamlit_server, viewport, query) -> None:
     """Every chart (title, legend and plot) is drawn inside the page: none sticks out of its
-    column, none makes the page scroll sideways."""
+    column, none makes the page scroll sideways (each section is a tab: charts of two)."""
     context = browser.new_context(viewport={"width": viewport[0], "height": viewport[1]})
     try:
         page = context.new_page()
@@ -149,7 +198,7 @@ def test_charts_fit_their_column(browser, streamlit_server, viewport, query) -> 
             "charts => charts.map(c => [c.getBoundingClientRect(), c.querySelector('canvas, "
             "svg').getBoundingClientRect()].map(r => [r.left, r.right]))"
         )
-        assert len(boxes) == 6
+        assert len(boxes) == {"calls": 3, "pays": 3, "theory": 4}[query.get("section", "calls")]
         for (left, right), (inner_left, inner_right) in boxes:
             assert inner_left >= left - 1 and inner_right <= right + 1
         wide = page.evaluate("() => document.documentElement.scrollWidth")

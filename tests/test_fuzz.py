@@ -704,6 +704,7 @@ LINK_VALUES = {
     "DECODE_COST": 0.3,
     "DECODE_TEMPERATURE": 0.5,
     "DECODE_LENGTH": 120,
+    "DECODE_SECTION": "theory",
     "CASE": "filter",
     "LEAK_RUNS": 10**9,
     "REJECTION_RUNS": 1000,
@@ -713,6 +714,7 @@ LINK_VALUES = {
     "TYPICAL_DELTA": 0.55,
     "STEP": 3,
     "PLAYER_AT": 9,
+    "CLAIM": "close",
 }
 for _name, _value in LINK_VALUES.items():
     _param = getattr(links, _name)

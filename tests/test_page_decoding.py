@@ -1,7 +1,8 @@
 """The page "Many words per call": its charts as pure Vega-Lite specs (valid, updated in place),
-and under AppTest a deep link with every setting, control changes, bad links, and every number,
-chart point and word of the timeline read back and compared with the core — exact values to
-1e-12 — so the page shows what the core computed.
+and under AppTest a deep link with every setting, control changes, bad links, the sections as
+tabs (the open one alone drawn, restored by the link), and every number, chart point and word of
+the timeline read back and compared with the core — exact values to 1e-12 — so the page shows
+what the core computed.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from specviz.figures.decoding import spelled
 from specviz.figures.numbers import pace, percent
 from specviz.figures.style import ChartStyle
 from specviz.language import corpus, toy_check, toy_curve, toy_run, toy_words
+from specviz.lesson_plan import PLAN
 from specviz.limits import (
     CHECK_WORDS,
     DECODE_COSTS,
@@ -28,6 +30,7 @@ from specviz.limits import (
     PAIR_KEYS,
     PAIR_TITLES,
 )
+from specviz.links import DECODE_SECTIONS
 from specviz.palette import Notation
 from specviz.scenario import Scenario
 from specviz.theory import expected_tokens_per_step, walltime_speedup
@@ -262,9 +265,10 @@ def test_the_default_page_shows_the_cores_numbers() -> None:
     assert not at.warning and not at.error
     for chart in at.get("vega_lite_chart"):  # a stable alt text; the caption is shown below
         assert chart.proto.alt.startswith("Chart: ")
-    assert len(at.get("vega_lite_chart")) == 6
+    assert len(at.get("vega_lite_chart")) == 3  # γ, the speed-up, and the first section's
     (frame,) = at.get("iframe")
     assert frame.proto.alt.startswith("60 words from")
+    assert open_section(at) == "calls" and "section" not in link  # the first: left out of links
 
 
 def test_a_deep_link_with_every_setting_restores_it() -> None:
@@ -304,7 +308,7 @@ def test_controls_rerun_with_their_values() -> None:
     check_against_core(at, "textbook", 1.0, 2, 60, 8, 0.1)
 
 
-BAD = {"pair": "zzz", "gamma": "99", "c": "abc", "temp": "-1", "length": "7"}
+BAD = {"pair": "zzz", "gamma": "99", "c": "abc", "temp": "-1", "length": "7", "section": "x"}
 
 
 def test_bad_link_values_become_notices_and_defaults() -> None:
@@ -315,11 +319,70 @@ def test_bad_link_values_become_notices_and_defaults() -> None:
         assert f"The link's '{name}'" in notice, name
     assert "the page uses 'The n-gram pair'" in notice
     assert "the page uses c = 0.1" in notice and "the page uses temperature 1" in notice
+    assert "the page uses 'Call by call'" in notice
     link = query(at)
     assert [link[k] for k in ("pair", "gamma", "c", "temp", "length")] == [
         "ngram", "4", "0.1", "1", "60"
     ]  # fmt: skip
     check_against_core(at, "ngram", 1.0, 4, 60, 7, 0.1)
+
+
+def open_section(at: AppTest) -> str:
+    """The key of the tab that is open below the controls; only its content is drawn."""
+    (tabs,) = at.get("tab_container")
+    assert [tab.label for tab in tabs.children.values()] == list(DECODE_SECTIONS.values())
+    shown = [key for key, tab in zip(DECODE_SECTIONS, tabs.children.values(), strict=True)
+             if tab.children]  # fmt: skip
+    index = tabs.proto.tab_container.default_tab_index
+    assert shown == [list(DECODE_SECTIONS)[index]], (shown, index)
+    return shown[0]
+
+
+#: What each section draws: its charts (by title), the timeline, the check's table.
+SECTION_CONTENT = {
+    "calls": (["This text as time"], 1, False),
+    "pays": (["Speed-up against α"], 0, False),
+    "theory": (["Is every guess kept", "Which words"], 0, True),
+}
+
+
+def drawn(at: AppTest) -> tuple[list[str], int, bool]:
+    """What the sections show: their charts (titles, besides the two at the top), how many
+    timelines, whether the check's table is there."""
+    charts = at.get("vega_lite_chart")
+    titles = " ".join(json.dumps(json.loads(c.proto.spec).get("title", ""), ensure_ascii=False)
+                      for c in charts)  # fmt: skip
+    found = [
+        title for shown, _, _ in SECTION_CONTENT.values() for title in shown if title in titles
+    ]
+    assert len(charts) == 2 + len(found), titles
+    return found, len(at.get("iframe")), any(m.value.startswith("| pair") for m in at.markdown)
+
+
+@pytest.mark.parametrize("section", list(DECODE_SECTIONS))
+def test_a_link_opens_its_section_and_only_that_section_is_drawn(section: str) -> None:
+    """The sections below the controls are tabs: a control's rerun draws the open one only, and
+    the share link restores it (the first is left out of links)."""
+    at = page({"pair": "weak", "gamma": "3", "section": section})
+    assert not at.warning
+    assert open_section(at) == section and drawn(at) == SECTION_CONTENT[section]
+    at.select_slider(key="w.gamma").set_value(5).run()  # a control: still that section alone
+    assert_alive(at)
+    assert open_section(at) == section and drawn(at) == SECTION_CONTENT[section]
+    link = query(at)
+    assert link.get("section") == (None if section == "calls" else section)
+    again = page(link)
+    assert open_section(again) == section and drawn(again) == SECTION_CONTENT[section]
+
+
+def test_the_lecturers_steps_open_the_section_they_talk_about() -> None:
+    """The plan's two steps here talk about the calls (one call checks several guesses) and the
+    speed-up at the top: their links open the first tab, the timeline."""
+    steps = [step for step in PLAN if step.script == PAGE]
+    assert [dict(step.query).get("section") for step in steps] == [None, None]
+    for step in steps:
+        at = page(dict(step.query))
+        assert open_section(at) == "calls" and drawn(at) == SECTION_CONTENT["calls"]
 
 
 @pytest.mark.parametrize(
@@ -382,7 +445,7 @@ def test_the_weak_draft_at_a_high_cost_is_slower_than_plain_decoding() -> None:
 
 
 def test_the_table_and_the_alpha_chart_show_the_same_check() -> None:
-    at = page()
+    at, pays = page({"section": "theory"}), page({"section": "pays"})
     measured = toy_check(1.0, 4)
     predictions = [toy_curve(k, 1.0)[4] for k in PAIR_KEYS]
     table = next(m.value for m in at.markdown if m.value.startswith("| pair"))
@@ -391,15 +454,15 @@ def test_the_table_and_the_alpha_chart_show_the_same_check() -> None:
         line = next(x for x in table.splitlines() if PAIR_TITLES[m.key] in x)
         assert f"| {w.long_run:.2f} | {CHECK_WORDS / m.expected_calls:.2f} |" in line
         assert f"{CHECK_WORDS / m.mean_calls:.2f} ± " in line
-    data = rows(vega_chart(at, "Speed-up against α")[1])
+    data = rows(vega_chart(pays, "Speed-up against α")[1])
     assert [(r["a"], r["s"]) for r in data["pair"]] == [
         (w.alpha, w.speedup(0.1)) for w in predictions
     ]
-    assert "the article that started SpecViz" in all_text(at)  # the 1.8–2.5× has its source
+    assert "the article that started SpecViz" in all_text(pays)  # the 1.8–2.5× has its source
 
 
 def test_the_other_charts_read_the_prediction() -> None:
-    at = page({"pair": "strong", "gamma": "3"})
+    at = page({"pair": "strong", "gamma": "3", "section": "theory"})
     prediction = toy_curve("strong", 1.0)[3]
     _, row = vega_chart(at, "Is every guess kept")
     chances = [r["chance"] for r in row["rows"]]
@@ -411,7 +474,7 @@ def test_the_other_charts_read_the_prediction() -> None:
     for r in shares["rows"]:
         w = words.index(r["word"].strip("“”"))
         assert r["kept"] == pytest.approx(prediction.guessed[w] / prediction.written[w], abs=EXACT)
-    assert Origin.BONUS in timeline(at)["origin"]
+    assert Origin.BONUS in timeline(page({"pair": "strong", "gamma": "3"}))["origin"]
 
 
 # ------------------------------------------------------------------- your pair, the Playground's
@@ -476,4 +539,4 @@ def test_an_all_zero_playground_model_is_a_message_not_a_traceback(model: str, n
     assert query(at)["pair"] == "yours"
     at.selectbox(key="w.pair").set_value("ngram").run()  # another pair: the page is back
     assert_alive(at)
-    assert not at.error and len(at.get("vega_lite_chart")) == 6
+    assert not at.error and len(at.get("vega_lite_chart")) == 3

@@ -84,6 +84,9 @@ OWN: dict[str, list[dict[str, str]]] = {
         {"pair": "yours"},
         {"pair": "yours", "p": "40,30,20,10", "q": "40,30,20,10"},
         {"pair": "yours", "p": "50,50,0,0", "q": "0,0,50,50"},
+        {"section": "pays"},
+        {"section": "theory"},
+        {"section": "theory", "pair": "yours", "p": "40,30,20,10", "q": "40,30,20,10"},
     ],
 }
 CASES = [(script, name, query) for script in LEARNER_PAGES for name, query in STATES.items()] + [
