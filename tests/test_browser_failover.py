@@ -24,6 +24,7 @@ from streamlit_server import (
     VIEWPORT,
     link_params,
     open_app,
+    poll,
     rerun_waiter,
     watch_stream,
 )
@@ -167,6 +168,9 @@ def test_the_first_change_after_the_failover_takes_effect(browser, replicas) -> 
         thumb.focus()  # a disconnected page disables its widgets, which drops the focus
         with rerun_waiter(a):
             a.keyboard.press("ArrowRight")  # target weight of sofa: 20 -> 21
+        # The rerun waited for may be the whole-page run the new replica asked for; the drag's
+        # own run (which writes the link) follows it. Never following is the failure.
+        poll(a, lambda: link_params(a.url)["p"] == "60,21,10,10", "the change in the link")
         after = snapshot(a)
         assert thumb.get_attribute("aria-valuenow") == "21", (
             "the bar snapped back: the change was lost"
