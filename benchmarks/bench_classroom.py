@@ -5,16 +5,20 @@ Each simulated student is one websocket session deep-linked to a page (the share
 query string, as the browser sends them in its first ``rerun_script``). All first pages are
 requested within ``--arrive`` seconds (0: the whole room at the same moment, the worst case).
 Then, until ``--seconds`` after the class opened the link, every student changes one of the
-page's controls every ``--every`` s (± ``--jitter`` s, uniformly), to a random value, and waits
-for that rerun to finish before the next change (a student does not drag again before the
-page has answered). The report:
+page's controls every ``--every`` s (± ``--jitter`` s, uniformly), to a random value. The changes
+are due on that schedule whatever the server does (open loop): a student sends a change when it
+is due, or as soon as the previous one has finished if that one is late. The report:
 
-- rerun: from sending a change to its ``script_finished`` — p50, p95, max;
+- rerun: from when a change was due to its ``script_finished`` (so a server that falls behind
+  shows as growing times) — p50, p95, max;
 - first page: per student from its request to ``script_finished``, and the time from the class
   opening the link until the LAST student had a page;
 - errors: exceptions drawn in a page, runs that did not finish successfully, ``page_not_found``,
   closed sockets, timeouts;
-- the server: resident memory (start, peak, end) and CPU seconds (per replica behind a proxy).
+- the server: resident memory (start, peak, end) and CPU seconds (per replica behind a proxy),
+  CPU per change and the share of a core it was busy once every student had a page;
+- the machine: the CPU time of one fixed Playground run in a process of its own, measured in the
+  same run (``machine_reference_ms``), to scale every figure to another machine by.
 
 By default it starts ``streamlit run app.py`` itself, pinned to core 0 (``taskset``), and pins
 itself to core 1. ``--url`` points it at a running server or proxy instead (``--pid`` adds the
@@ -38,6 +42,8 @@ import json
 import os
 import random
 import shutil
+import statistics
+import subprocess
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -49,7 +55,7 @@ from streamlit.proto.BackMsg_pb2 import BackMsg
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 from streamlit.proto.WidgetStates_pb2 import WidgetState
 
-from tests.streamlit_server import StreamlitServer
+from tests.streamlit_server import REPO_ROOT, StreamlitServer
 
 TIMEOUT = 60.0  # a rerun or first page slower than this counts as an error
 OK = ForwardMsg.ScriptFinishedStatus.Value("FINISHED_SUCCESSFULLY")
@@ -88,7 +94,6 @@ class ClassPlan:
     own_seed: bool = False  # each student's link carries its own seed (seed=1000+i)
     controls: tuple[str, ...] = ()  # widget keys to move (default: CONTROLS[page])
     seed: int = 0  # the load's own randomness (which control, which value, when)
-    reconnect: bool = True  # like a browser: a socket the server closed is opened again
 
     def keys(self) -> tuple[str, ...]:
         return self.controls or CONTROLS[self.page]
@@ -137,6 +142,7 @@ class ClassResult:
     client_cpu: float  # CPU seconds of this load generator
     server: dict[str, float] = field(default_factory=dict)  # filled by the caller
     load: tuple[float, float] = (float("nan"), float("nan"))  # 1-min load average, before/after
+    reference_ms: float = float("nan")  # machine_reference_ms() measured beside the class
 
 
 # ------------------------------------------------------------------------- one rerun, one reply
@@ -314,10 +320,11 @@ async def attend(
     student.query = plan.link_query(student.index)
     end = start + plan.seconds
     try:
-        student.socket = ws = await connect(url)
+        ws = await open_page(student, plan, url, end)
+        if ws is None:
+            return
+        student.first_page_at = time.perf_counter() - start
         try:
-            student.first_page = await run_once(ws, student, plan.page, url)
-            student.first_page_at = time.perf_counter() - start
             await interact(ws, student, plan, url, end, rng)
         finally:
             await student.socket.close()
@@ -325,16 +332,35 @@ async def attend(
         student.errors.append(f"timeout: no script_finished within {TIMEOUT:.0f} s")
     except websockets.ConnectionClosed as closed:
         student.errors.append(f"socket closed by the server: {closed}")
-    except OSError as problem:
-        student.errors.append(f"connection failed: {problem}")
+
+
+async def open_page(student: Student, plan: ClassPlan, url: str, end: float):
+    """The first page, as a browser tab gets it: a socket that cannot be opened, or that closes
+    before the page came (its replica died), is opened again and the page asked for again. The
+    first page's time runs from the first request."""
+    asked = time.perf_counter()
+    ws = await reopen(student, url, end, again=False)
+    while ws is not None:
+        try:
+            await run_once(ws, student, plan.page, url)
+        except websockets.ConnectionClosed:
+            ws = await reopen(student, url, end)
+            continue
+        student.first_page = time.perf_counter() - asked
+        return ws
+    return None
 
 
 async def interact(ws, student: Student, plan: ClassPlan, url: str, end: float, rng) -> None:
-    """Move a control every ~``plan.every`` s until ``end``; reconnect as a browser would."""
-    next_change = time.perf_counter() + rng.uniform(0, plan.every)
-    while True:
-        if await closed_while_waiting(ws, next_change, end):
-            ws = await reopen(student, plan, url, end)
+    """Move a control every ~``plan.every`` s until ``end``; reconnect as a browser would.
+
+    Open loop: the changes are due on a schedule that does not wait for the server, and each
+    is timed from when it was due, so a server that falls behind shows as growing times (a
+    change due while the previous one is still running is sent as soon as that one is done)."""
+    due = time.perf_counter() + rng.uniform(0, plan.every)
+    while due < end:
+        if await closed_while_waiting(ws, due):
+            ws = await reopen(student, url, end)
             if ws is None:
                 return
             # An idle tab sends nothing on reconnecting — unless its page has a timed fragment:
@@ -342,53 +368,53 @@ async def interact(ws, student: Student, plan: ClassPlan, url: str, end: float, 
             if student.timed_fragment:
                 await run_once(ws, student, plan.page, url)
             continue
-        if time.perf_counter() >= end:
-            return
-        next_change += plan.every + rng.uniform(-plan.jitter, plan.jitter)
         key = change_one(student, plan.keys(), rng)
         if key is None:
             return
         try:
-            student.reruns.append(await run_once(ws, student, plan.page, url))
+            await run_once(ws, student, plan.page, url)
         except websockets.ConnectionClosed:
             # The replica went away during the run. A browser whose run was in flight asks the
             # new server for a whole run at once, with the same values (and the change in them).
-            ws = await reopen(student, plan, url, end)
+            ws = await reopen(student, url, end)
             if ws is None:
                 return
             student.fragment = ""
-            student.reruns.append(await run_once(ws, student, plan.page, url))
+            await run_once(ws, student, plan.page, url)
         student.rerun_at.append(time.perf_counter())
+        student.reruns.append(student.rerun_at[-1] - due)
         check_kept(student, key)
+        due += plan.every + rng.uniform(-plan.jitter, plan.jitter)
 
 
-async def closed_while_waiting(ws, until: float, end: float) -> bool:
-    """Sleep until ``until`` (or ``end``); True if the server closed the socket meanwhile."""
-    delay = max(0.0, min(until, end) - time.perf_counter())
+async def closed_while_waiting(ws, until: float) -> bool:
+    """Sleep until ``until``; True if the server closed the socket meanwhile."""
     try:
-        await asyncio.wait_for(asyncio.shield(ws.wait_closed()), delay)
+        await asyncio.wait_for(
+            asyncio.shield(ws.wait_closed()), max(0.0, until - time.perf_counter())
+        )
     except TimeoutError:
         return False
-    return time.perf_counter() < end
+    return True
 
 
-async def reopen(student: Student, plan: ClassPlan, url: str, end: float):
-    """Connect again (through the proxy: another replica), retrying like the frontend does."""
-    if not plan.reconnect:
-        raise websockets.ConnectionClosed(None, None)
+async def reopen(student: Student, url: str, end: float, again: bool = True):
+    """Connect (``again``: through the proxy, to another replica), retrying like the frontend
+    does; None once no server took the socket by ``TIMEOUT`` s after the class's end."""
     delay = 0.05
     while time.perf_counter() < end + TIMEOUT:
         try:
             ws = await connect(url)
-        except OSError:
+        except (OSError, websockets.InvalidHandshake):
             await asyncio.sleep(delay)
             delay = min(2 * delay, 1.0)
             continue
-        student.reconnects += 1
-        student.reconnect_at.append(time.perf_counter())
+        if again:
+            student.reconnects += 1
+            student.reconnect_at.append(time.perf_counter())
         student.socket = ws
         return ws
-    student.errors.append("reconnect: no server took the socket")
+    student.errors.append("connection failed: no server took the socket")
     return None
 
 
@@ -538,10 +564,21 @@ def report(result: ClassResult, label: str = "") -> str:
             f"peak, {s['rss_end_mb']:.0f} MB at the end; CPU {s['server_cpu_s']:.1f} s "
             f"({1e3 * s['server_cpu_s'] / max(1, s['reruns'] + s['students']):.0f} ms per run"
             + (
-                f"; {s['change_cpu_ms']:.1f} ms per change after the first pages)"
+                f"; after the first pages {s['change_cpu_ms']:.1f} ms per change, "
+                f"{s['core_percent']:.0f} % of a core)"
                 if "change_cpu_ms" in s
                 else ")"
             )
+        )
+    if result.reference_ms == result.reference_ms:
+        ratio = (
+            f": CPU per change = {s['change_cpu_ms'] / result.reference_ms:.2f} × that"
+            if "change_cpu_ms" in s
+            else ""
+        )
+        lines.append(
+            f"  machine     a fixed Playground run costs {result.reference_ms:.1f} ms of CPU here "
+            f"(median of {REFERENCE_RUNS}, measured in this run){ratio}"
         )
     lines.append(
         f"  load tool   CPU {s['client_cpu_s']:.1f} s; machine load average {result.load[0]:.1f} "
@@ -549,6 +586,39 @@ def report(result: ClassResult, label: str = "") -> str:
         "someone else was using the cores)"
     )
     return "\n".join(lines)
+
+
+# ---------------------------------------------------------------------------- the machine
+
+REFERENCE_RUNS = 9
+
+
+def _reference_runs(repeat: int = REFERENCE_RUNS) -> float:
+    """CPU ms of one Playground run in this process, median of ``repeat``: the same link each
+    time, after one warm-up run (AppTest, no websocket: the app's code and this machine)."""
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_file(str(REPO_ROOT / "app.py"), default_timeout=60).run()
+    at.switch_page("pages/1_Playground.py").run()
+    times = []
+    for _ in range(repeat):
+        cpu = time.process_time()
+        at.run()
+        times.append(time.process_time() - cpu)
+    if at.exception:
+        raise RuntimeError(at.exception[0].message)
+    return 1e3 * statistics.median(times)
+
+
+def machine_reference_ms() -> float:
+    """The machine's speed, to put beside every figure: ``_reference_runs`` in a process of its
+    own (so that the app's garbage-collector settings stay out of this one), on this process's
+    cores. Runs of the same code differ up to 3× between machines of the same kind."""
+    code = "from benchmarks.bench_classroom import _reference_runs; print(_reference_runs())"
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=REPO_ROOT, capture_output=True, text=True, check=True
+    )
+    return float(done.stdout.split()[-1])
 
 
 # ---------------------------------------------------------------------------- the server side
@@ -643,7 +713,11 @@ def _cpu_per_change(result: ClassResult, history: list[tuple[float, float]]) -> 
     if len(later) < 2:
         return {}
     changes = sum(at >= later[0][0] for s in result.students for at in s.rerun_at)
-    return {"change_cpu_ms": 1e3 * (later[-1][1] - later[0][1]) / max(1, changes)}
+    cpu = later[-1][1] - later[0][1]
+    return {
+        "change_cpu_ms": 1e3 * cpu / max(1, changes),
+        "core_percent": 100 * cpu / max(1e-9, later[-1][0] - later[0][0]),
+    }
 
 
 def run_watched(plan: ClassPlan, url: str, pids: Sequence[int] = ()) -> ClassResult:
@@ -735,9 +809,11 @@ def main(argv: Sequence[str] | None = None, out: Callable[[str], None] = print) 
         own_seed=args.own_seed,
     )
     pin_self(args.client_cores)
+    reference = machine_reference_ms()  # before the server starts: it is fresh for the class
     if args.url:
         lecturer_first(plan, args.url.rstrip("/"), args.lecturer_first, out)
         result = run_watched(plan, args.url.rstrip("/"), args.pid)
+        result.reference_ms = reference
         out(report(result))
         return result
     server = pinned_server(args.server_cores, [a for arg in args.server_arg for a in arg.split()])
@@ -745,6 +821,7 @@ def main(argv: Sequence[str] | None = None, out: Callable[[str], None] = print) 
         out(f"server on cores {args.server_cores}: healthy after {server.startup_seconds:.2f} s")
         lecturer_first(plan, server.url, args.lecturer_first, out)
         result = run_watched(plan, server.url, [server.process.pid])
+        result.reference_ms = reference
         out(report(result))
         return result
     finally:

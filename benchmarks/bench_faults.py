@@ -38,6 +38,7 @@ from benchmarks.bench_classroom import (
     Student,
     change_one,
     connect,
+    machine_reference_ms,
     percentile,
     pin_self,
     pinned_server,
@@ -260,7 +261,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     faults = list(argv or ()) or ["drops", "frames", "clearcache", "burst", "links", "rounds"]
     pin_self("1")
     out = print
-    out(f"machine load before: {os.getloadavg()[0]:.1f}")
+    out(
+        f"machine: a fixed Playground run costs {machine_reference_ms():.1f} ms of CPU; "
+        f"load before: {os.getloadavg()[0]:.1f}"
+    )
     start = time.perf_counter()
     asyncio.run(run(faults, out=out))
     elapsed, load = time.perf_counter() - start, os.getloadavg()[0]

@@ -28,6 +28,7 @@ from benchmarks.bench_classroom import (
     ClassPlan,
     ClassResult,
     ServerWatch,
+    machine_reference_ms,
     report,
     run_class_async,
     summary,
@@ -42,16 +43,26 @@ async def _class_with_kill(
     watch.start()
     t0 = time.perf_counter()
     task = asyncio.create_task(run_class_async(plan, replicas.url))
-    await asyncio.sleep(min(plan.arrive + 10.0, plan.seconds / 2))
-    held = [replicas.sessions(i) for i in range(replicas.count)]
-    if kill_at is not None:
-        await asyncio.sleep(max(0.0, kill_at - (time.perf_counter() - t0)))
-        out(
-            f"killing replica 0 (pid {replicas.pids[0]}, {replicas.sessions(0)} sessions) "
-            f"{time.perf_counter() - t0:.1f} s into the class"
-        )
-        replicas.kill(0)
+    census = min(plan.arrive + 10.0, plan.seconds / 2)
+    held: list[int] = []
+    # The sessions each replica holds once the class is in, or just before an earlier kill.
+    for moment in sorted({census, *([kill_at] if kill_at is not None else [])}):
+        await asyncio.sleep(max(0.0, moment - (time.perf_counter() - t0)))
+        held = held or [replicas.sessions(i) for i in range(replicas.count)]
+        if moment == kill_at:
+            out(
+                f"killing replica 0 (pid {replicas.pids[0]}, {replicas.sessions(0)} sessions) "
+                f"{time.perf_counter() - t0:.1f} s into the class"
+            )
+            replicas.kill(0)
     result = await task
+    if kill_at is not None:
+        early = sum(
+            1
+            for s in result.students
+            if s.reconnect_at and s.reconnect_at[0] - result.started < (s.first_page_at or 1e9)
+        )
+        out(f"{early} students lost their replica before their first page and opened it again")
     result.server = watch.stop()
     return result, held
 
@@ -107,12 +118,14 @@ def main(argv: Sequence[str] | None = None, out=print) -> ClassResult:
         arrive=args.arrive,
         own_seed=args.own_seed,
     )
+    reference = machine_reference_ms()
     with Replicas(count=args.replicas, root=args.root) as replicas:
         out(
             f"{args.replicas} replicas behind nginx at {replicas.url} "
             f"(pids {replicas.pids}, nginx {replicas.proxy.pid}); load {os.getloadavg()[0]:.1f}"
         )
         result, held = asyncio.run(_class_with_kill(plan, replicas, args.kill_at, out))
+        result.reference_ms = reference
         out(report(result, f"{args.page} through nginx"))
         for line in per_replica(result, held):
             out(line)

@@ -8,6 +8,12 @@ reconnect through nginx to the other replica as a browser does. Checked: every s
 page, no run failed or showed an exception, every student of the dead replica came back and kept
 working, and the students of the other replica never noticed.
 
+And a replica that dies before its students' first page (no nginx needed): a relay in front of one
+server drops every student's first socket once the page was asked for; each student opens the
+link again, as a browser does, and gets the page; through a relay that answers late, changes are
+timed from when they were due (open loop). And Streamlit's frontend through nginx: from disk,
+gzipped for a browser that accepts it, with Streamlit's own types and cache headers.
+
 The test installs nothing: nginx comes from Debian (`apt-get install -y nginx`, in .ci/run).
 Without it the test is skipped, except under CI=true, where that is a failure. ~20 s.
 """
@@ -15,13 +21,22 @@ Without it the test is skipped, except under CI=true, where that is a failure. ~
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import gzip
+import itertools
+import re
 import time
+import urllib.request
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
 
 import pytest
+import websockets
 from conftest import _skip_or_fail
+from streamlit_server import StreamlitServer
 
-from benchmarks.bench_classroom import ClassPlan, ClassResult, run_class_async, summary
+from benchmarks.bench_classroom import ClassPlan, ClassResult, connect, run_class_async, summary
 from deploy.replicas import Replicas, find_nginx
 
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("replicas")]  # one nginx class at a time
@@ -86,3 +101,117 @@ def test_the_first_change_after_a_failover_is_kept(lecture) -> None:
     result, _, _ = lecture
     lost = [f"student {s.index}: {change}" for s in result.students for change in s.lost]
     assert not lost, lost
+
+
+# ----------------------------------------- a relay in front of one server: a crash, a slow server
+
+
+@dataclass
+class Relay:
+    """Between the students and the server at ``url``: with ``drop``, each student's first
+    socket is cut (no close frame: a crash) once its page was asked for; every message a
+    student sends reaches the server ``delay`` s late (a server that falls behind)."""
+
+    url: str
+    drop: bool = False
+    delay: float = 0.0
+    dropped: set[bytes] = field(default_factory=set)
+
+    async def serve(self, client) -> None:
+        asked = await client.recv()
+        if self.drop and asked not in self.dropped:  # a student's first request, every try
+            self.dropped.add(asked)
+            client.transport.abort()
+            return
+        async with await connect(self.url) as server:
+
+            async def pipe(source, sink, delay: float) -> None:
+                with contextlib.suppress(websockets.ConnectionClosed):
+                    async for message in source:
+                        await asyncio.sleep(delay)
+                        await sink.send(message)
+
+            await asyncio.sleep(self.delay)
+            await server.send(asked)
+            pipes = [
+                asyncio.create_task(pipe(client, server, self.delay)),
+                asyncio.create_task(pipe(server, client, 0.0)),
+            ]
+            await asyncio.wait(pipes, return_when=asyncio.FIRST_COMPLETED)
+            for task in pipes:
+                task.cancel()
+
+    def run_class(self, plan: ClassPlan) -> ClassResult:
+        async def through_the_relay() -> ClassResult:
+            async with websockets.serve(
+                self.serve, "127.0.0.1", 0, subprotocols=["streamlit"], max_size=None
+            ) as relay:
+                port = relay.sockets[0].getsockname()[1]
+                return await run_class_async(plan, f"http://127.0.0.1:{port}")
+
+        with ThreadPoolExecutor(max_workers=1) as pool:  # see lecture(): a thread of its own
+            return pool.submit(asyncio.run, through_the_relay()).result()
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[StreamlitServer]:
+    with StreamlitServer() as started:
+        yield started
+
+
+def test_a_student_whose_replica_dies_before_the_first_page_opens_it_again(server) -> None:
+    relay = Relay(server.url, drop=True)
+    # Own seeds: each student's first request differs from the others' (and not between tries).
+    plan = ClassPlan(
+        page="Playground", students=4, seconds=3.0, every=1.0, jitter=0.2, own_seed=True
+    )
+    result = relay.run_class(plan)
+    assert len(relay.dropped) == 4
+    errors = [e for s in result.students for e in s.errors]
+    assert not errors, errors[:5]
+    assert all(s.first_page is not None and s.reconnects == 1 for s in result.students)
+
+
+def test_changes_are_timed_from_when_they_were_due(server) -> None:
+    """Changes due every 0.2 s, each answered at least 0.5 s after it was sent: the student falls
+    further behind with every change, and each one's time says so (open loop). Timed from its
+    sending, as before, each would take about the same. The bound holds on any machine: a
+    slower one only answers later."""
+    every, delay = 0.2, 0.5
+    plan = ClassPlan(page="Playground", students=1, seconds=3.0, every=every, jitter=0.0)
+    student = Relay(server.url, delay=delay).run_class(plan).students[0]
+    assert not student.errors, student.errors
+    assert len(student.reruns) >= 3, "the first page came too late for any change"
+    for before, after in itertools.pairwise(student.reruns):
+        assert after - before >= delay - every - 0.01, student.reruns
+
+
+# ------------------------------------------------------------------- the frontend behind nginx
+
+
+def _get(url: str, gzipped: bool) -> tuple[bytes, dict[str, str]]:
+    headers = {"Accept-Encoding": "gzip"} if gzipped else {}
+    with urllib.request.urlopen(urllib.request.Request(url, headers=headers), timeout=30) as r:
+        return r.read(), {k.lower(): v for k, v in r.headers.items()}
+
+
+def test_nginx_sends_streamlits_frontend_gzipped_with_its_cache_headers() -> None:
+    if find_nginx() is None:
+        _skip_or_fail("no nginx (apt-get install -y nginx)")
+    with Replicas(count=1) as replicas:
+        page, _ = _get(f"{replicas.url}/Playground", gzipped=False)
+        files = re.findall(r'(?:src|href)="\./(static/[^"]+)"', page.decode())
+        assert any(f.endswith(".js") for f in files) and any(f.endswith(".css") for f in files)
+        for name in files:
+            plain, streamlit = _get(f"{replicas.replicas[0].url}/{name}", gzipped=True)
+            packed, nginx = _get(f"{replicas.url}/{name}", gzipped=True)
+            unpacked, _ = _get(f"{replicas.url}/{name}", gzipped=False)
+            assert "content-encoding" not in streamlit  # what Streamlit sends: uncompressed
+            assert nginx["cache-control"] == streamlit["cache-control"], name
+            assert nginx["content-type"] == streamlit["content-type"], name
+            assert unpacked == plain, name  # a browser without gzip gets the file itself
+            if nginx.get("content-encoding") == "gzip":
+                assert gzip.decompress(packed) == plain and len(packed) < len(plain), name
+            else:  # a file gzip does not make smaller (a font, a one-line script)
+                assert packed == plain, name
+                assert len(plain) < 1000 or name.endswith(".woff2"), name
