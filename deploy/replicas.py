@@ -6,7 +6,8 @@
 Each replica is ``streamlit run app.py`` on its own loopback port (8501, 8502, ...), pinned to one
 core with ``taskset`` where the machine has a core for it; nginx (Debian's package:
 ``apt-get install -y nginx``) listens on ``--port`` and spreads students round robin, with the
-websocket proxied (deploy/nginx.conf.template). The replicas share one cookie secret, so a
+websocket proxied and Streamlit's frontend served from disk, precompressed
+(deploy/nginx.conf.template). The replicas share one cookie secret, so a
 browser can move between them. Ctrl-C or SIGTERM stops nginx, then every replica, by PID.
 
 Importable: ``with Replicas(count=2) as r: ... r.url ... r.kill(0) ...`` (the tests and
@@ -16,6 +17,8 @@ benchmarks/bench_replicas.py use it).
 from __future__ import annotations
 
 import argparse
+import gzip
+import importlib.util
 import os
 import secrets
 import shutil
@@ -33,6 +36,8 @@ from string import Template
 
 ROOT = Path(__file__).resolve().parents[1]
 TEMPLATE = Path(__file__).with_name("nginx.conf.template")
+#: What gzip makes smaller; fonts (woff2) and images are compressed already.
+COMPRESSIBLE = (".js", ".css", ".json", ".svg", ".html", ".txt", ".map")
 
 #: The flags every replica runs with (the rest is in .streamlit/config.toml).
 STREAMLIT_FLAGS = (
@@ -79,7 +84,29 @@ def cores() -> list[int]:
     return list(range(os.cpu_count() or 1))
 
 
-def nginx_config(listen: str, ports: list[int], runtime: Path, workers: str = "1") -> str:
+def streamlit_static() -> Path:
+    """The folder of Streamlit's frontend (index.html, static/) in this Python's packages."""
+    return Path(importlib.util.find_spec("streamlit").origin).parent / "static"
+
+
+def precompress(source: Path, target: Path) -> Path:
+    """``source`` mirrored into ``target`` for nginx's gzip_static: every file linked, every
+    compressible one beside its .gz (level 9, once: ~1 s of CPU for Streamlit's 23 MB)."""
+    for path in source.rglob("*"):
+        if path.is_file():
+            link = target / path.relative_to(source)
+            link.parent.mkdir(parents=True, exist_ok=True)
+            link.symlink_to(path)
+            if path.suffix in COMPRESSIBLE:
+                packed = gzip.compress(path.read_bytes(), 9, mtime=0)
+                if len(packed) < path.stat().st_size:  # not so for a few tiny scripts
+                    link.with_name(link.name + ".gz").write_bytes(packed)
+    return target
+
+
+def nginx_config(
+    listen: str, ports: list[int], runtime: Path, static: Path, workers: str = "1"
+) -> str:
     """deploy/nginx.conf.template filled in for replicas on 127.0.0.1:``ports``."""
     upstreams = "\n        ".join(
         f"server 127.0.0.1:{port} max_fails=1 fail_timeout=5s;" for port in ports
@@ -91,6 +118,7 @@ def nginx_config(listen: str, ports: list[int], runtime: Path, workers: str = "1
         SPECVIZ_RUNTIME_DIR=str(runtime),
         SPECVIZ_USER="user nobody nogroup;" if as_root else "",
         SPECVIZ_WORKERS=workers,
+        SPECVIZ_STATIC=str(static),
     )
 
 
@@ -161,6 +189,7 @@ class Replicas:
         try:
             for i in range(self.count):
                 self.replicas.append(self._start_replica(i, secret))
+            precompress(streamlit_static(), self.runtime / "static")  # while the replicas boot
             self._wait_healthy(self.replicas)
             self.proxy = self._start_nginx()
             self._wait_healthy([self.proxy])
@@ -191,7 +220,7 @@ class Replicas:
         ports = [int(r.url.rsplit(":", 1)[1]) for r in self.replicas]
         listen = f"{self.listen_address}:{self.port}" if self.listen_address else str(self.port)
         conf = self.runtime / "nginx.conf"
-        conf.write_text(nginx_config(listen, ports, self.runtime))
+        conf.write_text(nginx_config(listen, ports, self.runtime, self.runtime / "static"))
         command = [self.nginx, "-p", str(self.runtime), "-c", str(conf), "-e", "stderr"]
         return self._spawn("nginx", command, dict(os.environ), self.url)
 
