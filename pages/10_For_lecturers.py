@@ -4,13 +4,19 @@ steps are links that keep the lecturer's settings and open in the same tab."""
 import streamlit as st
 
 from specviz.lesson_plan import GUIDE, PLAN
-from specviz.ui import page, presenter
+from specviz.ui import page, polls, presenter
 
 page.setup("pages/10_For_lecturers.py")
 page.show_notices()
 
 before, _, after = GUIDE.read_text(encoding="utf-8").partition("\n## The plan\n")
 st.markdown(before)
+st.markdown("## Ask the room")
+st.markdown(
+    "Start a class: the room gets a code and a QR code for the projector. Students answer your "
+    "question on their phones, with no account and no name; you watch the room split and reveal."
+)
+polls.start_class()
 st.markdown("## The plan")
 presenter.link(1, "**Start presenting**", icon=":material/slideshow:")
 for number, step in enumerate(PLAN, start=1):

@@ -449,3 +449,42 @@ CLAIM = replace(
     ),
     omit_default=True,
 )
+
+# ----------------------------------------------------------------------- Ask the room (polls)
+
+#: A room code's characters: no 0/O or 1/I/L, which sound or look alike read out or projected.
+ROOM_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
+ROOM_LENGTH = 6  # 31**6 ≈ 887 million codes
+_KEY = re.compile(r"[A-Za-z0-9_-]{32}")  # secrets.token_urlsafe(24)
+
+
+def room_code(text: str) -> str:
+    """A room code as typed or linked, tidied (case, spaces, dashes); LinkError if none."""
+    code = re.sub(r"[\s-]", "", _text(text, "room code")[:40]).upper()
+    if len(code) != ROOM_LENGTH or any(c not in ROOM_ALPHABET for c in code):
+        raise LinkError(
+            f"is not a room code ({ROOM_LENGTH} letters and digits, without 0, O, 1, I or L)"
+        )
+    return code
+
+
+def lecturer_key(text: str) -> str:
+    """A lecturer's key as linked; LinkError if it cannot be one."""
+    if not _KEY.fullmatch(_text(text, "key")):
+        raise LinkError("is not a lecturer's key")
+    return text
+
+
+def _optional(name: str, parse: Callable[[str], str], shown: str) -> Param[str]:
+    """A text parameter that is "" (left out of links) when absent."""
+
+    def check(value: object) -> str:
+        return "" if value == "" else parse(_text(value, name))
+
+    return Param(name, "", parse, str, shown, check=check, omit_default=True)
+
+
+#: Ask the room: the room a student joins or a lecturer runs.
+ROOM = _optional("room", room_code, "no room")
+#: Ask the room: the lecturer's key, only ever in the lecturer's own link.
+KEY = _optional("key", lecturer_key, "no lecturer's key")

@@ -626,6 +626,14 @@ SPECS: dict[str, Spec] = {
         {"text": "mat"},
         lambda r, a: _ok(isinstance(r, str) and len(links._graphemes(r)) <= MAX_LABEL),
     ),
+    "links.room_code": Spec(
+        {"text": "k7m2-qx"},
+        lambda r, a: _ok(len(r) == links.ROOM_LENGTH and set(r) <= set(links.ROOM_ALPHABET)),
+        synonyms={"text": ("room code",)},
+    ),
+    "links.lecturer_key": Spec(
+        {"text": "a" * 32}, lambda r, a: _ok(r == a["text"]), synonyms={"text": ("key",)}
+    ),
     # scenario
     "scenario.home_scenario": Spec(
         {"quality": 30, "current": SCENARIO},
@@ -715,6 +723,8 @@ LINK_VALUES = {
     "STEP": 3,
     "PLAYER_AT": 9,
     "CLAIM": "close",
+    "ROOM": "K7M2QX",
+    "KEY": "abcdefghijklmnopqrstuvwxyz_-0123",
 }
 for _name, _value in LINK_VALUES.items():
     _param = getattr(links, _name)

@@ -23,6 +23,8 @@ pytestmark = pytest.mark.slow  # the app under AppTest
 NOT_IN_LINK: dict[str, str] = {
     "guess.": "a learner's guess before a reveal stays in the session: a shared link must not "
     "answer the question for the class (issue 10: answers stay in the session)",
+    "polls.": "Ask the room: a code being typed, a student's answer and the lecturer's next "
+    "question are moves in a live room, kept in its database; the room itself is in the link",
 }
 
 #: The kinds of AppTest element that hold a value a learner sets.

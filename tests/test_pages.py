@@ -75,6 +75,7 @@ OWN_SETTING = {
     "pages/6_Why_its_exact.py": ("case", "zzz", "; the page uses your own target and draft."),
     "pages/7_Rejection_sampling.py": ("runs", "7", "; the page uses 10,000 words."),
     "pages/8_Variants_lab.py": ("variant", "float32_leq", "; the page uses 'Correct rule'."),
+    "pages/11_Ask_the_room.py": ("room", "0OIL11", "; the page uses no room."),
 }
 
 
@@ -87,7 +88,7 @@ def test_a_bad_own_setting_is_told_on_the_first_visit(script: str) -> None:
     notices = [w.value for w in at.warning]
     assert len(notices) == 1 and "This link had problems" in notices[0], notices
     assert f"The link's '{name}'" in notices[0] and notices[0].endswith(end), notices[0]
-    assert query(at)[name] != bad
+    assert query(at).get(name) != bad
 
 
 #: Pages that have no setting of their own (nothing for a link to carry but the shared state).

@@ -145,6 +145,15 @@ PAGES: tuple[PageInfo, ...] = (
         uses_weights=False,
         for_learners=False,
     ),
+    PageInfo(
+        "pages/11_Ask_the_room.py",
+        "Ask the room",
+        ":material/how_to_vote:",
+        "Answer the lecturer's question on your phone with a room code; the projector shows how "
+        "the room split, then the answer.",
+        uses_weights=False,
+        for_learners=False,
+    ),
 )
 _BY_SCRIPT = {info.script: info for info in PAGES}
 

@@ -1,0 +1,182 @@
+"""Ask the room: the questions a class answers on their phones, room codes and keys, the tally.
+
+Pure: no Streamlit, no storage (:mod:`specviz.ui.polls` keeps rooms and answers). A question is
+named by its key, so any server rebuilds it from the key a room stores: ``why.<key>`` for the
+questions of "Why it's exact", ``claim.<key>`` for the debate's four claims, and
+``alpha:<target>:<draft>`` ("what is α here?") for a Playground pair's weights.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import re
+import secrets
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from specviz._checks import sequence, text, whole
+from specviz.exactness import QUESTIONS
+from specviz.limits import MAX_TOKENS, MAX_WEIGHT, MIN_TOKENS
+from specviz.links import CLAIMS, ROOM_ALPHABET, ROOM_LENGTH
+from specviz.one_token import normalize, step
+
+#: What a session may try before it is refused: wrong room codes (at 10 guesses a session,
+#: finding one of a few hundred live rooms among 887 million codes takes ~300,000 sessions),
+#: and answers (a whole lesson's rounds, many times over).
+JOIN_TRIES = 10
+ANSWERS_PER_SESSION = 200
+#: Rooms and their answers are deleted this long after the room was started.
+ROOM_LIFETIME_S = 24 * 3600
+
+
+@dataclass(frozen=True)
+class Poll:
+    """One question put to the room: ``prompt`` and ``options`` lettered with {T}/{D};
+    ``answer`` the right option's index (computed from the math; None for a claim, a vote whose
+    reveal is the debate's ``verdict``); ``page`` the script of the page that shows why, and
+    ``query`` the link parameters that open it on the right part."""
+
+    key: str
+    title: str
+    prompt: str
+    options: tuple[str, ...]
+    answer: int | None
+    verdict: str
+    page: str
+    query: tuple[tuple[str, str], ...] = ()
+
+
+#: The debate's claims as said, and its verdicts (pages/9_The_debate.py shows their evidence).
+_CLAIM_TEXT = {
+    "speed": ("Benchmarks show 1.8–2.5× speed-ups.",
+              "Possible, not a constant: the speed-up is words per call ÷ (1 + γc)."),
+    "close": ("It only sings when your draft is close to the target.",
+              "Mostly true: a draft must keep enough of its guesses to pay for them."),
+    "rejection": ("It's just rejection sampling in a shiny jacket.",
+                  "Related, not the same: it never loops, and a rejected guess is replaced at "
+                  "once."),
+    "leaks": ("Garbage drafts, long tails or safety filters could leak weird outputs.",
+              "Not in exact arithmetic — but real code can leak."),
+}  # fmt: skip
+_WHY_TITLES = {
+    "alpha": "Why it's exact: α for a draft with it backwards",
+    "topped_up": "Why it's exact: which words get topped up?",
+    "missing": "Why it's exact: a word the draft never proposes",
+    "worse": "Why it's exact: a worse draft, different words?",
+}
+_VOTE = ("Agree", "Disagree")
+_WHY = "pages/6_Why_its_exact.py"
+_DEBATE = "pages/9_The_debate.py"
+
+#: Every fixed question by key: "Why it's exact"'s, then the debate's claims.
+BANK: dict[str, Poll] = {
+    f"why.{q.key}": Poll(f"why.{q.key}", _WHY_TITLES.get(q.key, "Why it's exact"), q.prompt,
+                         q.options, q.answer, "", _WHY)
+    for q in QUESTIONS
+} | {
+    f"claim.{key}": Poll(f"claim.{key}", f"The debate: {name}", f"“{_CLAIM_TEXT[key][0]}”",
+                         _VOTE, None, _CLAIM_TEXT[key][1], _DEBATE, (("claim", key),))
+    for key, name in CLAIMS.items()
+}  # fmt: skip
+
+_ALPHA_KEY = re.compile(r"alpha:([0-9,]{1,60}):([0-9,]{1,60})")
+
+
+def _percent(x: float) -> str:
+    return f"{round(100 * x, 1):g}%"
+
+
+def alpha_key(p_weights: Sequence[int], q_weights: Sequence[int]) -> str:
+    """The key of "what is α here?" for a Playground pair's weights (ValueError unless they are
+    one: 3 to 10 whole weights from 0 to 100 each, as many for both, neither all zero)."""
+    pair = []
+    for name, weights in (("p_weights", p_weights), ("q_weights", q_weights)):
+        w = sequence(weights, name, minimum=MIN_TOKENS, maximum=MAX_TOKENS)
+        pair.append(tuple(whole(x, f"{name}[{i}]", maximum=MAX_WEIGHT) for i, x in enumerate(w)))
+        if not any(pair[-1]):
+            raise ValueError(f"{name} are all zero: there is no distribution to draw from")
+    if len(pair[0]) != len(pair[1]):
+        raise ValueError("p_weights and q_weights must have the same number of words")
+    return "alpha:" + ":".join(",".join(map(str, w)) for w in pair)
+
+
+def _alpha_poll(key: str) -> Poll:
+    match = _ALPHA_KEY.fullmatch(key)
+    if not match:
+        raise ValueError("This is not a question SpecViz asks.")
+    p_w, q_w = (tuple(int(x) for x in g.split(",") if x) for g in match.groups())
+    key = alpha_key(p_w, q_w)  # checks them
+    one = step(normalize(p_w), normalize(q_w))
+    alpha = one.alpha
+    # Distractors a learner reaches by a wrong idea: the chance two independent draws agree
+    # (Σ {T}·{D}), the bucket's share (1 − α), and α moved; each kept only if it reads
+    # differently from α and from the others.
+    wrong = (float(np.dot(one.p, one.q)), 1 - alpha, alpha / 2, (1 + alpha) / 2,
+             min(1.0, alpha + 0.2), max(0.0, alpha - 0.2))  # fmt: skip
+    shown = {_percent(alpha): alpha}
+    for x in wrong:
+        if len(shown) < 4:
+            shown.setdefault(_percent(x), x)
+    options = tuple(sorted(shown, key=shown.__getitem__))
+    p, q = (", ".join(map(_percent, x)) for x in (one.p, one.q))
+    return Poll(
+        key,
+        "What is α here?",
+        f"Your lecturer's Playground: {{T}} = {p} and {{D}} = {q}. How often is the draft's "
+        "guess kept (α)?",
+        options,
+        options.index(_percent(alpha)),
+        f"α = Σ min({{T}}, {{D}}) = {_percent(alpha)}: the overlap of the two bars.",
+        "pages/1_Playground.py",
+        (("p", ",".join(map(str, p_w))), ("q", ",".join(map(str, q_w)))),
+    )
+
+
+def poll(key: str) -> Poll:
+    """The question of ``key`` (one of :data:`BANK`, or :func:`alpha_key`'s); ValueError if
+    there is none."""
+    key = text(key, "question", max_chars=200)
+    return BANK[key] if key in BANK else _alpha_poll(key)
+
+
+def new_code() -> str:
+    """A fresh room code, easy to read aloud, drawn with :mod:`secrets`."""
+    return "".join(secrets.choice(ROOM_ALPHABET) for _ in range(ROOM_LENGTH))
+
+
+def new_key() -> str:
+    """A fresh lecturer's key (192 random bits, 32 link-safe characters)."""
+    return secrets.token_urlsafe(24)
+
+
+def key_hash(key: str) -> str:
+    """What a room stores instead of its key: a leaked database opens no room."""
+    return hashlib.sha256(text(key, "key").encode()).hexdigest()
+
+
+def opens(key: str, stored_hash: str) -> bool:
+    """Whether ``key`` is the key of the room that stores ``stored_hash`` (constant time)."""
+    return hmac.compare_digest(key_hash(key), stored_hash)
+
+
+def check_choice(question: Poll, value: object) -> int:
+    """``value`` as the index of one of the question's options; ValueError (a plain sentence)
+    if it is not one."""
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, int | np.integer)
+        or not 0 <= value < len(question.options)
+    ):
+        raise ValueError("That answer is not one of this question's options; nothing was saved.")
+    return int(value)
+
+
+def tally(question: Poll, choices: Iterable[int]) -> tuple[int, ...]:
+    """How many chose each option of ``question``; ValueError if a choice is not one."""
+    counts = [0] * len(question.options)
+    for value in choices:
+        counts[check_choice(question, value)] += 1
+    return tuple(counts)
