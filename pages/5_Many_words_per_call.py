@@ -8,6 +8,7 @@ from specviz.figures.numbers import percent
 from specviz.language import toy_check, toy_curve, toy_run, toy_words
 from specviz.links import DECODE_PARAMS, DECODE_SECTIONS, YOUR_PAIR
 from specviz.ui import page, state
+from specviz.ui.timeline import timeline
 
 PAIR, GAMMA, COST, TEMPERATURE, LENGTH, SECTION = DECODE_PARAMS  # the settings, in link order
 page.setup("pages/5_Many_words_per_call.py")
@@ -93,8 +94,7 @@ def sections(
     with tabs[section]:
         if section == "calls":
             page.chart(*fig.time_figure(run, cost, style), key="dec.chart.time")
-            st.iframe(fig.timeline_html(words, run, style), height="content",
-                      alt=fig.timeline_caption(run, note))  # fmt: skip
+            timeline(words, run, style)
             return
         check = page.cached(toy_check, temperature, gamma)  # every pair: predicted and measured
         if section == "pays":

@@ -2,8 +2,9 @@
 fresh server, the keyboard moves γ and the numbers, the address bar and the chart follow (the
 chart updated in place, not remounted), projector mode shows γ and its chart without scrolling
 at 1920×1080 and 1280×720, the sections below are tabs (a click or the keyboard opens one, drawn
-only then, kept in the link), the timeline replays in the browser without asking the server,
-chart titles fit their charts, and screenshots (tests/screenshots/many_words_*.png) to look at.
+only then, kept in the link), the timeline replays in the browser without asking the server and
+is updated in place (a component, no iframe to reload), chart titles fit their charts, and
+screenshots (tests/screenshots/many_words_*.png) to look at.
 
 Run one at a time (2 cores: Chromium is the bottleneck). Skip with `-m "not browser"`.
 """
@@ -34,6 +35,7 @@ GAMMA_LABEL = "Guesses per target call γ"
 DEEP = {"pair": "strong", "gamma": "6", "c": "0.05", "temp": "0.7", "length": "30", "seed": "5"}
 CHART = ".st-key-dec-chart-gamma [data-testid=stVegaLiteChart]"
 CHARTS = "[data-testid=stVegaLiteChart]"
+TIMELINE = ".st-key-dec-timeline"
 
 
 def slider(page, label: str):
@@ -48,10 +50,10 @@ def metric(page, label: str) -> str:
 
 
 def timeline_frame(page):
-    for frame in page.frames:
-        if frame is not page.main_frame and frame.query_selector("#calls"):
-            return frame
-    raise AssertionError("no timeline view on the page")
+    """The timeline view (its shadow root: Playwright's locators reach inside)."""
+    view = page.locator(TIMELINE)
+    poll(page, lambda: view.locator(".calls").count() == 1, "the timeline view")
+    return view
 
 
 def test_a_deep_link_restores_every_setting_on_a_fresh_server(page, fresh_streamlit_server):
@@ -71,8 +73,8 @@ def test_a_deep_link_restores_every_setting_on_a_fresh_server(page, fresh_stream
     assert metric(page, "Words/call") == f"{long.long_run:.2f}"
     assert metric(page, "Speed-up") == f"{long.speedup(0.05):.2f}×"
     frame = timeline_frame(page)
-    assert frame.locator("#calls li").count() == run.target_calls
-    assert frame.locator("#text .w").count() == 30
+    assert frame.locator(".calls li").count() == run.target_calls
+    assert frame.locator(".text .w").count() == 30
     assert link_params(page.url).items() >= DEEP.items()
 
 
@@ -80,6 +82,8 @@ def test_the_keyboard_moves_gamma_and_the_chart_updates_in_place(page, streamlit
     watcher = open_app(page, f"{streamlit_server}{PATH}")
     wait_for_charts(page)
     page.locator(CHART).evaluate("chart => { window.mounted = chart.querySelector('canvas, svg') }")
+    timeline_frame(page)
+    page.evaluate("() => { window.timeline = window.specviz.timeline.box }")
     thumb = slider(page, GAMMA_LABEL)
     thumb.focus()
     with rerun_waiter(page):
@@ -88,10 +92,13 @@ def test_the_keyboard_moves_gamma_and_the_chart_updates_in_place(page, streamlit
     poll(page, lambda: metric(page, "Words/call") == f"{long.long_run:.2f}", "the metric")
     assert metric(page, "Speed-up") == f"{long.speedup(0.1):.2f}×"
     assert link_params(page.url)["gamma"] == "5"
-    frame = poll(page, lambda: timeline_frame(page), "the timeline")
-    poll(page, lambda: frame.locator("#calls li").count() == run.target_calls, "the timeline")
+    frame = timeline_frame(page)
+    poll(page, lambda: frame.locator(".calls li").count() == run.target_calls, "the timeline")
     same = "chart => chart.querySelector('canvas, svg') === window.mounted"
     assert page.locator(CHART).evaluate(same), "the chart was remounted, not updated"
+    shown = "() => window.specviz.timeline.box === window.timeline && window.timeline.isConnected"
+    assert page.evaluate(shown), "the timeline was remounted, not updated"
+    assert page.get_by_test_id("stIFrame").count() == 0
     with rerun_waiter(page):  # the thumb kept the keyboard focus: a second press moves it on
         page.keyboard.press("ArrowRight")
     assert link_params(page.url)["gamma"] == "6"
@@ -101,13 +108,13 @@ def test_the_keyboard_moves_gamma_and_the_chart_updates_in_place(page, streamlit
 def test_the_timeline_replays_without_the_server(page, streamlit_server) -> None:
     watcher = open_app(page, f"{streamlit_server}{PATH}")
     frame = timeline_frame(page)
-    calls = frame.locator("#calls li")
+    calls = frame.locator(".calls li")
     total, runs = calls.count(), len(watcher.finished)
-    frame.locator("#play").click()
-    poll(page, lambda: 0 < frame.locator("#calls li:not(.hidden)").count() < total, "a replay")
-    poll(page, lambda: frame.locator("#calls li:not(.hidden)").count() == total, "the end",
+    frame.locator(".play").click()
+    poll(page, lambda: 0 < frame.locator(".calls li:not(.hidden)").count() < total, "a replay")
+    poll(page, lambda: frame.locator(".calls li:not(.hidden)").count() == total, "the end",
          timeout_ms=total * 650 + 5_000)  # fmt: skip
-    poll(page, lambda: frame.locator("#play").inner_text().startswith("▶"), "the replay's end")
+    poll(page, lambda: frame.locator(".play").inner_text().startswith("▶"), "the replay's end")
     assert len(watcher.finished) == runs, "the replay asked the server for a rerun"
 
 
@@ -123,12 +130,12 @@ def test_a_tab_opens_its_section_and_the_link_keeps_it(page, streamlit_server) -
     watcher = open_app(page, f"{streamlit_server}{PATH}")
     wait_for_charts(page)
     assert open_tab(page) == DECODE_SECTIONS["calls"] and "section" not in link_params(page.url)
-    assert page.locator(CHARTS).count() == 3 and page.get_by_test_id("stIFrame").count() == 1
+    assert page.locator(CHARTS).count() == 3 and page.locator(TIMELINE).count() == 1
     with rerun_waiter(page):
         page.get_by_role("tab", name=DECODE_SECTIONS["pays"]).click()
     alpha = page.locator(".st-key-dec-chart-alpha")
     poll(page, lambda: alpha.locator("svg, canvas").count() > 0, "the α chart")
-    assert page.locator(CHARTS).count() == 3 and page.get_by_test_id("stIFrame").count() == 0
+    assert page.locator(CHARTS).count() == 3 and page.locator(TIMELINE).count() == 0
     assert link_params(page.url)["section"] == "pays"
     tab = page.get_by_role("tab", name=DECODE_SECTIONS["pays"])
     tab.focus()
@@ -146,10 +153,10 @@ def test_a_tab_opens_its_section_and_the_link_keeps_it(page, streamlit_server) -
         page.keyboard.press("ArrowRight")
     assert link_params(page.url)["gamma"] == "5" and link_params(page.url)["section"] == "theory"
     assert open_tab(page) == DECODE_SECTIONS["theory"]
-    assert page.get_by_test_id("stIFrame").count() == 0
+    assert page.locator(TIMELINE).count() == 0
     with rerun_waiter(page):
         page.get_by_role("tab", name=DECODE_SECTIONS["calls"]).click()
-    poll(page, lambda: page.get_by_test_id("stIFrame").count() == 1, "the timeline")
+    poll(page, lambda: page.locator(TIMELINE).count() == 1, "the timeline")
     assert "section" not in link_params(page.url)  # the first tab: left out of the link
     assert_clean(page, watcher)
 

@@ -1,6 +1,6 @@
 """Keyboard focus shows, in Chromium: Tab through every page on a laptop, and whatever takes the
 focus — the menu's links, switches, text and number boxes, menus, buttons, sliders, the live
-view's bars (in its shadow root), the player's and the timeline's buttons (in their iframes) —
+view's bars and the timeline's buttons (in their shadow roots), the player's (in its iframe) —
 wears a ring one can see.
 
 The rule, exactly. The ring is the CSS outline of the focused element or, where the input itself

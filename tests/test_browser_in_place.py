@@ -1,6 +1,8 @@
 """Charts update in place: a page's main control moved from the keyboard gives every chart new
 data in the element already on the page (Streamlit's Vega element, whose spec stays the same),
-instead of a new chart drawn from scratch. That is what makes a control feel immediate."""
+instead of a new chart drawn from scratch; a view that is not a chart (a component, as the
+timeline of "Many words per call") stays mounted too, and no page reloads an iframe. That is what
+makes a control feel immediate."""
 
 from __future__ import annotations
 
@@ -23,6 +25,8 @@ pytestmark = pytest.mark.browser
 CHARTED = [info for info in PAGES if info.fold[0].startswith("w.") and ".chart." in info.fold[1]]
 
 _CHARTS = "[data-testid=stVegaLiteChart]"
+#: Components' views (their content in a shadow root).
+_VIEWS = "[data-testid=stMain] [data-testid=stBidiComponentIsolated]"
 
 
 def move(page, control: str) -> None:
@@ -51,6 +55,9 @@ def test_a_control_gives_every_chart_new_data_in_place(page, streamlit_server, i
     watcher = open_app(page, page_url(streamlit_server, REPO_ROOT / info.script))
     wait_for_charts(page)
     page.wait_for_timeout(500)
+    page.evaluate(
+        f"() => document.querySelectorAll('{_VIEWS}').forEach((e) => e.dataset.kept = '1')"
+    )
     before = page.evaluate(
         f"""() => [...document.querySelectorAll('{_CHARTS}')].map((e) => {{
             e.dataset.kept = '1';
@@ -68,4 +75,11 @@ def test_a_control_gives_every_chart_new_data_in_place(page, streamlit_server, i
         f"{info.label}: a chart was drawn anew instead of updated in place"
     )
     assert [text for _, text in after] != before, f"{info.label}: no chart changed"
+    views = page.evaluate(
+        f"() => [...document.querySelectorAll('{_VIEWS}')].map((e) => e.dataset.kept)"
+    )
+    assert views == ["1"] * len(views), f"{info.label}: a view was mounted anew"
+    assert page.locator("[data-testid=stMain] iframe").count() == 0, (
+        f"{info.label}: an iframe, reloaded by each change"
+    )
     assert_clean(page, watcher)

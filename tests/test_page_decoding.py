@@ -8,7 +8,6 @@ what the core computed.
 from __future__ import annotations
 
 import json
-import re
 
 import altair as alt
 import numpy as np
@@ -187,11 +186,9 @@ def page(link: dict[str, str] | None = None) -> AppTest:
 
 
 def timeline(at: AppTest) -> dict:
-    (frame,) = at.get("iframe")
-    found = re.search(r'<script id="data" type="application/json">(.*?)</script>',
-                      frame.proto.srcdoc, re.S)  # fmt: skip
-    assert found, "the timeline has no data"
-    return json.loads(found.group(1))
+    """The data the page hands its timeline view (the browser draws the text and calls from it)."""
+    (view,) = at.get("bidi_component")
+    return json.loads(view.proto.json)
 
 
 def rows(datasets: dict[str, list[dict]], name: str = "rows") -> dict[str, list[dict]]:
@@ -266,8 +263,8 @@ def test_the_default_page_shows_the_cores_numbers() -> None:
     for chart in at.get("vega_lite_chart"):  # a stable alt text; the caption is shown below
         assert chart.proto.alt.startswith("Chart: ")
     assert len(at.get("vega_lite_chart")) == 3  # γ, the speed-up, and the first section's
-    (frame,) = at.get("iframe")
-    assert frame.proto.alt.startswith("60 words from")
+    assert not at.get("iframe")  # a view that stays mounted: no iframe to reload on a change
+    assert timeline(at)["alt"].startswith("60 words from")
     assert open_section(at) == "calls" and "section" not in link  # the first: left out of links
 
 
@@ -283,6 +280,7 @@ def test_a_deep_link_with_every_setting_restores_it() -> None:
     text = all_text(at)  # Chen's lettering everywhere: the target is q
     assert "draft p guesses" in text and "target q checks" in text
     assert "target p" not in text and "draft q" not in text
+    assert [timeline(at)[k] for k in ("T", "D")] == ["q", "p"]  # the timeline's legend, tooltips
     assert Notation(swapped=True).fill(fig.PAIR_BLURBS["weak"]) in text
     assert any("Projector mode" in h.proto.body for h in at.get("html"))
     spec, _ = vega_chart(at, "Speed-up against γ")
@@ -356,7 +354,11 @@ def drawn(at: AppTest) -> tuple[list[str], int, bool]:
         title for shown, _, _ in SECTION_CONTENT.values() for title in shown if title in titles
     ]
     assert len(charts) == 2 + len(found), titles
-    return found, len(at.get("iframe")), any(m.value.startswith("| pair") for m in at.markdown)
+    return (
+        found,
+        len(at.get("bidi_component")),
+        any(m.value.startswith("| pair") for m in at.markdown),
+    )
 
 
 @pytest.mark.parametrize("section", list(DECODE_SECTIONS))
@@ -535,7 +537,7 @@ def test_an_all_zero_playground_model_is_a_message_not_a_traceback(model: str, n
     assert_alive(at)
     (error,) = at.error
     assert f"All the {name}'s weights are zero" in error.value and "Playground" in error.value
-    assert not at.get("vega_lite_chart") and not at.get("iframe") and not at.metric
+    assert not at.get("vega_lite_chart") and not at.get("bidi_component") and not at.metric
     assert query(at)["pair"] == "yours"
     at.selectbox(key="w.pair").set_value("ngram").run()  # another pair: the page is back
     assert_alive(at)

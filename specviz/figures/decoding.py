@@ -7,15 +7,15 @@ compute no probability themselves.
 
 from __future__ import annotations
 
-import html
 from collections.abc import Sequence
+from pathlib import Path
 
 import numpy as np
 
 from specviz import palette
 from specviz.decoding import LEVIATHAN_TABLE2, RANGES, Decoding, Origin, WordsPerCall
 from specviz.figures import vega
-from specviz.figures.html import render
+from specviz.figures.html import palette_css
 from specviz.figures.numbers import count, pace, percent
 from specviz.figures.style import ChartStyle
 from specviz.language import END, Measured
@@ -534,6 +534,11 @@ def time_figure(run: Decoding, cost: float, style: ChartStyle) -> tuple[dict, st
 
 # --------------------------------------------------------------------------- the timeline
 
+_HERE = Path(__file__).resolve().parent
+#: The timeline view's code and style (:mod:`specviz.ui.timeline` mounts it once per page).
+TIMELINE_JS = (_HERE / "timeline.js").read_text(encoding="utf-8")
+TIMELINE_CSS = (_HERE / "timeline.css").read_text(encoding="utf-8")
+
 
 def spelled(words: Sequence[str], ids: np.ndarray) -> list[str]:
     """Words as the page writes them: a capital to start the text and after each "."."""
@@ -561,17 +566,18 @@ def timeline_caption(run: Decoding, n: Notation) -> str:
     )
 
 
-def timeline_html(words: Sequence[str], run: Decoding, style: ChartStyle) -> str:
-    """The text with each word's origin and every call's guesses, verdicts and odds, an HTML
-    document for ``st.iframe`` (the replay, and each guess's tooltip, are made in the browser)."""
+def timeline_data(words: Sequence[str], run: Decoding, style: ChartStyle) -> dict:
+    """The text with each word's origin and every call's guesses, verdicts and odds, plain JSON
+    for the timeline view (``timeline.js``: the replay, and each guess's tooltip, are made in
+    the browser)."""
     name = np.array([_word(words, i) for i in range(len(words))])
     odds = np.stack([run.draft_p, run.draft_q, run.keep_chance], axis=-1)
-    data = {"gamma": run.gamma, "text": spelled(words, run.tokens), "origin": run.origin.tolist(),
+    return {"gamma": run.gamma, "text": spelled(words, run.tokens), "origin": run.origin.tolist(),
             "call": run.call_of.tolist(), "drafts": name[run.drafts].tolist(),
             "verdict": run.verdict.tolist(), "odds": np.round(odds, 6).tolist(),
             "kept": run.accepted_per_call.tolist(), "final": name[run.final_word].tolist(),
             "final_origin": run.final_origin.tolist(),
-            "shown": np.bincount(run.call_of, minlength=run.target_calls).tolist()}  # fmt: skip
-    return render(
-        "decoding.html", style, data, alt=html.escape(timeline_caption(run, style.notation))
-    )
+            "shown": np.bincount(run.call_of, minlength=run.target_calls).tolist(),
+            "T": style.notation.target, "D": style.notation.draft,
+            "alt": timeline_caption(run, style.notation),
+            "css": f"--fs: {style.html_font_size}px; {palette_css()}"}  # fmt: skip
