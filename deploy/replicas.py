@@ -90,13 +90,15 @@ def streamlit_static() -> Path:
 
 
 def precompress(source: Path, target: Path) -> Path:
-    """``source`` mirrored into ``target`` for nginx's gzip_static: every file linked, every
-    compressible one beside its .gz (level 9, once: ~1 s of CPU for Streamlit's 23 MB)."""
+    """``source`` copied into ``target`` for nginx's gzip_static, every compressible file beside
+    its .gz (level 9, once: ~1 s of CPU for Streamlit's 23 MB). Copies, not links: nginx's
+    workers (user nobody) cannot follow a link into a virtualenv they may not enter (CI's is in
+    a private temporary folder: 403 for every file)."""
     for path in source.rglob("*"):
         if path.is_file():
             link = target / path.relative_to(source)
             link.parent.mkdir(parents=True, exist_ok=True)
-            link.symlink_to(path)
+            shutil.copyfile(path, link)
             if path.suffix in COMPRESSIBLE:
                 packed = gzip.compress(path.read_bytes(), 9, mtime=0)
                 if len(packed) < path.stat().st_size:  # not so for a few tiny scripts
