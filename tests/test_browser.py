@@ -13,6 +13,8 @@ accessibility tests too).
 
 from __future__ import annotations
 
+import contextlib
+
 import pytest
 import visits
 from streamlit_server import (
@@ -24,8 +26,9 @@ from streamlit_server import (
     page_id,
     page_scripts,
     page_url,
+    poll,
 )
-from visits import LAPTOP, Visit, shows, visit_of
+from visits import HEADINGS, LAPTOP, Visit, settle, shows, visit_of
 
 from specviz.ui.page import PAGES as MENU
 
@@ -80,14 +83,21 @@ def test_page_by_url(request, headings, script) -> None:
 def test_deep_link_as_first_visit(request, browser, fresh_streamlit_server, headings, script):
     """A shared link is often the first request a freshly woken server gets. Its page and its menu
     must look exactly like on any later visit (the laptop's visit on the shared server)."""
+    later = visit_of(request, script, LAPTOP)
     context = browser.new_context(viewport={"width": LAPTOP.width, "height": LAPTOP.height})
     try:
         page = context.new_page()
-        first = shows(page, open_app(page, page_url(fresh_streamlit_server, script)))
+        watcher = open_app(page, page_url(fresh_streamlit_server, script))
+        settle(page)
+        # A view draws its own headings once its script has loaded, which on a server's first
+        # visit under load can come after the charts: wait for them as long as a visit may.
+        with contextlib.suppress(AssertionError):
+            poll(page, lambda: page.locator(HEADINGS).all_inner_texts() == later.headings,
+                 "the later visit's headings", timeout_ms=15_000)  # fmt: skip
+        first = shows(page, watcher)
     finally:
         context.close()
     check_rendered(first, script, _expected(headings, script))
-    later = visit_of(request, script, LAPTOP)
     assert (first.menu, first.headings) == (later.menu, later.headings), (
         f"{page_id(script)}: the first visit after a server start differs from a later one\n"
         f"first:  {first.menu} {first.headings}\nlater: {later.menu} {later.headings}"
