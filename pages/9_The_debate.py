@@ -4,7 +4,7 @@ import streamlit as st
 
 from specviz.decoding import RANGES
 from specviz.figures.numbers import pace, percent
-from specviz.links import CLAIM, CLAIMS, DECODE_COST, GAMMA
+from specviz.links import CLAIM, CLAIM_WORDS, CLAIMS, DECODE_COST, GAMMA
 from specviz.rejection import classic_plan
 from specviz.rules import FLOAT32_STEP
 from specviz.theory import break_even_alpha, expected_tokens_per_step, walltime_speedup
@@ -35,21 +35,19 @@ even = break_even_alpha(gamma, cost)
 plan = classic_plan(one.p, one.q)
 yours = f"Your pair keeps {percent(alpha)} of the draft's guesses (α)"
 _, tabs = state.param_tabs(CLAIM, CLAIMS)  # every claim drawn: text only, and cheap
-claims = iter(tabs.values())
 
 
-def claim(quote: str, verdict: str, evidence: str, script: str, label: str) -> None:
-    """The next claim's tab: what was said, the verdict, the evidence in your numbers, where to
-    see it."""
-    with next(claims):
+def claim(key: str, evidence: str, script: str, label: str) -> None:
+    """A claim's tab: what was said, the verdict, the evidence in your numbers, where to see it."""
+    quote, verdict = CLAIM_WORDS[key]
+    with tabs[key]:
         st.markdown(f"### “{quote}”\n\n**{verdict}**\n\n{note.fill(evidence)}")
         st.page_link(script, label=label, icon=":material/arrow_forward:")
 
 
 published = "; ".join(f"{r.source}: {r.speedup:g}–{r.high:g}× ({r.setting})" for r in RANGES)
 claim(
-    "Benchmarks show 1.8–2.5× speed-ups.",
-    "Possible, not a constant: the speed-up is words per call ÷ (1 + γc).",
+    "speed",
     f"{yours}: with γ = {gamma} each call writes "
     f"{expected_tokens_per_step(alpha, gamma):.2f} words on average, and a guess costing "
     f"c = {cost:g} makes it {speed:.2f}× — {pace(speed)} plain decoding.\n\n"
@@ -58,8 +56,7 @@ claim(
     "Many words per call: words per call and speed-up against γ, α and c",
 )
 claim(
-    "It only sings when your draft is close to the target.",
-    "Mostly true: a draft must keep enough of its guesses to pay for them.",
+    "close",
     (
         f"With c = {cost:g} a guess costs as much as a target call: no draft is faster."
         if even is None
@@ -75,8 +72,7 @@ claim(
     "Playground: drag the draft towards the target and watch α and the speed-up",
 )
 claim(
-    "It's just rejection sampling in a shiny jacket.",
-    "Related, not the same: it never loops, and a rejected guess is replaced at once.",
+    "rejection",
     (
         f"Classic rejection sampling with your draft needs a bound M = {plan.bound:.3g} and "
         "makes M proposals per word on average"
@@ -91,8 +87,7 @@ claim(
     "Is it just rejection sampling? Both on the same numbers",
 )
 claim(
-    "Garbage drafts, long tails or safety filters could leak weird outputs.",
-    "Not in exact arithmetic — but real code can leak.",
+    "leaks",
     "Whatever the draft, the words follow the target exactly: kept + refilled = "
     "min({T}, {D}) + max(0, {T} − {D}) = {T} for every word, so a word the target forbids "
     f"never comes out. A bad draft only costs speed. The leak is in code: testing u ≤ {{T}}/{{D}} "

@@ -1,4 +1,4 @@
-"""Ask the room: the questions a class answers on their phones, room codes and keys, the tally.
+"""Ask the room: the questions a class answers on their phones, room codes and keys.
 
 Pure: no Streamlit, no storage (:mod:`specviz.ui.polls` keeps rooms and answers). A question is
 named by its key, so any server rebuilds it from the key a room stores: ``why.<key>`` for the
@@ -12,7 +12,7 @@ import hashlib
 import hmac
 import re
 import secrets
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -20,7 +20,7 @@ import numpy as np
 from specviz._checks import sequence, text, whole
 from specviz.exactness import QUESTIONS
 from specviz.limits import MAX_TOKENS, MAX_WEIGHT, MIN_TOKENS
-from specviz.links import CLAIMS, ROOM_ALPHABET, ROOM_LENGTH
+from specviz.links import CLAIM_WORDS, CLAIMS, ROOM_ALPHABET, ROOM_LENGTH
 from specviz.one_token import normalize, step
 
 #: What a session may try before it is refused: wrong room codes (at 10 guesses a session,
@@ -49,18 +49,6 @@ class Poll:
     query: tuple[tuple[str, str], ...] = ()
 
 
-#: The debate's claims as said, and its verdicts (pages/9_The_debate.py shows their evidence).
-_CLAIM_TEXT = {
-    "speed": ("Benchmarks show 1.8–2.5× speed-ups.",
-              "Possible, not a constant: the speed-up is words per call ÷ (1 + γc)."),
-    "close": ("It only sings when your draft is close to the target.",
-              "Mostly true: a draft must keep enough of its guesses to pay for them."),
-    "rejection": ("It's just rejection sampling in a shiny jacket.",
-                  "Related, not the same: it never loops, and a rejected guess is replaced at "
-                  "once."),
-    "leaks": ("Garbage drafts, long tails or safety filters could leak weird outputs.",
-              "Not in exact arithmetic — but real code can leak."),
-}  # fmt: skip
 _WHY_TITLES = {
     "alpha": "Why it's exact: α for a draft with it backwards",
     "topped_up": "Why it's exact: which words get topped up?",
@@ -77,8 +65,8 @@ BANK: dict[str, Poll] = {
                          q.options, q.answer, "", _WHY)
     for q in QUESTIONS
 } | {
-    f"claim.{key}": Poll(f"claim.{key}", f"The debate: {name}", f"“{_CLAIM_TEXT[key][0]}”",
-                         _VOTE, None, _CLAIM_TEXT[key][1], _DEBATE, (("claim", key),))
+    f"claim.{key}": Poll(f"claim.{key}", f"The debate: {name}", f"“{CLAIM_WORDS[key][0]}”",
+                         _VOTE, None, CLAIM_WORDS[key][1], _DEBATE, (("claim", key),))
     for key, name in CLAIMS.items()
 }  # fmt: skip
 
@@ -172,11 +160,3 @@ def check_choice(question: Poll, value: object) -> int:
     ):
         raise ValueError("That answer is not one of this question's options; nothing was saved.")
     return int(value)
-
-
-def tally(question: Poll, choices: Iterable[int]) -> tuple[int, ...]:
-    """How many chose each option of ``question``; ValueError if a choice is not one."""
-    counts = [0] * len(question.options)
-    for value in choices:
-        counts[check_choice(question, value)] += 1
-    return tuple(counts)

@@ -439,6 +439,25 @@ CLAIMS = {
     "rejection": "Rejection sampling",
     "leaks": "Leaks",
 }
+#: Each claim as it was said, and the debate's verdict (The debate; Ask the room votes on them).
+CLAIM_WORDS = {
+    "speed": (
+        "Benchmarks show 1.8–2.5× speed-ups.",
+        "Possible, not a constant: the speed-up is words per call ÷ (1 + γc).",
+    ),
+    "close": (
+        "It only sings when your draft is close to the target.",
+        "Mostly true: a draft must keep enough of its guesses to pay for them.",
+    ),
+    "rejection": (
+        "It's just rejection sampling in a shiny jacket.",
+        "Related, not the same: it never loops, and a rejected guess is replaced at once.",
+    ),
+    "leaks": (
+        "Garbage drafts, long tails or safety filters could leak weird outputs.",
+        "Not in exact arithmetic — but real code can leak.",
+    ),
+}
 CLAIM = replace(
     _choice(
         "claim",
