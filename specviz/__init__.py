@@ -1,11 +1,8 @@
 """SpecViz core: the exact math and the samplers of speculative sampling (numpy, no Streamlit).
 
 ``p`` is the target model's next-token distribution, ``q`` the draft model's. :func:`step`
-computes every exact quantity of one step at once (a frozen :class:`OneTokenStep`); the other
-names are the samplers, the decoding engine and Leviathan et al.'s formulas.
-
-The names below are loaded when first used (PEP 562): importing one module of the core
-(``specviz.links``, say) never loads the decoding engine.
+computes every exact quantity of one step at once; the other names are the samplers, the decoding
+engine and Leviathan et al.'s formulas, each loaded when first used (PEP 562).
 """
 
 from __future__ import annotations

@@ -1,9 +1,7 @@
 """The one validation mechanism of the core: every public function passes each argument through
-one of these checks first, so bad input raises ``ValueError`` naming the argument — never
-``TypeError``, ``OverflowError`` or a NaN result, never after a long computation. Text, bools,
-complex numbers, dates and objects are refused where a number is expected (numpy would quietly
-turn ``"3"`` into 3.0 and ``True`` into 1).
-"""
+one of these checks first, so bad input raises ``ValueError`` naming the argument, before any long
+computation. Text, bools, complex numbers, dates and objects are refused where a number is
+expected (numpy would quietly turn ``"3"`` into 3.0 and ``True`` into 1)."""
 
 from __future__ import annotations
 
@@ -30,8 +28,7 @@ def short(x: object, limit: int = 60) -> str:
 
 
 def real_array(x: object, name: str, what: str = "a number or an array of numbers") -> np.ndarray:
-    """``x`` as a float64 array if it holds ints and floats only (not bools, text, complex
-    numbers, dates or objects); NaN and infinities pass, for the callers to refuse."""
+    """``x`` as a float64 array if it holds ints and floats only; NaN and infinities pass."""
     if isinstance(x, str | bytes):
         raise ValueError(f"{name} must be {what}; got text {short(x)}")
     try:
@@ -111,8 +108,8 @@ def whole_array(x: object, name: str, *, minimum: int = 0, maximum: int) -> np.n
 
 
 def choice(value: object, name: str, options: tuple) -> object:
-    """The one of ``options`` equal to ``value``, itself (``30.0`` for ``30`` gives ``30``): text
-    matches only text, a bool only a bool (``1`` is not ``True``), a number a number, None None."""
+    """The one of ``options`` equal to ``value`` (``30.0`` for ``30`` gives ``30``), of its kind:
+    text, bool, number or None (``1`` is not ``True``)."""
     kind = _kind(value)
     if kind is not None:
         for option in options:
@@ -132,12 +129,10 @@ def _kind(x: object) -> str | None:
     return "number" if isinstance(x, numbers.Real) else None
 
 
-def text(value: object, name: str, *, empty: bool = True, max_chars: int | None = None) -> str:
-    """A str (not bytes, not a number written as one), non-empty unless ``empty``."""
+def text(value: object, name: str, *, max_chars: int | None = None) -> str:
+    """A str of at most ``max_chars`` characters."""
     if not isinstance(value, str):
         raise ValueError(f"{name} must be text; got {short(value)}")
-    if not empty and not value:
-        raise ValueError(f"{name} must not be empty")
     if max_chars is not None and len(value) > max_chars:
         raise ValueError(f"{name} is {len(value):,} characters long; at most {max_chars:,} go")
     return value
@@ -189,8 +184,7 @@ def float_vector(x: object, name: str) -> np.ndarray:
 
 
 def weight_vector(x: object, name: str) -> np.ndarray:
-    """Finite non-negative weights with a positive sum, scaled by the largest where the sum
-    would overflow (the same law)."""
+    """Finite non-negative weights with a positive sum (scaled down where it would overflow)."""
     arr = float_vector(x, name)
     if not arr.any():
         raise ValueError(f"{name} are all zero; at least one must be positive")
@@ -200,9 +194,8 @@ def weight_vector(x: object, name: str) -> np.ndarray:
 
 
 def prob_vector(x: object, name: str) -> np.ndarray:
-    """A probability vector summing to 1 within :data:`~specviz.limits.SUM_TOLERANCE`, in float64:
-    one off by more than rounding (printed to 7 digits) is renormalised, one off by rounding only
-    kept bit for bit, so equal entries of p and q stay equal."""
+    """A probability vector summing to 1 within :data:`~specviz.limits.SUM_TOLERANCE`: renormalised
+    if off by more than rounding, else kept bit for bit (equal entries of p and q stay equal)."""
     arr = float_vector(x, name)
     total = float(arr.sum())
     if abs(total - 1.0) > SUM_TOLERANCE:
@@ -228,8 +221,7 @@ def prob_pair(
 
 
 def prob_table(x: object, name: str) -> np.ndarray:
-    """``x`` as a (rows, words) table of probability rows, each renormalised as
-    :func:`prob_vector` does, or a ValueError naming ``name``."""
+    """``x`` as a (rows, words) table of probability rows, each as :func:`prob_vector` makes it."""
     shape = getattr(x, "shape", None)  # refuse a huge array before copying it
     if isinstance(shape, tuple) and len(shape) == 2 and shape[0] * shape[1] > MAX_DECODE_ENTRIES:
         raise ValueError(f"{name} has shape {shape}; at most {MAX_DECODE_ENTRIES:,} entries")
@@ -261,8 +253,7 @@ def alpha_values(alpha: object) -> np.ndarray:
     return np.clip(arr, 0.0, 1.0)
 
 
-#: Largest seed the core takes (numpy's own seeds are 64-bit words; the pages offer
-#: ``[0, MAX_SEED]`` and add a few for extra paths).
+#: Largest seed the core takes (the pages offer ``[0, MAX_SEED]`` and add a few for extra paths).
 SEED_LIMIT = 2**64 - 1
 
 
@@ -276,8 +267,8 @@ def generator(seed: object) -> np.random.Generator:
 
 
 def seed_value(seed: object, maximum: int = SEED_LIMIT) -> int:
-    """A seed that must be given: a whole number in ``[0, maximum]`` (at most ``2**64 - 1``);
-    floats are refused, even whole ones (a seed is an id, not a quantity)."""
+    """A whole number in ``[0, maximum]`` (at most ``2**64 - 1``); not a float, even a whole one
+    (a seed is an id, not a quantity)."""
     if isinstance(seed, bool | np.bool_) or not isinstance(seed, numbers.Integral):
         raise ValueError(
             "seed must be a whole number from 0 to 2**64 - 1 (or None, or a numpy Generator, "

@@ -2,13 +2,11 @@
 language models, and words per call and calls per text predicted exactly, without simulation.
 
 Two models are tables over **contexts** (what they read of the text so far): row ``s`` is the
-next-word distribution after context ``s``, ``follow[s, w]`` the context after word ``w`` (the
-word itself for a first-order chain). One target call: the draft proposes ``gamma`` words, each
-at the context its previous guesses lead to; the target keeps them left to right while
-``u·q_s(x) < p_s(x)`` (the strict, division-free ``u < p/q``); at the first rejection it draws a
-word from that context's leftover bucket ``max(0, p_s - q_s)``, and when every guess is kept
-its distribution after the last one gives a **bonus** word. Each call writes 1 to ``gamma + 1``
-words, and the text has exactly the target's law.
+next-word distribution after context ``s``, ``follow[s, w]`` the context after word ``w``. One
+target call: the draft guesses ``gamma`` words; the target keeps them left to right while
+``u·q_s(x) < p_s(x)``; at the first rejection it draws a word from that context's leftover
+bucket, and when every guess is kept it gives a **bonus** word. Each call writes 1 to ``gamma +
+1`` words, and the text has exactly the target's law.
 """
 
 from __future__ import annotations
@@ -32,14 +30,13 @@ from specviz.limits import (
     MAX_DECODE_WORK,
     ROUNDING,
 )
-from specviz.one_token import step_rows
+from specviz.one_token import OneTokenStep, step_rows
 from specviz.sampling import SeedLike
 from specviz.theory import expected_tokens_per_step, speedup
 
 
 def _frozen(arr: np.ndarray) -> np.ndarray:
-    """``arr``, made read-only: a cached result is shared by every session."""
-    arr.setflags(write=False)
+    arr.setflags(write=False)  # a cached result is shared by every session
     return arr
 
 
@@ -52,31 +49,18 @@ def _snap(chances: np.ndarray) -> np.ndarray:
 
 @dataclass(frozen=True, eq=False)
 class DecodingPair:
-    """A target and a draft as tables over contexts (read-only, (S, V) for S contexts and V
-    words): ``p`` and ``q`` the two models, ``follow`` the context after each word, ``start`` the
-    first context, and each context's one-token step (:func:`~specviz.one_token.step_rows`):
-    ``accept`` = min(1, p/q), ``kept`` = min(p, q), ``refill`` = max(0, p - q), ``bucket`` what
-    a rejection draws from, ``alpha`` (S,) the acceptance rate."""
+    """A target and a draft over S contexts and V words: ``step``, each context's one-token step
+    (:func:`~specviz.one_token.step_rows`: read-only (S, V) tables, ``step.p`` the target and
+    ``step.q`` the draft), ``follow`` the context after each word, ``start`` the first context."""
 
-    p: np.ndarray
-    q: np.ndarray
+    step: OneTokenStep
     follow: np.ndarray
     start: int
-    accept: np.ndarray
-    kept: np.ndarray
-    refill: np.ndarray
-    bucket: np.ndarray
-    alpha: np.ndarray
 
     @property
     def size(self) -> int:
-        """Number of contexts S."""
-        return int(self.p.shape[0])
-
-    @property
-    def vocab_size(self) -> int:
-        """Number of words V."""
-        return int(self.p.shape[1])
+        """S, the number of contexts."""
+        return int(self.step.p.shape[0])
 
 
 def decoding_pair(
@@ -97,10 +81,7 @@ def decoding_pair(
         if nxt.shape != p.shape or nxt.min() < 0 or nxt.max() >= size or (nxt % 1).any():
             raise ValueError(f"follow must be a {p.shape} table of contexts 0..{size - 1}")
     first = whole(start, "start (the first context)", maximum=size - 1)
-    rows = step_rows(p, q)
-    arrays = (p, q, nxt.astype(np.int64), first, rows.accept, rows.kept, rows.refill,
-              rows.bucket_weights, rows.alpha)  # fmt: skip
-    return DecodingPair(*(a if isinstance(a, int) else _frozen(a) for a in arrays))
+    return DecodingPair(step_rows(p, q), _frozen(nxt.astype(np.int64)), first)
 
 
 class Origin(enum.IntEnum):
@@ -113,10 +94,9 @@ class Origin(enum.IntEnum):
 
 @dataclass(frozen=True, eq=False)
 class Decoding:
-    """One run, read-only: per written word its id, :class:`Origin` and call (``tokens``,
-    ``origin``, ``call_of``); per call and guess (C, gamma) the word, the verdict (1 kept, 0
-    rejected, -1 never checked), ``min(1, p/q)`` and the two probabilities; per call the
-    guesses kept and the word written after them (recorded even where the text was cut)."""
+    """One run, read-only: per written word its id, :class:`Origin` and call; per call and guess
+    (C, gamma) the word, the verdict (1 kept, 0 rejected, -1 never checked), ``min(1, p/q)`` and
+    the two probabilities; per call the guesses kept and the word written after them."""
 
     tokens: np.ndarray
     origin: np.ndarray
@@ -160,23 +140,22 @@ def _pair(pair: object) -> DecodingPair:
 
 
 def _cumulative(weights: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Per row: the cumulative sums :func:`~specviz.sampling.inverse_cdf` searches, and the last
-    word of positive weight (where ``u·total`` rounding up to the total is sent)."""
+    """Per row: the cumulative sums that :func:`~specviz.sampling.inverse_cdf` searches, and the
+    last word of positive weight (where it sends ``u·total`` rounded up to the total)."""
     last = weights.shape[1] - 1 - np.argmax(weights[:, ::-1] > 0, axis=1)
     return np.cumsum(weights, axis=1), last
 
 
 def decode(pair: DecodingPair, *, gamma: int, n_tokens: int, seed: SeedLike = None) -> Decoding:
-    """Write ``n_tokens`` words (the last call cut there) with ``gamma`` guesses per target
-    call (0: plain decoding), Leviathan et al.'s Algorithm 1; the same int ``seed`` gives the
-    same run."""
+    """Write ``n_tokens`` words (the last call cut there) with ``gamma`` guesses per target call
+    (0: plain decoding); the same int ``seed`` gives the same run."""
     pair, (g, n), rng = _pair(pair), _check_run(gamma, n_tokens), generator(seed)
-    size = pair.vocab_size
+    size = pair.step.p.shape[1]
     # Python lists and bisect: the same comparisons as np.searchsorted, without numpy's cost
     # per call. The one mapping from a uniform to a word (sampling.inverse_cdf), row by row.
-    tables = {name: tuple(x.ravel().tolist() for x in _cumulative(getattr(pair, name)))
-              for name in ("p", "q", "bucket")}  # fmt: skip
-    follow, p, q = (getattr(pair, name).ravel().tolist() for name in ("follow", "p", "q"))
+    tables = {name: tuple(x.ravel().tolist() for x in _cumulative(getattr(pair.step, name)))
+              for name in ("p", "q", "bucket_weights")}  # fmt: skip
+    follow, p, q = (x.ravel().tolist() for x in (pair.follow, pair.step.p, pair.step.q))
     random = rng.random
 
     def draw(table: str, s: int) -> int:
@@ -197,16 +176,16 @@ def decode(pair: DecodingPair, *, gamma: int, n_tokens: int, seed: SeedLike = No
             kept += 1
         if kept < g:  # the first rejection: a word from that context's bucket
             s = guesses[kept][0]
-            final, origin = draw("bucket", s), Origin.BUCKET
+            final, origin = draw("bucket_weights", s), Origin.BUCKET
         else:  # every guess kept: the bonus word after the last one
             final, origin = draw("p", s), Origin.BONUS
         at = follow[s * size + final]
         calls.append((guesses, kept, final, origin))
         written += kept + 1
-    return _record(pair, g, n, calls)
+    return _record(pair.step, g, n, calls)
 
 
-def _record(pair: DecodingPair, g: int, n: int, calls: list) -> Decoding:
+def _record(one: OneTokenStep, g: int, n: int, calls: list) -> Decoding:
     guessed = np.array([c[0] for c in calls], dtype=np.int64).reshape(len(calls), g, 2)
     where, drafts = guessed[..., 0], guessed[..., 1]
     kept, finals, origins = (np.array([c[i] for c in calls], dtype=np.int64) for i in (1, 2, 3))
@@ -216,8 +195,8 @@ def _record(pair: DecodingPair, g: int, n: int, calls: list) -> Decoding:
         "tokens": said[:n].astype(np.int64), "origin": origin[:n].astype(np.int8),
         "call_of": np.repeat(np.arange(len(calls)), kept + 1)[:n], "drafts": drafts,
         "verdict": np.sign(kept[:, None] - np.arange(g)).astype(np.int8),  # 1, then 0, then -1
-        "keep_chance": pair.accept[where, drafts], "draft_p": pair.p[where, drafts],
-        "draft_q": pair.q[where, drafts], "accepted_per_call": kept, "final_word": finals,
+        "keep_chance": one.accept[where, drafts], "draft_p": one.p[where, drafts],
+        "draft_q": one.q[where, drafts], "accepted_per_call": kept, "final_word": finals,
         "final_origin": origins.astype(np.int8),
     }  # fmt: skip
     return Decoding(**{k: _frozen(v) for k, v in arrays.items()}, gamma=g, n_tokens=n,
@@ -228,9 +207,9 @@ def speculative_decode(
     target: ArrayLike, draft: ArrayLike, *, gamma: int, n_tokens: int, start: int = 0,
     seed: SeedLike = None,
 ) -> Decoding:  # fmt: skip
-    """Write ``n_tokens`` words after word ``start`` from a first-order target chain, the draft
-    guessing ``gamma`` words per call (:func:`decode`). ``target`` and ``draft`` are (V, V)
-    row-stochastic matrices (row ``i``: after word ``i``); the words follow the target exactly.
+    """Write ``n_tokens`` words after word ``start`` with ``gamma`` guesses per call
+    (:func:`decode`) from (V, V) first-order chains ``target`` and ``draft`` (row ``i``: after
+    word ``i``); the words follow the target exactly.
 
     Examples
     --------
@@ -245,9 +224,8 @@ def speculative_decode(
 
 @dataclass(frozen=True, eq=False)
 class DecodingBatch:
-    """Runs of :func:`decode` simulated together (read-only): (runs, n_tokens) the words and
-    whether each was a kept guess, (runs, most calls) the guesses kept at each call (-1 after a
-    run's last call), and (runs,) the calls of each run."""
+    """Runs of :func:`decode` simulated together (read-only): the words and whether each was a
+    kept guess, the guesses kept at each call (-1 after a run's last), and the calls of each."""
 
     tokens: np.ndarray
     kept: np.ndarray
@@ -256,18 +234,16 @@ class DecodingBatch:
 
 
 def _sampler(*tables: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """What :func:`_draw` searches, for the rows of ``tables`` stacked: every row's cumulative
-    sums as complex keys ``row + i·sum`` (sorted: numpy orders complex numbers by real part,
-    then imaginary part, both exact), each row's total, and its last word of positive weight."""
+    """What :func:`_draw` searches, for the rows of ``tables`` stacked: the cumulative sums as
+    complex keys ``row + i·sum`` (numpy sorts them by real, then imaginary part), each row's
+    total, and its last word of positive weight."""
     cum, last = _cumulative(np.concatenate(tables))
     rows = np.repeat(np.arange(cum.shape[0]), cum.shape[1])
     return rows + 1j * cum.ravel(), cum[:, -1], last
 
 
 def _draw(sampler: tuple, s: np.ndarray, u: np.ndarray) -> np.ndarray:
-    """:func:`~specviz.sampling.inverse_cdf` at rows ``s`` at once: the row's count of
-    cumulative sums ``<= u·total`` (``searchsorted(side="right")``), clamped to the last
-    positive word."""
+    """:func:`~specviz.sampling.inverse_cdf` at rows ``s`` at once."""
     keys, totals, last = sampler
     words = len(keys) // len(totals)
     found = np.searchsorted(keys, s + 1j * (u * totals[s]), side="right") - s * words
@@ -277,17 +253,16 @@ def _draw(sampler: tuple, s: np.ndarray, u: np.ndarray) -> np.ndarray:
 def decode_batch(
     pair: DecodingPair, *, gamma: int, n_tokens: int, runs: int, seed: SeedLike = None
 ) -> DecodingBatch:
-    """``runs`` independent runs of :func:`decode` at once (numpy over the runs, each within
-    :func:`decode`'s limits, at most ``runs x n_tokens x (gamma + 1) = MAX_BATCH_WORK``): the
-    same mappings from uniforms to words and verdicts, uniforms drawn in another order — they
-    agree in law, not draw for draw."""
+    """``runs`` independent runs of :func:`decode` at once (at most ``runs x n_tokens x (gamma +
+    1) = MAX_BATCH_WORK``): the same law, not the same draws."""
     pair, (g, n) = _pair(pair), _check_run(gamma, n_tokens)
     r = whole(runs, "runs", minimum=1, maximum=MAX_BATCH_WORK)
     if r * n * (g + 1) > MAX_BATCH_WORK:
         raise ValueError(f"runs x n_tokens x (gamma + 1) is more than a batch takes "
                          f"({MAX_BATCH_WORK:,})")  # fmt: skip
     rng = generator(seed)
-    guess, final = _sampler(pair.q), _sampler(pair.bucket, pair.p)  # final: bucket, then bonus
+    one = pair.step
+    guess, final = _sampler(one.q), _sampler(one.bucket_weights, one.p)  # bucket, then bonus
     tokens, kept = np.full((r, n), -1, dtype=np.int64), np.zeros((r, n), dtype=bool)
     context, written, per_call = np.full(r, pair.start), np.zeros(r, dtype=np.int64), []
     where, words, said = (np.zeros((r, g + 1), dtype=np.int64) for _ in range(3))
@@ -298,7 +273,7 @@ def decode_batch(
         for i in range(g):  # the draft runs ahead on its own guesses
             where[:, i], words[:, i] = at, _draw(guess, at, u[:, i])
             at = pair.follow[at, words[:, i]]
-        ok = u[:, g:-1] * pair.q[where[:, :g], words[:, :g]] < pair.p[where[:, :g], words[:, :g]]
+        ok = u[:, g:-1] * one.q[where[:, :g], words[:, :g]] < one.p[where[:, :g], words[:, :g]]
         k = np.cumprod(ok, axis=1).sum(axis=1)  # guesses kept: the Trues before the first False
         where[:, g] = at  # after every guess kept, the bonus comes from the context they lead to
         s = where[runs, k]
@@ -317,14 +292,12 @@ def decode_batch(
 
 @dataclass(frozen=True, eq=False)
 class WordsPerCall:
-    """Words per target call from the two models alone (read-only arrays). Over the contexts
-    the target reaches, with ``M = min(P, Q)``, ``R = max(0, P - Q)`` and ``P`` as matrices, a
-    call from ``s`` keeps at least ``k`` guesses with chance ``(M^k 1)[s]``; the next call starts
-    where ``K = sum_{k<gamma} M^k R + M^gamma P`` leads, in a long text from ``pi``, the long-run
-    law of ``K``. ``first_call_law``: ``P(N = k)`` for the first call; ``kept_in_a_row``:
-    ``pi M^k 1``, summing to ``long_run``; ``alpha`` over a long text's contexts, ``iid`` the
-    i.i.d. formula there; ``written``, ``guessed`` (V,): per word, how often a call writes it,
-    and writes it as a kept guess."""
+    """Words per target call from the two models alone (read-only arrays). With ``M = min(P, Q)``,
+    ``R = max(0, P - Q)`` and ``P`` as matrices over the contexts, a call from ``s`` keeps at least
+    ``k`` guesses with chance ``(M^k 1)[s]``; the next starts where ``K = sum_{k<gamma} M^k R +
+    M^gamma P`` leads, in a long text from ``pi``, its long-run law. ``first_call_law``: ``P(N =
+    k)`` for the first call; ``kept_in_a_row``: ``pi M^k 1``, summing to ``long_run``; ``alpha``
+    over a long text, ``iid`` the i.i.d. formula there; per word, how often a call writes it."""
 
     gamma: int
     first_call_law: np.ndarray
@@ -347,7 +320,7 @@ def _reached(pair: DecodingPair) -> tuple[np.ndarray, np.ndarray]:
     seen[pair.start] = True
     frontier = np.array([pair.start])
     while frontier.size:
-        new = np.unique(pair.follow[frontier][pair.p[frontier] > 0])
+        new = np.unique(pair.follow[frontier][pair.step.p[frontier] > 0])
         frontier = new[~seen[new]]
         seen[frontier] = True
     order = np.r_[pair.start, np.flatnonzero(seen & (np.arange(pair.size) != pair.start))]
@@ -356,7 +329,7 @@ def _reached(pair: DecodingPair) -> tuple[np.ndarray, np.ndarray]:
                          f"prediction takes at most {MAX_DECODE_CONTEXTS:,}")  # fmt: skip
     index = np.full(pair.size, -1)
     index[order] = np.arange(order.size)
-    return order, np.where(pair.p[order] > 0, index[pair.follow[order]], -1)
+    return order, np.where(pair.step.p[order] > 0, index[pair.follow[order]], -1)
 
 
 def _matrix(weights: np.ndarray, dst: np.ndarray) -> np.ndarray:
@@ -368,9 +341,8 @@ def _matrix(weights: np.ndarray, dst: np.ndarray) -> np.ndarray:
 
 
 def _long_run(kernel: np.ndarray) -> np.ndarray:
-    """The long-run law of a chain from its first context, ``lim (1/t) sum delta_0 K^i``: the
-    lazy chain ``(I + K)/2`` has the same law and no period, so its powers converge; squared up
-    to 64 times (2^64 steps, exact up to rounding however slowly it mixes)."""
+    """The long-run law of a chain from its first context: the lazy chain ``(I + K)/2`` has the
+    same law and no period, so its powers converge; squared up to 64 times (2^64 steps)."""
     lazy, change = 0.5 * (np.eye(len(kernel)) + kernel), 1.0
     for _ in range(64):
         if change <= ROUNDING * 1e-3:
@@ -382,10 +354,9 @@ def _long_run(kernel: np.ndarray) -> np.ndarray:
 
 
 def _kernels(pair: DecodingPair, gamma: int) -> tuple[np.ndarray, list[np.ndarray], list]:
-    """The reached contexts, ``M^k`` for ``k = 0 .. gamma``, and the matrices ``R`` and ``P``
-    over them."""
+    """The reached contexts, ``M^k`` for ``k = 0 .. gamma``, and ``R`` and ``P`` over them."""
     order, dst = _reached(pair)
-    m, r, p = (_matrix(getattr(pair, name)[order], dst) for name in ("kept", "refill", "p"))
+    m, r, p = (_matrix(getattr(pair.step, name)[order], dst) for name in ("kept", "refill", "p"))
     powers = [np.eye(len(order))]
     for _ in range(gamma):
         powers.append(powers[-1] @ m)
@@ -406,8 +377,8 @@ def words_per_call(pair: DecodingPair, *, gamma: int) -> WordsPerCall:
 
 
 def curve(pair: DecodingPair, *, top: int) -> tuple[WordsPerCall, ...]:
-    """:func:`words_per_call` for ``gamma = 0 .. top``, sharing the work (at most
-    ``(top + 1) x contexts³ = MAX_CURVE_WORK``: each γ squares a matrix up to 64 times)."""
+    """:func:`words_per_call` for ``gamma = 0 .. top``, sharing the work (at most ``(top + 1) x
+    contexts³ = MAX_CURVE_WORK``)."""
     top = whole(top, "top (the largest gamma)", maximum=MAX_DECODE_GAMMA)
     return _predict(_pair(pair), range(top + 1))
 
@@ -419,7 +390,7 @@ def _predict(pair: DecodingPair, gammas: Sequence[int]) -> tuple[WordsPerCall, .
                          f"than a curve takes ({MAX_CURVE_WORK:,})")  # fmt: skip
     tails = _snap(np.array([power.sum(axis=1) for power in powers]))  # (M^k 1)[s]
     text = _long_run(p)  # the target's own chain: where the words of a long text are written
-    alpha = float(_snap(np.clip(text @ pair.alpha[order], 0.0, 1.0)))
+    alpha = float(_snap(np.clip(text @ pair.step.alpha[order], 0.0, 1.0)))
     moves, out = np.cumsum([np.zeros_like(p)] + [m @ r for m in powers], axis=0), []
     for g in gammas:  # moves[g] = sum_{k<g} M^k R; the kernel adds M^g P
         power = powers[g]
@@ -427,8 +398,8 @@ def _predict(pair: DecodingPair, gammas: Sequence[int]) -> tuple[WordsPerCall, .
         pi = _long_run(moves[g] + power @ p)
         visits = np.array([pi @ m for m in powers[: g + 1]])  # (pi M^j)[s]: a call at s, j kept
         in_a_row = _snap(visits.sum(axis=1))
-        kept = visits[:-1].sum(axis=0) @ pair.kept[order] if g else np.zeros(pair.vocab_size)
-        iid, written = float(expected_tokens_per_step(alpha, g)), visits.sum(0) @ pair.p[order]
+        kept = visits[:-1].sum(axis=0) @ pair.step.kept[order]  # no guess is kept at gamma = 0
+        iid, written = float(expected_tokens_per_step(alpha, g)), visits.sum(0) @ pair.step.p[order]
         arrays = (law / law.sum(), in_a_row, written, kept)
         out.append(WordsPerCall(g, *map(_frozen, arrays[:2]), float(in_a_row.sum()), alpha, iid,
                                 *map(_frozen, arrays[2:])))  # fmt: skip
@@ -436,13 +407,10 @@ def _predict(pair: DecodingPair, gammas: Sequence[int]) -> tuple[WordsPerCall, .
 
 
 def expected_calls(pair: DecodingPair, *, gamma: int, n_tokens: int) -> float:
-    """The expected number of target calls that write ``n_tokens`` words from the start (the
-    last call cut there), what simulated texts average: the sum over ``m < n_tokens`` of the
-    chance that a call starts after ``m`` words, each under the one rounding rule (identical
-    models: a whole number). ``a_m``, where calls start after ``m`` words, is
-    ``sum_j a_(m-j) K_j``, ``K_j`` moving a call that writes ``j`` words to where the next
-    starts (``M^(j-1) R``, then ``M^gamma P`` for ``j = gamma + 1``). At most
-    ``MAX_CALLS_WORK`` multiply-adds."""
+    """The expected number of target calls that write ``n_tokens`` words from the start (the last
+    call cut there): the sum over ``m < n_tokens`` of the chance that a call starts after ``m``
+    words, ``a_m = sum_j a_(m-j) K_j``, ``K_j`` moving a call that writes ``j`` words to where the
+    next starts (``M^(j-1) R``, then ``M^gamma P``). At most ``MAX_CALLS_WORK`` multiply-adds."""
     pair = _pair(pair)
     g, n = _check_run(gamma, n_tokens)
     order, powers, (r, p) = _kernels(pair, g)
@@ -459,9 +427,8 @@ def expected_calls(pair: DecodingPair, *, gamma: int, n_tokens: int) -> float:
 @dataclass(frozen=True)
 class ReportedSpeedup:
     """A speed-up as its source reports it, never fitted to the theory: who, on which task and
-    hardware, with which draft, at which γ and α (None where not given), the speed-up or the
-    two ends of a range, and :attr:`ceiling`, the most the i.i.d. formula allows at that α and
-    γ with free drafts (c = 0)."""
+    hardware, with which draft, at which γ and α (None where not given), and the speed-up or the
+    two ends of a range."""
 
     source: str
     setting: str

@@ -14,7 +14,7 @@ from specviz.limits import CASE_TITLES, MAX_COUNT_DRAWS
 from specviz.one_token import OneTokenStep
 from specviz.rules import FLOAT32_STEP, RULES
 from specviz.runs import MonteCarloRun, monte_carlo
-from specviz.scenario import DEFAULT_WORDS, Preset, home_scenario
+from specviz.scenario import DEFAULT_WORDS, PRESETS_BY_KEY, Preset, home_scenario
 
 #: The words of every case and question: the Playground's first four.
 WORDS: tuple[str, ...] = DEFAULT_WORDS[:4]
@@ -68,9 +68,8 @@ FILTER = CASES_BY_KEY["filter"]
 
 @dataclass(frozen=True)
 class Question:
-    """A question answered before the reveal: ``prompt`` lettered with {T}/{D}, ``case`` the state
-    it is about (the reveal draws it), ``answer`` the right option's index, computed, ``other`` a
-    state to compare."""
+    """A question answered before the reveal: ``prompt`` lettered with {T}/{D}, ``case`` the pair
+    it is about, ``answer`` the right option's index, computed, ``other`` a pair to compare."""
 
     key: str
     prompt: str
@@ -104,7 +103,7 @@ def _judge_worse(one: OneTokenStep, other: OneTokenStep) -> int:
 
 _MIRROR = Preset("mirror", "Draft has it backwards", "", (50, 30, 15, 5), (5, 15, 30, 50))
 _OFF_BY_ONE = Preset("off", "One word under-proposed", "", (40, 30, 20, 10), (50, 30, 5, 15))
-_GOOD = Preset("good", "A good draft", "", (40, 30, 20, 10), (30, 35, 25, 10))
+_GOOD = PRESETS_BY_KEY["close"]
 _BAD = Preset("bad", "A draft that always says 'bed'", "", (40, 30, 20, 10), (0, 0, 0, 100))
 
 QUESTIONS: tuple[Question, ...] = (
@@ -162,51 +161,36 @@ QUESTIONS_BY_KEY: dict[str, Question] = {question.key: question for question in 
 @dataclass(frozen=True, eq=False)
 class Float32Leak:
     """``n`` count-level runs (one seed) of the float32 ``≤`` test and the strict ``<`` test: the
-    chance ``per_proposal`` (2**-24) that a forbidden proposal passes ``≤``, the ``forbidden`` words
-    (``p(x) = 0 < q(x)``), the ``≤`` rule's exact ``law``, and the words each emitted (``counts``,
-    ``strict_counts``)."""
+    chance ``per_proposal`` that a forbidden proposal passes ``≤``, the ``forbidden`` words, how
+    often each test emitted one, and ``n`` times the exact chance that the ``≤`` test does."""
 
     n: int
     per_proposal: float
     forbidden: np.ndarray
-    law: np.ndarray
-    counts: np.ndarray
-    strict_counts: np.ndarray
-
-    @property
-    def leaks(self) -> int:
-        """How often the ``≤`` rule emitted a forbidden word in the ``n`` runs."""
-        return int(self.counts[self.forbidden].sum())
-
-    @property
-    def strict_leaks(self) -> int:
-        """The same for the strict test: always 0."""
-        return int(self.strict_counts[self.forbidden].sum())
-
-    @property
-    def expected_leaks(self) -> float:
-        """``n`` times the exact chance that a run emits a forbidden word."""
-        return float(self.n * self.law[self.forbidden].sum())
+    leaks: int
+    strict_leaks: int
+    expected_leaks: float
 
 
 def float32_leak(p: ArrayLike, q: ArrayLike, n: int, seed: int) -> Float32Leak:
-    """Run the float32 ``≤`` rule and the correct rule ``n`` times each (count-level, ``0 <= n
-    <= 10**15``) on target ``p`` and draft ``q``, both from ``seed``."""
+    """Run the float32 ``≤`` rule and the correct rule ``n`` times each (``0 <= n <= 10**15``) on
+    target ``p`` and draft ``q``, both from ``seed``."""
     p_arr, q_arr = prob_pair(p, q)
     size = whole(n, "n", maximum=MAX_COUNT_DRAWS)
     start = seed_value(seed)
+    bad = np.flatnonzero((p_arr == 0) & (q_arr > 0))
+    leaky, strict = RULES["float32_leq"], RULES["correct"]
     return Float32Leak(
         n=size,
         per_proposal=FLOAT32_STEP,
-        forbidden=np.flatnonzero((p_arr == 0) & (q_arr > 0)),
-        law=RULES["float32_leq"].law(p_arr, q_arr),
-        counts=RULES["float32_leq"].counts(p_arr, q_arr, size, start),
-        strict_counts=RULES["correct"].counts(p_arr, q_arr, size, start),
+        forbidden=bad,
+        leaks=int(leaky.counts(p_arr, q_arr, size, start)[bad].sum()),
+        strict_leaks=int(strict.counts(p_arr, q_arr, size, start)[bad].sum()),
+        expected_leaks=float(size * leaky.law(p_arr, q_arr)[bad].sum()),
     )
 
 
 def home_draws(quality: int, seed: int, n: int = 100_000) -> MonteCarloRun:
-    """``n`` runs of speculative sampling (:func:`~specviz.runs.monte_carlo`, from ``seed``) on
-    Home's pair with the draft at ``quality`` (:func:`~specviz.scenario.home_scenario`)."""
+    """:func:`~specviz.runs.monte_carlo` of Home's pair with the draft at ``quality``."""
     one = home_scenario(quality).step()
     return monte_carlo(one.p, one.q, n, seed)

@@ -1,12 +1,10 @@
 """Toy language models for the page "Many words per call": the six target/draft pairs it offers
-(their sampling settings: :mod:`specviz.sampling_settings`) and what the page shows of them (pure
-functions: the page caches their results).
+and what the page shows of them (pure functions: the page caches their results).
 
-The corpus (``specviz/data/corpus.txt``: twenty short sentences about a cat and a dog, written
-for this project) is one circle of 35 words, every sentence ending in ".". The target reads two
-words back (70 % trigram, 30 % bigram counts, so that it recombines phrases; the bigram alone
-after a pair the corpus never has). A bigram draft already knows the small words and set phrases
-("sat on *the*"); it misses where the second word back matters.
+The corpus (``specviz/data/corpus.txt``: twenty short sentences about a cat and a dog) is one
+circle of 35 words. The target reads two words back (70 % trigram, 30 % bigram counts, so that it
+recombines phrases). A bigram draft already knows the small words and set phrases ("sat on
+*the*"); it misses where the second word back matters.
 """
 
 from __future__ import annotations
@@ -56,8 +54,7 @@ Source = str | tuple[tuple[int, ...], tuple[int, ...]]
 
 
 def corpus() -> tuple[tuple[str, ...], np.ndarray]:
-    """The vocabulary (lower case, most frequent first, first seen first on a tie) and the text
-    as one stream of word ids."""
+    """The vocabulary (lower case, most frequent first) and the text as a stream of word ids."""
     lines = [s for s in CORPUS_PATH.read_text(encoding="utf-8").splitlines() if s[:1] != "#"]
     text = [w.lower() for line in lines for w in _WORD.findall(line)]
     seen = list(dict.fromkeys(text))
@@ -67,8 +64,7 @@ def corpus() -> tuple[tuple[str, ...], np.ndarray]:
 
 def _ngram_tables() -> tuple[dict[str, np.ndarray], np.ndarray, int]:
     """The corpus models as tables over contexts (each word alone, then each pair of words the
-    corpus has, ``a b``: only after those does the target read two words), the context after
-    each word, and the start (after a ".")."""
+    corpus has), the context after each word, and the start (after a ".")."""
     words, a = corpus()
     v = len(words)
     b, c = np.roll(a, -1), np.roll(a, -2)  # in a circle: the last sentence leads to the first
@@ -97,10 +93,8 @@ def toy_words(key: str) -> tuple[str, ...]:
 
 
 def toy_pair(key: Source, temperature: float) -> DecodingPair:
-    """A pair's target and draft at a temperature applied to both (the text stays exact); a
-    corpus pair's text starts after a sentence's end. The Playground's weights give one context:
-    every word is drawn from the same two distributions whatever came before, so every guess is
-    kept with the same chance α (all-zero weights raise ValueError)."""
+    """A pair's target and draft at a temperature applied to both (the text stays exact). The
+    Playground's weights give one context: every guess is kept with the same chance α."""
     t = real(temperature, "temperature", low=0.0)
     if not isinstance(key, str):
         if not isinstance(key, tuple) or len(key) != 2:
@@ -135,10 +129,9 @@ def toy_run(key: Source, temperature: float, gamma: int, n_tokens: int, seed: in
 
 @dataclass(frozen=True)
 class Measured:
-    """One pair's long-text ``prediction``, and its texts of :data:`~specviz.limits.CHECK_WORDS`
-    words from the prompt, like with like: the exact mean number of target calls they take
-    (``expected_calls``), and what :data:`~specviz.limits.CHECK_RUNS` simulated texts took
-    (``mean_calls``, ``std_error``)."""
+    """One pair's long-text ``prediction``, and for texts of
+    :data:`~specviz.limits.CHECK_WORDS` words the exact mean number of target calls and what
+    :data:`~specviz.limits.CHECK_RUNS` simulated texts took."""
 
     key: str
     prediction: WordsPerCall

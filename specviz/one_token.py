@@ -3,18 +3,15 @@
 Notation (Leviathan, Kalman & Matias, 2023): the draft ``q`` proposes ``x``, the target ``p``
 keeps it with probability ``a(x) = min(1, p(x) / q(x))``, and a rejection draws from the residual
 ``r = max(0, p - q) / Z``, ``Z = sum(max(0, p - q))``: the emitted token has law exactly ``p``.
-:func:`step` computes every quantity at once; figures, captions, samplers and rules all read it.
 
 One rule for rounding (:data:`~specviz.limits.ROUNDING`): where ``|p(x) - q(x)| <= 1e-12`` the two
-are one probability written twice. That token is balanced and adds nothing to the bucket, so two
-vectors equal up to rounding have ``Z = 0`` and ``alpha = 1``, never a one-hot bucket of rounding
-noise; except where ``p(x) = 0``: a forbidden word is never balanced, and always rejected.
+are one probability written twice: balanced, adding nothing to the bucket, so two vectors equal up
+to rounding have ``Z = 0`` and ``alpha = 1``; except where ``p(x) = 0``, always rejected.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import NamedTuple
+from dataclasses import dataclass, fields, replace
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -25,17 +22,17 @@ from specviz.limits import ROUNDING
 
 @dataclass(frozen=True, eq=False)
 class OneTokenStep:
-    """Every exact quantity of the one-token step for one pair (p, q), built by :func:`step`;
-    read-only arrays, one entry per token: ``p`` and ``q``; ``accept``, ``a(x) = min(1, p(x)/q(x))``
-    (1.0 where ``q(x) = 0``); ``kept = min(p, q)``; ``bounced = max(0, q - p)``, proposed and sent
-    back (``kept + bounced = q``); ``refill = max(0, p - q) = Z·r``, from the bucket (``kept +
-    refill = p``); ``residual = refill / Z`` (zeros when ``Z = 0``); ``balance``, +1 over-sampled (q
-    > p), -1 under-sampled, 0 balanced; ``bucket_weights``, what a rejected proposal's replacement
-    is drawn from: the refill, or ``p`` when nothing is refilled (a rejection can still happen, with
-    probability ~1e-16, where ``p < q`` by rounding or ``q(x) <= 1e-12`` for a forbidden word: ``p``
-    keeps the sampler total, never emits a forbidden word, and stays within 1e-12). ``alpha =
-    sum(min(p, q))``, exactly 1 when ``Z = 0``; ``z``, the bucket's size ``Z = sum(max(0, p - q)) =
-    P(rejection) = TV(p, q)``."""
+    """Every exact quantity of the one-token step for one pair (p, q), built by :func:`step` (by
+    :func:`step_rows` for tables: ``alpha`` and ``z`` one per row); read-only, per token: ``p`` and
+    ``q``; ``accept``, ``a(x) = min(1, p(x)/q(x))`` (1.0 where ``q(x) = 0``); ``kept = min(p, q)``;
+    ``bounced = max(0, q - p)``, proposed and sent back (``kept + bounced = q``); ``refill = max(0,
+    p - q) = Z·r``, from the bucket (``kept + refill = p``); ``residual = refill / Z`` (zeros when
+    ``Z = 0``); ``balance``, +1 over-sampled (q > p), -1 under-sampled, 0 balanced;
+    ``bucket_weights``, what a rejected proposal's replacement is drawn from: the refill, or ``p``
+    when nothing is refilled (a rejection can still happen, with probability ~1e-16, where ``p < q``
+    by rounding or ``q(x) <= 1e-12`` for a forbidden word: ``p`` keeps the sampler total, never
+    emits a forbidden word, and stays within 1e-12). ``alpha = sum(min(p, q))``, exactly 1 when ``Z
+    = 0``; ``z``, the bucket's size ``Z = sum(max(0, p - q)) = P(rejection) = TV(p, q)``."""
 
     p: np.ndarray
     q: np.ndarray
@@ -56,8 +53,7 @@ class OneTokenStep:
 
     @property
     def output(self) -> np.ndarray:
-        """Law of the emitted token from its two routes, ``kept + refill``: term by term
-        ``min(p, q) + max(0, p - q) = p``, the theorem."""
+        """Law of the emitted token, ``kept + refill = min(p, q) + max(0, p - q) = p``."""
         return self.kept + self.refill
 
 
@@ -73,40 +69,22 @@ def step(p: ArrayLike, q: ArrayLike) -> OneTokenStep:
     >>> s.residual.round(12)
     array([0.75, 0.25, 0.  , 0.  ])
     """
-    p, q = prob_pair(p, q)  # fresh copies, frozen with the rest
-    rows = _rows(p, q)
-    arrays = (p, q, *rows[:7])  # p, q, accept, ..., bucket_weights
-    for arr in arrays:
-        arr.setflags(write=False)  # a cached result is shared by every session
-    return OneTokenStep(*arrays, alpha=float(rows.alpha), z=float(rows.z))
+    one = _rows(*prob_pair(p, q))  # p and q: fresh copies, frozen with the rest
+    return replace(one, alpha=float(one.alpha), z=float(one.z))
 
 
-class StepRows(NamedTuple):
-    """:func:`step_rows`' result: arrays of the rows' shape, and ``alpha`` and ``z`` per row."""
-
-    accept: np.ndarray
-    kept: np.ndarray
-    bounced: np.ndarray
-    refill: np.ndarray
-    residual: np.ndarray
-    balance: np.ndarray
-    bucket_weights: np.ndarray
-    alpha: np.ndarray
-    z: np.ndarray
-
-
-def step_rows(p: ArrayLike, q: ArrayLike) -> StepRows:
+def step_rows(p: ArrayLike, q: ArrayLike) -> OneTokenStep:
     """The one-token step of each row of two (contexts, words) tables of one shape, as the
     decoding engine runs it. Row ``i`` is, bit for bit, ``step(p[i], q[i])``: :func:`_rows` works
-    per entry or sums along the last axis, which numpy adds up row by row as it adds up one
-    vector. A bad table raises ValueError naming it."""
+    per entry or sums along the last axis, which numpy adds up row by row as it adds up one vector.
+    A bad table raises ValueError."""
     p, q = prob_table(p, "p"), prob_table(q, "q")
     if p.shape != q.shape:
         raise ValueError(f"p and q must have the same shape; got {p.shape} and {q.shape}")
     return _rows(p, q)
 
 
-def _rows(p: np.ndarray, q: np.ndarray) -> StepRows:
+def _rows(p: np.ndarray, q: np.ndarray) -> OneTokenStep:
     """The ONE implementation of the step, on checked vectors or tables of rows."""
     diff = p - q
     # p(x) = 0 is never rounding: it is a filter, and a proposal of x must always be rejected.
@@ -130,12 +108,15 @@ def _rows(p: np.ndarray, q: np.ndarray) -> StepRows:
     residual = np.where(some, refill / np.where(some, refilled[..., None], 1.0), 0.0)
     balance = np.where(same, 0, np.sign(-diff)).astype(np.int64)
     bucket = np.where(refill.any(axis=-1)[..., None], refill, p)
-    return StepRows(accept, kept, bounced, refill, residual, balance, bucket, alpha, z)
+    one = OneTokenStep(p, q, accept, kept, bounced, refill, residual, balance, bucket, alpha, z)
+    for field in fields(one):  # a cached result is shared by every session
+        getattr(one, field.name).setflags(write=False)
+    return one
 
 
 def normalize(weights: ArrayLike) -> np.ndarray:
-    """``weights / sum(weights)`` in float64, for 1-D, finite, non-negative weights (slider
-    positions, counts, ...) with a positive sum; anything else raises ValueError.
+    """``weights / sum(weights)`` for 1-D, finite, non-negative weights with a positive sum;
+    anything else raises ValueError.
 
     Examples
     --------
@@ -150,7 +131,7 @@ def normalize(weights: ArrayLike) -> np.ndarray:
 
 def total_variation(a: ArrayLike, b: ArrayLike) -> float:
     """Total variation distance ``sum(|a - b|) / 2`` between two probability vectors of one
-    length, in [0, 1]; gaps of at most 1e-12 per token count as 0 (the one rounding rule).
+    length; gaps of at most 1e-12 per token count as 0 (the one rounding rule).
 
     Examples
     --------

@@ -35,8 +35,7 @@ GRID = "#d0d0d0"
 
 @dataclass(frozen=True)
 class Notation:
-    """Letters for the two models: ``p`` = target, ``q`` = draft (Leviathan et al.), or swapped
-    (Chen et al. and many blog posts), which relabels every formula the app shows."""
+    """Letters of the models: ``p`` target, ``q`` draft (Leviathan et al.), or swapped (Chen)."""
 
     swapped: bool = False
 

@@ -19,15 +19,14 @@ from specviz._checks import generator, prob_pair, seed_value, whole
 from specviz.limits import MAX_CLASSIC_PROPOSALS, MAX_RULE_DRAWS, REJECTION_PROPOSAL_BUDGET
 from specviz.one_token import OneTokenStep, step
 from specviz.sampling import inverse_cdf, speculative_sample
-from specviz.scenario import PRESETS_BY_KEY
+from specviz.scenario import PRESETS
 
 
 @dataclass(frozen=True, eq=False)
 class ClassicPlan:
     """Classic rejection sampling of target ``p`` with proposals from ``q``: ``bound``, ``M = max
-    p(x)/q(x)`` over ``p(x) > 0`` (the smallest envelope ``M q`` covering ``p``, and the mean
-    proposals per word; ``inf`` where ``q`` misses a word ``p`` can say), and the words ``blocked``
-    (``q(x) = 0 < p(x)``)."""
+    p(x)/q(x)`` over ``p(x) > 0`` (the smallest envelope, and the mean proposals per word; ``inf``
+    where ``q`` misses a word ``p`` can say, the words ``blocked``)."""
 
     p: np.ndarray
     q: np.ndarray
@@ -36,12 +35,12 @@ class ClassicPlan:
 
     @property
     def runs(self) -> bool:
-        """Whether classic rejection sampling can run on this pair (``M`` is finite)."""
+        """Whether ``M`` is finite: classic rejection sampling can run on this pair."""
         return math.isfinite(self.bound)
 
     @property
     def acceptance(self) -> float:
-        """Chance that one proposal is kept: ``1/M`` (0 when the sampler cannot run)."""
+        """``1/M``, the chance that one proposal is kept (0 when the sampler cannot run)."""
         return 1.0 / self.bound if self.runs else 0.0
 
 
@@ -65,9 +64,8 @@ def classic_plan(p: ArrayLike, q: ArrayLike) -> ClassicPlan:
 
 @dataclass(frozen=True, eq=False)
 class ClassicRun:
-    """``n`` words asked of the classic rejection loop: the ``output`` words and the
-    ``proposals`` each took (int64; both empty when the sampler cannot run), and the pair's
-    ``plan``."""
+    """``n`` words asked of the classic rejection loop of a ``plan``: the ``output`` words and the
+    ``proposals`` each took (int64; both empty when the sampler cannot run)."""
 
     plan: ClassicPlan
     n: int
@@ -93,9 +91,8 @@ class ClassicRun:
 
 
 def _loop(plan: ClassicPlan, n: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
-    """The retry loop for ``n`` runs at once, in rounds: every waiting run tries a block of
-    proposals in order and keeps the first one accepted (the later ones are never looked at), so
-    words and proposal counts have the one-at-a-time loop's law."""
+    """The retry loop for ``n`` runs at once: every waiting run tries a block of proposals in
+    order and keeps the first one accepted, as the one-at-a-time loop would."""
     out = np.empty(n, dtype=np.int64)
     spent = np.zeros(n, dtype=np.int64)
     pending = np.arange(n)
@@ -122,8 +119,8 @@ def _loop(plan: ClassicPlan, n: int, rng: np.random.Generator) -> tuple[np.ndarr
 @dataclass(frozen=True, eq=False)
 class RejectionComparison:
     """Both samplers on one pair and seed: ``n`` words asked of each, the pair's ``step``, the
-    ``classic`` run (``n`` words, or what its proposal budget allows; none if it cannot run), and
-    how many speculative runs needed their bucket draw (``speculative_rejections``)."""
+    ``classic`` run (fewer words where its budget is short), and how many speculative runs needed
+    their bucket draw."""
 
     n: int
     step: OneTokenStep
@@ -137,8 +134,8 @@ class RejectionComparison:
 
     @property
     def speculative_draws(self) -> float:
-        """Measured random draws of words per emitted word: one proposal, plus a bucket draw
-        after each rejection (exactly ``1 + Z`` on average)."""
+        """Measured words drawn per emitted word: one proposal, and a bucket draw after each
+        rejection (``1 + Z`` on average)."""
         return 1.0 + self.speculative_rejections / self.n if self.n else 1.0
 
 
@@ -146,11 +143,10 @@ def rejection_comparison(
     p: ArrayLike, q: ArrayLike, n: int, seed: int, budget: int = REJECTION_PROPOSAL_BUDGET
 ) -> RejectionComparison:
     """Both samplers, ``n`` words each (``0 <= n <= 10**7``), from the same whole ``seed``. The
-    classic loop draws ``x ~ q`` and a uniform ``u``, keeps ``x`` when ``u·M·q(x) < p(x)``
-    and otherwise starts again, making at most ``budget`` proposals (``1 <= budget <= 10**8``):
-    with ``n·M`` beyond it, it runs ``floor(budget / ceil(M))`` words (at least one) instead of
-    ``n``; none where it cannot run. Bad input, or a word needing more than
-    :data:`~specviz.limits.MAX_CLASSIC_PROPOSALS` proposals, raises ValueError naming it."""
+    classic loop keeps ``x ~ q`` when ``u·M·q(x) < p(x)``, else starts again, making at most
+    ``budget`` proposals (``1 <= budget <= 10**8``): ``floor(budget / ceil(M))`` words (at least
+    one) where ``n·M`` is more. ValueError on bad input, or where a word needs more than
+    :data:`~specviz.limits.MAX_CLASSIC_PROPOSALS` proposals."""
     p_arr, q_arr = prob_pair(p, q)
     start = seed_value(seed)
     size = whole(n, "n", maximum=MAX_RULE_DRAWS)
@@ -183,8 +179,7 @@ class PresetBounds:
 
 def across_presets() -> tuple[PresetBounds, ...]:
     """α and ``M`` on each of the Playground's presets, in its order (exact, no sampling)."""
-    steps = {preset: preset.step() for preset in PRESETS_BY_KEY.values()}
+    steps = ((preset, preset.step()) for preset in PRESETS)
     return tuple(
-        PresetBounds(preset.key, preset.title, one.alpha, classic_plan(one.p, one.q).bound)
-        for preset, one in steps.items()
+        PresetBounds(k.key, k.title, s.alpha, classic_plan(s.p, s.q).bound) for k, s in steps
     )

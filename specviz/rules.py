@@ -1,10 +1,8 @@
 """Verification rules — the correct one, its variants and the bug zoo's mistakes.
 
-Each :class:`Rule` turns a draft's proposal into an emitted token and has its exact law in closed
-form, a literal sampler that never looks at the law (the tests compare the two with a chi-square
-test: that proves the closed forms), a count-level sampler, its acceptance rate, and its words,
-lettered with ``{T}`` and ``{D}``. Notation: target ``p``, draft ``q``, ``a(x) = min(1,
-p(x)/q(x))``, ``Z = sum(max(0, p - q))``, bucket ``r = max(0, p - q) / Z``, ``alpha = 1 - Z``.
+Each :class:`Rule` has its exact law in closed form, a literal sampler that never looks at the law
+(the tests compare the two), a count-level sampler, its acceptance rate, and its words, lettered
+with ``{T}`` and ``{D}``. Notation: target ``p``, draft ``q``, ``a(x) = min(1, p(x)/q(x))``.
 """
 
 from __future__ import annotations
@@ -63,7 +61,7 @@ class Param:
     integer: bool = False
 
     def check(self, value: object) -> float | int:
-        """``value`` validated for this parameter (ValueError naming it otherwise)."""
+        """``value`` validated (ValueError naming the parameter otherwise)."""
         if self.integer:
             top = None if math.isinf(self.high) else int(self.high)
             return whole(value, self.name, minimum=int(self.low), maximum=top)
@@ -82,8 +80,7 @@ def _ratio_test(s: OneTokenStep, draft: np.ndarray, keep: np.ndarray, rng: Gener
 @dataclass(frozen=True)
 class _TwoRoutes:
     """A rule that proposes from one law, keeps a proposal with a fixed chance, and on a rejection
-    emits a word of a fixed fallback law: law ``proposal·keep + (1 -
-    sum(proposal·keep))·fallback/sum(fallback)``, unless ``closed_form`` gives it."""
+    emits a word of a fixed fallback law (its law, unless ``closed_form`` gives it)."""
 
     routes: Callable[[OneTokenStep, Values], Laws]
     #: A literal test of drafts, given the step, the drafts, the routes' keep chances and the rng.
@@ -122,10 +119,8 @@ def _candidate_steps(s: OneTokenStep, k: int) -> list[OneTokenStep]:
 
 
 class _Candidates:
-    """SpecInfer's ``k`` i.i.d. draft candidates: candidate ``i`` is tested with ``min(1,
-    p_i(x)/q(x))``; after a rejection the target becomes the bucket ``p_{i+1} = norm(max(0, p_i -
-    q))``, after ``k`` the word comes from the last bucket. Each try is exact for ``p_i``: by
-    induction the output has law ``p``."""
+    """SpecInfer's ``k`` i.i.d. draft candidates: candidate ``i`` is tested against ``p_i``, then
+    ``p_{i+1}`` is the bucket of ``(p_i, q)``; after ``k`` the word comes from the last bucket."""
 
     def law(self, s: OneTokenStep, v: Values) -> np.ndarray:
         law = np.zeros_like(s.p)
@@ -156,8 +151,7 @@ class _Candidates:
 
 
 class _Redraw:
-    """Propose from q and test, again and again, until a proposal is kept: law ``min(p, q)/alpha``,
-    which exists only where ``alpha > 0``."""
+    """Propose from q and test until a proposal is kept: law ``min(p, q)/alpha`` (``alpha > 0``)."""
 
     def law(self, s: OneTokenStep, v: Values) -> np.ndarray:
         return s.kept / s.alpha
@@ -166,8 +160,7 @@ class _Redraw:
         return 1.0  # every emitted token is an accepted draft (eventually)
 
     def sample(self, s: OneTokenStep, n: int, rng: Generator, v: Values) -> np.ndarray:
-        """The runs still waiting each try a block of proposals, in order, and keep the first
-        one accepted (the later ones are never looked at, as in the sequential loop)."""
+        # The runs still waiting each try a block of proposals and keep the first one accepted.
         if n / s.alpha > MAX_REDRAW_PROPOSALS:
             raise ValueError(
                 f"redraw_from_q with alpha = {s.alpha:.3g} needs about n/alpha = "
@@ -191,12 +184,10 @@ class _Redraw:
 
 @dataclass(frozen=True)
 class Rule:
-    """One verification rule: its ``key`` (``RULES[key]``, what a share link carries; the
-    :attr:`title` follows from it), its ``kind`` (:data:`EXACT`, :data:`MISTAKE` or
-    :data:`TRADE_OFF`), one sentence on ``what`` the procedure does (for a mistake: what the code
-    does wrong) and one on ``why`` its output is — or is not — the target's law, its ``source``
-    (paper, project and file, or issue), its private ``maths`` (the procedure and its closed
-    forms) and its extra ``params`` with their defaults."""
+    """One verification rule: its ``key`` (what a share link carries), its ``kind``
+    (:data:`EXACT`, :data:`MISTAKE` or :data:`TRADE_OFF`), a sentence on ``what`` the procedure
+    does and one on ``why`` its output is — or is not — the target's law, its ``source``, its
+    private ``maths`` and its extra ``params``."""
 
     key: str
     kind: str
@@ -225,8 +216,7 @@ class Rule:
     def sample(
         self, p: ArrayLike, q: ArrayLike, n: int, seed: SeedLike = None, **params: Any
     ) -> np.ndarray:
-        """Run the procedure ``n`` times (at most :data:`~specviz.limits.MAX_RULE_DRAWS`), one
-        draw at a time; the ``n`` emitted tokens (int64)."""
+        """The tokens (int64) of ``n`` runs of the procedure (at most ``MAX_RULE_DRAWS``)."""
         s, values = self._prepare(p, q, params)
         size = whole(n, "n", maximum=MAX_RULE_DRAWS)
         return self.maths.sample(s, size, generator(seed), values).astype(np.int64)
@@ -234,8 +224,7 @@ class Rule:
     def counts(
         self, p: ArrayLike, q: ArrayLike, n: int, seed: SeedLike = None, **params: Any
     ) -> np.ndarray:
-        """Output counts of ``n`` independent runs (``n`` up to 10**15), in O(V) time: exactly
-        ``Multinomial(n, law)``, the law of ``np.bincount(self.sample(p, q, n))``."""
+        """Output counts of ``n`` runs (``n`` up to 10**15), drawn from ``Multinomial(n, law)``."""
         size = whole(n, "n", maximum=MAX_COUNT_DRAWS)
         return multinomial_on_support(generator(seed), size, self.law(p, q, **params))
 
@@ -249,8 +238,7 @@ class Rule:
         return self._available(step(*prob_pair(p, q)))
 
     def _available(self, s: OneTokenStep) -> bool:
-        # Only the redraw loop can lack a law: it never ends where p and q share no word.
-        return not isinstance(self.maths, _Redraw) or s.alpha > 0
+        return not isinstance(self.maths, _Redraw) or s.alpha > 0  # the loop never ends
 
     def _prepare(
         self, p: object, q: object, params: Mapping[str, Any]
@@ -276,8 +264,7 @@ class Rule:
 
 
 def _finish(law: np.ndarray) -> np.ndarray:
-    # Differences of prefix sums can leave -1e-17 where the exact value is 0.
-    law = np.maximum(law, 0.0)
+    law = np.maximum(law, 0.0)  # differences of prefix sums can leave -1e-17 for 0
     return law / law.sum()
 
 
@@ -287,8 +274,7 @@ def _standard(s: OneTokenStep, v: Values) -> Laws:
 
 
 def _sure_test(s: OneTokenStep, draft: np.ndarray, keep: np.ndarray, rng: Generator) -> Tried:
-    """A test that draws no uniform (greedy's comparison of words, Medusa's threshold): the
-    routes' keep chance is 1 or 0."""
+    """A test that draws no uniform: the routes' keep chance is 1 or 0."""
     return keep[draft] > 0, None
 
 
@@ -577,13 +563,10 @@ _ALL: tuple[Rule, ...] = (
 #: The registry, in display order: ``RULES[key]`` is a :class:`Rule`.
 RULES: Mapping[str, Rule] = {rule.key: rule for rule in _ALL}
 
-#: The keys of :data:`RULES`, in display order.
-RULE_KEYS: tuple[str, ...] = tuple(RULES)
-
 
 def get_rule(key: object) -> Rule:
     """Look a rule up by its key (ValueError listing the known keys otherwise)."""
-    return RULES[choice(key, "rule key", RULE_KEYS)]
+    return RULES[choice(key, "rule key", tuple(RULES))]
 
 
 def rules_of(kind: str) -> tuple[str, ...]:

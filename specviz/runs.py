@@ -1,7 +1,5 @@
 """Monte Carlo runs of the one-token procedure, observed at log-spaced checkpoints: every run
-simulated up to :data:`~specviz.limits.PER_DRAW_MAX`, the counts drawn from their exact law
-above it.
-"""
+simulated up to :data:`~specviz.limits.PER_DRAW_MAX`, the counts drawn from their law above it."""
 
 from __future__ import annotations
 
@@ -31,11 +29,9 @@ COUNT_LEVEL = "count-level"
 
 @dataclass(frozen=True)
 class MonteCarloRun:
-    """``n`` runs from one ``seed``, by ``method`` :data:`PER_DRAW` (every run simulated) or
-    :data:`COUNT_LEVEL` (counts drawn per stretch): the ``counts`` of proposals, accepted drafts,
-    bucket draws and emitted words per word; the ``path`` of TV to ``p`` at the checkpoints (the
-    last is ``n``); ``gof``, the chi-square test against ``p``; ``min_expected``, the smallest ``n
-    p(x)`` (below ~5 the p-value is rough)."""
+    """``n`` runs from one ``seed``, by ``method`` :data:`PER_DRAW` or :data:`COUNT_LEVEL`: the
+    ``counts`` per word, the ``path`` of TV to ``p`` at the checkpoints (the last is ``n``), the
+    chi-square test against ``p`` and the smallest ``n p(x)`` (below ~5 the p-value is rough)."""
 
     n: int
     seed: int
@@ -59,9 +55,8 @@ def monte_carlo(
     num: int = CHECKPOINTS,
     method: str | None = None,
 ) -> MonteCarloRun:
-    """Run the one-token procedure ``n`` times (1 to ``10**15``) from a whole ``seed`` and
-    observe it at ``num`` log-spaced checkpoints; ``method`` forces a sampler, else every run is
-    simulated up to :data:`PER_DRAW_MAX`."""
+    """Run the one-token procedure ``n`` times (1 to ``10**15``) from a whole ``seed``, observed
+    at ``num`` log-spaced checkpoints; ``method`` forces a sampler."""
     p_arr, q_arr = prob_pair(p, q)
     size = whole(n, "n", minimum=1, maximum=MAX_COUNT_DRAWS)
     start = seed_value(seed)
@@ -84,7 +79,6 @@ def monte_carlo(
 def _per_draw(
     p: np.ndarray, q: np.ndarray, cps: np.ndarray, seed: int
 ) -> tuple[SpeculativeCounts, TVPath]:
-    """Every run simulated; the counts tallied from the draws."""
     vocab = p.size
     draws = speculative_sample(p, q, int(cps[-1]), seed)
     bounds = pairwise(np.concatenate(([0], cps)))
@@ -97,9 +91,8 @@ def _per_draw(
 def _count_level(
     p: np.ndarray, q: np.ndarray, cps: np.ndarray, seed: int
 ) -> tuple[SpeculativeCounts, TVPath]:
-    """Runs between two checkpoints are i.i.d.: each stretch's counts drawn from the law of
-    :func:`~specviz.sampling.sample_counts`, one row each, are exactly one stream of runs
-    observed at the checkpoints, at a cost O(V * num) whatever ``n``."""
+    """Runs between two checkpoints are i.i.d.: each stretch's counts drawn as
+    :func:`~specviz.sampling.sample_counts` draws them are one stream of runs, in O(V * num)."""
     rng = generator(seed)
     one = step(p, q)
     steps = np.diff(np.concatenate(([0], cps)))
@@ -112,7 +105,6 @@ def _count_level(
 def _tally(
     p: np.ndarray, cps: np.ndarray, emitted: ArrayLike, drafted: np.ndarray, accepted: np.ndarray
 ) -> tuple[SpeculativeCounts, TVPath]:
-    """The run's counts and path from the words emitted in each stretch between checkpoints."""
     path = TVPath.of_counts(cps, np.cumsum(emitted, axis=0, dtype=np.int64), p)
     output = path.counts[-1].copy()
     return SpeculativeCounts(drafted, accepted, output - accepted, output), path
@@ -121,9 +113,8 @@ def _tally(
 def monte_carlo_paths(
     p: ArrayLike, q: ArrayLike, n: int, seed: int, paths: int = PATHS
 ) -> tuple[MonteCarloRun, ...]:
-    """:func:`monte_carlo` from ``seed``, ``seed + 1``, ..., ``seed + paths - 1``: only the first
-    run's counts are shown, so the others' paths (of one law from either sampler) are drawn at
-    the count level."""
+    """:func:`monte_carlo` from ``seed``, ``seed + 1``, ..., ``seed + paths - 1``; only the first
+    run's counts are shown, so the others are drawn at the count level (the same law)."""
     p_arr, q_arr = prob_pair(p, q)
     size = whole(n, "n", minimum=1, maximum=MAX_COUNT_DRAWS)
     count = whole(paths, "paths", minimum=1, maximum=100)
@@ -141,9 +132,8 @@ def monte_carlo_paths(
 
 
 def noise_band(p: ArrayLike, n_max: int, num: int = CHECKPOINTS) -> TVBand:
-    """:func:`~specviz.stats.expected_tv_band` of ``p`` at the checkpoints up to ``n_max``
-    (not depending on ``q`` or the seed). ValueError on a bad ``p`` or ``n_max``, or more
-    checkpoints than :func:`~specviz.stats.band_sizes` allows."""
+    """:func:`~specviz.stats.expected_tv_band` of ``p`` at ``num`` checkpoints up to ``n_max``
+    (at most :func:`~specviz.stats.band_sizes`); ValueError on bad input."""
     law = prob_vector(p, "p")
     points = whole(num, "num", minimum=2)
     if points > band_sizes(law):

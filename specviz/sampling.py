@@ -1,7 +1,5 @@
-"""Samplers for the one-token procedure, of one law: :func:`speculative_sample` simulates every run
-(three uniforms: proposal, test, bucket draw); :func:`sample_counts` draws the counts of ``n``
-runs from their exact law, in O(V) time whatever ``n`` is.
-"""
+"""Samplers for the one-token procedure, of one law: :func:`speculative_sample` simulates every run;
+:func:`sample_counts` draws the counts of ``n`` runs from their exact law, in O(V) time."""
 
 from __future__ import annotations
 
@@ -29,8 +27,7 @@ SeedLike = int | np.random.Generator | None
 @dataclass(frozen=True)
 class SpeculativeDraws:
     """``n`` runs of the one-token procedure: per run the token the ``draft`` proposed (law
-    ``q``), the token emitted (``output``, law ``p``), and whether the proposal was
-    ``accepted`` (``output == draft`` there)."""
+    ``q``), the token emitted (``output``, law ``p``), and whether the proposal was ``accepted``."""
 
     draft: np.ndarray
     output: np.ndarray
@@ -39,9 +36,8 @@ class SpeculativeDraws:
 
 @dataclass(frozen=True)
 class SpeculativeCounts:
-    """Token counts of ``n`` runs (int arrays of length V): proposed (``draft_counts``), proposed
-    and accepted (``accepted_counts``), drawn from the bucket (``residual_counts``), and emitted
-    (``output_counts``, the sum of the last two)."""
+    """Token counts of ``n`` runs (int arrays of length V): proposed, proposed and accepted, drawn
+    from the bucket, and emitted (the sum of the last two)."""
 
     draft_counts: np.ndarray
     accepted_counts: np.ndarray
@@ -53,9 +49,8 @@ def multinomial_on_support(
     rng: np.random.Generator, n: int | ArrayLike, probs: ArrayLike
 ) -> np.ndarray:
     """``Multinomial(n, probs)`` counts (``0 <= n <= 10**15``), int64 of shape ``(*shape(n),
-    len(probs))``, exactly 0 wherever ``probs`` (weights with a positive sum) is 0: drawn over the
-    support, as numpy gives the last category what is left in floating point (1 - .1 - .3 =
-    .6000000000000001), ~n·1e-16 draws of a filtered word at n = 10**15."""
+    len(probs))``, exactly 0 wherever ``probs`` (weights with a positive sum) is 0: numpy alone
+    gives the last category what is left in floating point, ~n·1e-16 draws at n = 10**15."""
     instance(rng, "rng", np.random.Generator, "a numpy Generator (np.random.default_rng(seed))")
     sizes = whole_array(n, "n", maximum=MAX_COUNT_DRAWS)
     weights = weight_vector(probs, "probs")
@@ -76,7 +71,6 @@ def inverse_cdf(probs: ArrayLike, u: ArrayLike) -> np.ndarray:
 
 
 def _inverse_cdf(probs: np.ndarray, u: np.ndarray) -> np.ndarray:
-    """:func:`inverse_cdf` on trusted inputs (the samplers' inner loop)."""
     cdf = np.cumsum(probs)
     idx = np.searchsorted(cdf, u * cdf[-1], side="right")
     # u * total can round up to total itself; send that to the last token with positive mass.
@@ -87,12 +81,9 @@ def _inverse_cdf(probs: np.ndarray, u: np.ndarray) -> np.ndarray:
 def speculative_sample(
     p: ArrayLike, q: ArrayLike, n: int, seed: SeedLike = None
 ) -> SpeculativeDraws:
-    """Run the one-token procedure ``n`` times (at most 50 million; :func:`sample_counts` for
-    more); the same int ``seed`` gives the same draws.
-
-    Each run: the draft proposes ``x ~ q``; the proposal is accepted when ``u * q(x) < p(x)``
-    for a uniform ``u`` (``u < min(1, p(x)/q(x))`` without a division: a token with
-    ``p(x) = 0`` is never accepted); otherwise the token is drawn from the residual ``r``."""
+    """Run the one-token procedure ``n`` times (at most 50 million); the same int ``seed`` gives
+    the same draws. The draft proposes ``x ~ q``, accepted when ``u * q(x) < p(x)`` (``u < min(1,
+    p(x)/q(x))`` without a division); otherwise the token is drawn from the residual ``r``."""
     p, q = prob_pair(p, q)
     n = whole(n, "n", maximum=MAX_PER_DRAW)
     rng = generator(seed)
@@ -107,10 +98,9 @@ def speculative_sample(
 
 
 def sample_counts(p: ArrayLike, q: ArrayLike, n: int, seed: SeedLike = None) -> SpeculativeCounts:
-    """Per-token counts of :func:`speculative_sample`'s ``n`` runs (``0 <= n <= 10**15``), drawn
-    from their exact joint law in O(V) time: proposals are ``Multinomial(n, q)``; of the ``k``
-    proposals of token ``x``, ``Binomial(k, a(x))`` are accepted; the ``R`` rejections are spread
-    ``Multinomial(R, r)`` over the residual."""
+    """Per-token counts of :func:`speculative_sample`'s ``n`` runs (``0 <= n <= 10**15``) from
+    their exact law: ``Multinomial(n, q)`` proposals, ``Binomial(k, a(x))`` of the ``k`` of ``x``
+    accepted, the ``R`` rejections spread ``Multinomial(R, r)``."""
     p, q = prob_pair(p, q)
     n = whole(n, "n", maximum=MAX_COUNT_DRAWS)
     rng = generator(seed)

@@ -1,7 +1,5 @@
 """Sampling settings by Hugging Face's rules: temperature, top-k and top-p ("nucleus"). The same
-settings on target and draft keep speculative sampling exact; on one model only they break it
-(the ``topk_mismatch`` rule).
-"""
+settings on target and draft keep speculative sampling exact; on one model only they break it."""
 
 from __future__ import annotations
 
@@ -14,12 +12,10 @@ from specviz._checks import prob_table, prob_vector, real, whole
 def sampled(
     rows: ArrayLike, temperature: float, top_k: int | None = None, top_p: float | None = None
 ) -> np.ndarray:
-    """Each row of next-word probabilities as a sampler sees it: ``transformers``' warpers, in
-    their order: logits ``log p`` divided by ``T``, then top-k, then top-p. ``T = 0`` is greedy,
-    all mass on the first likeliest word (``argmax``), without top-k and top-p. Top-k keeps every
-    word at least as likely as the k-th, ties included; top-p sorts ascending (stably: on a tie
-    the lower word id first), removes words while their cumulative mass is at most ``1 - top_p``,
-    and always keeps the likeliest word. A bad table or setting raises ValueError naming it."""
+    """Each row of next-word probabilities as ``transformers``' warpers leave it: logits ``log p``
+    divided by ``T``, then top-k (ties with the k-th kept), then top-p (the least likely words
+    go while their mass is at most ``1 - top_p``, lower ids first on a tie; never the likeliest).
+    ``T = 0`` is greedy (``argmax``). A bad table or setting raises ValueError naming it."""
     rows, t = prob_table(rows, "rows"), real(temperature, "temperature", low=0.0)
     if t == 0:
         out = np.zeros_like(rows)
@@ -48,6 +44,5 @@ def sampled(
 
 
 def top_k(probs: ArrayLike, k: int) -> np.ndarray:
-    """One probability vector cut by :func:`sampled`'s top-k at ``T = 1`` (ties with the k-th
-    kept), renormalised; a bad vector or ``k`` raises ValueError naming it."""
+    """One probability vector cut by :func:`sampled`'s top-k at ``T = 1``, renormalised."""
     return sampled(prob_vector(probs, "probs")[None], 1.0, top_k=k)[0]

@@ -1,6 +1,5 @@
 """The state a lesson is in — words, target and draft weights, seed, display — the presets that
-teach one lesson each, and its share link (read with the one schema of :mod:`specviz.links`).
-"""
+teach one lesson each, and its share link (read with the one schema of :mod:`specviz.links`)."""
 
 from __future__ import annotations
 
@@ -34,10 +33,8 @@ def _step_of(p_weights: tuple[int, ...], q_weights: tuple[int, ...]) -> OneToken
 @dataclass(frozen=True)
 class Scenario:
     """Everything the pages share, and what a share link restores besides a page's own settings:
-    the vocabulary ``labels`` (``MIN_TOKENS`` to ``MAX_TOKENS`` words), the slider weights
-    (0..100) of the target and the draft, the ``seed`` of every random draw the pages make,
-    ``projector`` (large type, thick lines, high contrast) and ``swapped`` (Chen et al.'s
-    lettering, q = target and p = draft, instead of Leviathan et al.'s)."""
+    the words ``labels``, the slider weights (0..100) of the target and the draft, the ``seed`` of
+    every random draw, ``projector`` (large type, high contrast) and ``swapped`` (q = target)."""
 
     labels: tuple[str, ...] = DEFAULT_WORDS[:4]
     p_weights: tuple[int, ...] = (40, 30, 20, 10)
@@ -62,8 +59,8 @@ class Scenario:
         return any(self.p_weights) and any(self.q_weights)
 
     def step(self) -> OneTokenStep:
-        """The exact one-token step of this state; ValueError, its message starting with
-        :data:`ALL_ZERO`, where all the weights of one model are zero."""
+        """The exact one-token step; ValueError (starting :data:`ALL_ZERO`) where one model's
+        weights are all zero."""
         return _step_of(self.p_weights, self.q_weights)
 
     def next_seed(self) -> int:
@@ -188,8 +185,7 @@ HOME_TARGET = (80, 60, 40, 20)
 
 def home_scenario(quality: int, current: Scenario | None = None) -> Scenario:
     """Home's example: the default words and target, and the draft ``quality% · target + (100 -
-    quality)% · reversed target`` (``quality``: 0 to 100 in steps of 5); ``current`` gives the seed
-    and display settings."""
+    quality)% · reversed target`` (``quality`` in steps of 5); ``current`` gives the rest."""
     k = whole(quality, "quality", maximum=100)
     if k % 5:
         raise ValueError(f"quality must be a multiple of 5 from 0 to 100; got {k}")
@@ -203,19 +199,13 @@ def home_scenario(quality: int, current: Scenario | None = None) -> Scenario:
 
 
 def random_scenario(current: Scenario, seed: int) -> Scenario:
-    """Random weights (0..100) for the current words, reproducible from ``seed`` (0 to
-    :data:`~specviz.limits.MAX_SEED`, which becomes the scenario's seed)."""
+    """Random weights (0..100) for the current words from ``seed``, which becomes the seed."""
     instance(current, "current", Scenario, "a Scenario")
     seed = seed_value(seed, maximum=MAX_SEED)
-    rng = np.random.default_rng(seed)
-    p = rng.integers(0, MAX_WEIGHT + 1, current.size)
-    q = rng.integers(0, MAX_WEIGHT + 1, current.size)
-    # A sum of zero is no distribution; give the first token some weight in that (rare) case.
-    p[0] += p.sum() == 0
-    q[0] += q.sum() == 0
-    return replace(
-        current, p_weights=tuple(map(int, p)), q_weights=tuple(map(int, q)), seed=int(seed)
-    )
+    weights = np.random.default_rng(seed).integers(0, MAX_WEIGHT + 1, (2, current.size))
+    weights[:, 0] += weights.sum(axis=1) == 0  # a sum of zero is no distribution (a rare case)
+    p, q = (tuple(map(int, row)) for row in weights)
+    return replace(current, p_weights=p, q_weights=q, seed=int(seed))
 
 
 def to_query(scenario: Scenario) -> dict[str, str]:
@@ -230,8 +220,8 @@ def to_query(scenario: Scenario) -> dict[str, str]:
 
 
 def from_query(params: Mapping[str, object]) -> tuple[Scenario, list[str]]:
-    """Rebuild a scenario from untrusted query parameters (str, or lists of str): what the link
-    says, every missing or invalid field at its default, and a plain sentence per problem found."""
+    """Rebuild a scenario from untrusted query parameters: what the link says, every missing or
+    invalid field at its default, and a plain sentence per problem found."""
     values, notices = read_all(SCENARIO_PARAMS, mapping(params, "params"))
     labels, p_weights, q_weights = values["words"], values["p"], values["q"]
     given = [x for x in (labels, p_weights, q_weights) if x is not None]

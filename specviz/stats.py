@@ -1,7 +1,5 @@
 """Statistics for the Monte Carlo page: the chi-square test of the emitted words, TV paths, and
-the noise band of an exact sampler. scipy (a few tenths of a second to import) is imported inside
-the functions that need it.
-"""
+the noise band of an exact sampler. scipy (slow to import) is imported where it is needed."""
 
 from __future__ import annotations
 
@@ -46,9 +44,8 @@ class GofResult(NamedTuple):
 
 def chi_square_gof(counts: ArrayLike, probs: ArrayLike) -> GofResult:
     """Pearson's chi-square test of token ``counts`` (whole, not all zero, summing to at most
-    ``10**15``) against the law ``probs``: ``scipy.stats.chisquare(counts, n * probs)`` over the
-    tokens with ``probs > 0``; a count where ``probs == 0`` gives ``(inf, dof, 0.0)``, a single
-    possible token ``p_value = 1.0``. Bad input raises ValueError."""
+    ``10**15``) against the law ``probs``, over the tokens with ``probs > 0``; a count where
+    ``probs == 0`` gives ``(inf, dof, 0.0)``. Bad input raises ValueError."""
     obs = _count_vector(counts, "counts")
     law = prob_vector(probs, "probs")
     if obs.shape != law.shape:
@@ -73,8 +70,8 @@ def chi_square_gof(counts: ArrayLike, probs: ArrayLike) -> GofResult:
 
 @dataclass(frozen=True)
 class TVPath:
-    """Empirical laws of the first ``N`` draws at strictly increasing ``checkpoints`` (int64):
-    ``counts`` (one row per checkpoint, summing to it) and their ``tv`` to the reference law."""
+    """The word ``counts`` of the first ``N`` draws at strictly increasing ``checkpoints`` (int64,
+    one row each) and their ``tv`` to the reference law."""
 
     checkpoints: np.ndarray
     counts: np.ndarray
@@ -82,15 +79,14 @@ class TVPath:
 
     @classmethod
     def of_counts(cls, checkpoints: np.ndarray, counts: np.ndarray, law: np.ndarray) -> TVPath:
-        """The path of cumulative ``counts`` (checked by the caller) measured against ``law``."""
+        """The path of cumulative ``counts`` (checked by the caller) against ``law``."""
         empirical = counts / checkpoints[:, None].astype(np.float64)
         return cls(checkpoints, counts, 0.5 * np.abs(empirical - law).sum(axis=1))
 
 
 def log_checkpoints(n_max: int, num: int = CHECKPOINTS) -> np.ndarray:
     """About ``num`` (2 to 100,000) log-spaced sample sizes from 1 to ``n_max`` (at most
-    ``10**15``), both included, no repeats: strictly increasing int64. Either argument out of
-    its range raises ValueError."""
+    ``10**15``), both included: strictly increasing int64. ValueError out of range."""
     top = whole(n_max, "n_max", minimum=1, maximum=MAX_COUNT_DRAWS)
     points = whole(num, "num", minimum=2, maximum=MAX_CHECKPOINTS)
     grid = np.unique(np.rint(np.geomspace(1, top, points)).astype(np.int64))
@@ -103,8 +99,8 @@ def tv_path(
 ) -> TVPath:
     """Simulated TV-to-``p`` path of i.i.d. draws from ``law_sampled`` at strictly increasing
     ``checkpoints`` (1 to ``10**15``), the same for the same int ``seed``; ValueError on bad
-    input. The counts gained between checkpoints are independent ``Multinomial(N_i - N_{i-1},
-    law_sampled)`` draws: a stream's law at the checkpoints, at a cost independent of ``N``."""
+    input. The counts gained between checkpoints are independent multinomial draws, so the cost
+    does not grow with ``N``."""
     sampled, law = prob_pair(law_sampled, p, ("law_sampled", "p"))
     cps = _checkpoints(checkpoints)
     steps = np.diff(np.concatenate(([0], cps)))
@@ -115,8 +111,7 @@ def tv_path(
 @dataclass(frozen=True)
 class TVBand:
     """Law of ``TV(p̂_N, p)`` for an exact sampler at the int64 sizes ``n``: its exact ``mean``, and
-    the central interval ``lower`` .. ``upper`` holding a share ``level`` of exact runs (about ``(1
-    - level) / 2`` below and above; at most, where TV is lumpy)."""
+    the central interval ``lower`` .. ``upper`` holding a share ``level`` of exact runs."""
 
     n: np.ndarray
     mean: np.ndarray
@@ -126,14 +121,9 @@ class TVBand:
 
 
 def expected_tv_band(p: ArrayLike, n: ArrayLike, level: float = BAND_LEVEL) -> TVBand:
-    """Where the TV between ``p`` and the empirical law of ``n`` draws from ``p`` lies: its mean
-    and the central interval holding a share ``level`` of exact runs, shaped like ``n`` (sizes
-    from 1 to ``10**15``, at most :func:`band_sizes` of them); ValueError on bad input.
-
-    The mean is exact, the edges modelled (``_BandModel``; tests/test_band_coverage.py checks
-    that they hold ``level`` of exact runs); the upper edge falls with ``N`` but for lattice
-    steps below ``1/N``, as the exact one does (two equally likely words: 0.357 at ``N = 7``,
-    0.375 at ``N = 8``)."""
+    """The :class:`TVBand` of ``p`` at the sizes ``n`` (1 to ``10**15``, at most :func:`band_sizes`
+    of them); ValueError on bad input. The mean is exact, the edges modelled (``_BandModel``;
+    tests/test_band_coverage.py checks that they hold ``level`` of exact runs)."""
     law = prob_vector(p, "p")
     _refuse_odd_items(n, "n")
     sizes = whole_array(n, "n", minimum=1, maximum=MAX_COUNT_DRAWS)
@@ -151,18 +141,16 @@ def expected_tv_band(p: ArrayLike, n: ArrayLike, level: float = BAND_LEVEL) -> T
 
 def band_sizes(p: ArrayLike) -> int:
     """How many sample sizes one noise band of ``p`` computes: at most
-    :data:`~specviz.limits.MAX_BAND_SIZES`, and at most :data:`~specviz.limits.MAX_BAND_WORK`
-    (size, word) pairs (60 sizes for the largest vocabulary). ValueError on a bad ``p``."""
+    :data:`~specviz.limits.MAX_BAND_SIZES` and :data:`~specviz.limits.MAX_BAND_WORK` (size, word)
+    pairs. ValueError on a bad ``p``."""
     words = int(np.count_nonzero(prob_vector(p, "p")))
     return min(MAX_BAND_SIZES, MAX_BAND_WORK // words)
 
 
 def detectable_from(p: ArrayLike, tv: float, level: float = BAND_LEVEL) -> int | None:
-    """Smallest ``N`` from which the noise band of target ``p`` stays below a sampler's TV floor
-    ``tv`` (``TV(law, p)`` in [0, 1]): the ``N`` with ``upper(N) < tv <= upper(N - 1)`` after which
-    the upper edge of :func:`expected_tv_band` never reaches ``tv`` again (it can step up by less
-    than ``1/N`` where TV is lumpy); 1 if it never does; None when ``tv`` is 0 up to rounding.
-    Beyond ``10**15`` the band's large-``N`` formula is extended. Bad input raises ValueError."""
+    """Smallest ``N`` from which the upper edge of the noise band of target ``p``
+    (:func:`expected_tv_band`) stays below a sampler's TV floor ``tv`` (``TV(law, p)`` in [0, 1]);
+    1 if it never reaches it; None when ``tv`` is 0 up to rounding. Bad input raises ValueError."""
     law = prob_vector(p, "p")
     bias = real(tv, "tv", low=0.0, high=1.0)
     share = _level(level)
@@ -175,10 +163,10 @@ def detectable_from(p: ArrayLike, tv: float, level: float = BAND_LEVEL) -> int |
 
 
 def _crossing(model: _BandModel, bias: float) -> int:
-    """:func:`detectable_from` for a bias some ``N`` draws can show. Up to ``N = 64`` every
-    size is looked at. Above, the edge lies between the smooth edge (non-increasing) and it plus
-    one lattice step ``1/N``: below ``bias`` from ``stop`` on, not before ``start``; the sizes
-    between are looked at one by one (about ``2 / tv``), or bisected where too many."""
+    """:func:`detectable_from` for a bias some ``N`` draws can show. Up to ``N = 64`` every size
+    is looked at. Above, the edge lies between the smooth edge (non-increasing) and it plus one
+    lattice step ``1/N``: below ``bias`` from ``stop`` on, not before ``start``; the sizes
+    between are looked at one by one, or bisected where too many."""
     small = np.arange(1, _STREAM_MAX + 1, dtype=np.int64)
     last_above = int(small[model.evaluate(small)[2] >= bias].max(initial=0))
     start = _first_below(model.upper_core, bias, _STREAM_MAX + 1)
@@ -196,7 +184,7 @@ def _crossing(model: _BandModel, bias: float) -> int:
 
 def _first_below(edge: Callable[[np.ndarray], np.ndarray], bias: float, start: int) -> int:
     """Smallest ``N >= start`` with ``edge(N) < bias`` for a non-increasing ``edge`` of float
-    sizes (``N`` may pass the int64 range): doubling, then bisection."""
+    sizes (beyond int64 too): doubling, then bisection."""
     below = _below(edge, bias, np.float64)
     if below(start):
         return start
@@ -207,7 +195,6 @@ def _first_below(edge: Callable[[np.ndarray], np.ndarray], bias: float, start: i
 
 
 def _below(edge: Callable[[np.ndarray], np.ndarray], bias: float, dtype: type) -> Callable:
-    """Whether ``edge`` at one size (of ``dtype``) is below ``bias``."""
     return lambda size: bool(edge(np.array([size], dtype=dtype))[0] < bias)
 
 
@@ -273,13 +260,11 @@ class _BandModel:
         return (mean, *self._edges(sizes, mean))
 
     def upper_core(self, sizes: np.ndarray) -> np.ndarray:
-        """The upper edge above ``N = 64`` before lattice snapping, non-increasing in ``N``
-        (``sizes`` may be floats beyond the int64 range)."""
+        """The upper edge above ``N = 64`` before snapping, non-increasing (``sizes``: floats)."""
         return self._large_band(sizes, self._mean(sizes))[1]
 
     def upper_roof(self, sizes: np.ndarray) -> np.ndarray:
-        """:meth:`upper_core` plus one lattice step ``1/N`` where the edges are snapped: the
-        snapped edge lies between the two."""
+        """:meth:`upper_core` plus one lattice step ``1/N`` where the edges are snapped."""
         coarse = self.lattice_is_coarse(sizes)
         return self.upper_core(sizes) + np.where(coarse, 1.0 / sizes, 0.0)
 
@@ -315,15 +300,12 @@ class _BandModel:
         return lower, np.clip(upper, lower, self.max_tv)
 
     def _mean(self, sizes: np.ndarray) -> np.ndarray:
-        """Exact ``E TV`` at each size."""
-
         def mean(chunk: np.ndarray) -> np.ndarray:
             return 0.5 * (_binomial_abs_dev(self.values, chunk) * self.weights).sum(axis=1)
 
         return _by_chunks(mean, self.values.size, sizes)
 
     def _large_band(self, sizes: np.ndarray, mean: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """``(lower, upper)`` above the stream range, before snapping and clipping."""
         if self.few:
             return self._limit_band(sizes, mean)
         from scipy.special import gammaincinv
@@ -334,8 +316,8 @@ class _BandModel:
         return gammaincinv(shape, self.alpha) * scale, gammaincinv(shape, 1 - self.alpha) * scale
 
     def _limit_band(self, sizes: np.ndarray, mean: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """The limit law's quantiles scaled to the exact mean, or between the anchors the
-        simulated ones interpolated in ``log N``."""
+        """The limit law's quantiles scaled to the exact mean; between the anchors, the simulated
+        ones interpolated in ``log N``."""
         c_lo, c_hi, c_mean = self._limit_law
         scale = mean / c_mean
         lower, upper = c_lo * scale, c_hi * scale
@@ -355,8 +337,7 @@ class _BandModel:
     @cached_property
     def _anchors(self) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
         """Simulated ``(N, lower, upper)`` at ``N = 64 · 2^k`` while some word's count is far
-        from normal (``N p q < 20``, up to ``2**15``), else None: the streams' ``N = 64``
-        first, the limit law last, the upper values made non-increasing."""
+        from normal, else None; the upper values made non-increasing."""
         normal_from = min(_NORMAL_COUNT / float((self.p * (1.0 - self.p)).min()), _GRID_MAX)
         if normal_from <= _STREAM_MAX:
             return None
@@ -380,9 +361,8 @@ class _BandModel:
         self, sizes: np.ndarray, lower: np.ndarray, upper: np.ndarray
     ) -> tuple[np.ndarray, np.ndarray]:
         """Put the edges on the lattice ``N · TV = Σ_{x∈A} X_x - N p(A)`` (``A`` the words drawn
-        more often than expected): the lower one on the nearest atom (a continuity correction),
-        the upper one on the atom at or above it, so that it never drops below the smooth edge
-        (which :func:`detectable_from` relies on)."""
+        more often than expected): the lower one on the nearest atom, the upper one on the atom
+        at or above it (never below the smooth edge, which :func:`detectable_from` relies on)."""
         n = sizes.astype(np.float64)[:, None]
         offset = n * self._subset_mass
         tol = 1e-9
@@ -417,9 +397,7 @@ class _BandModel:
 
     @cached_property
     def _gamma_unit(self) -> float:
-        """``N`` times the gap between the Gaussian limit's variance and the Poisson one's: the
-        multinomial's dependence beyond first order, a ``1/N`` term that matters for frequent
-        words and vanishes for rare ones."""
+        """``N`` times the gap between the Gaussian limit's variance and the Poisson one's."""
         return _limit_tv_variance(self.p) - 0.25 * (1.0 - 2.0 / math.pi)
 
     @cached_property
@@ -432,8 +410,7 @@ class _BandModel:
 
 def _stream_tvs(p: np.ndarray, length: int, runs: int) -> np.ndarray:
     """TV after each prefix ``N = 1 .. length`` of ``runs`` streams of draws from ``p``, shape
-    ``(length, runs)``. For more words than draws, each stream's words are relabelled in order
-    of appearance, so memory is ``runs * min(V, length)``."""
+    ``(length, runs)``; in memory ``runs * min(V, length)`` (words relabelled as they appear)."""
     rng = np.random.default_rng([_BAND_SEED, 0])
     cdf = np.cumsum(p)
     tokens = np.searchsorted(cdf / cdf[-1], rng.random((length, runs)), side="right")
@@ -467,7 +444,7 @@ def _stream_tvs(p: np.ndarray, length: int, runs: int) -> np.ndarray:
 
 def _order_quantiles(samples: np.ndarray, alpha: float) -> tuple[np.ndarray, np.ndarray]:
     """Central sample quantiles of each row: the smallest values with share ``>= alpha`` and
-    ``>= 1 - alpha`` at or below them (attained values, as for an exact discrete law)."""
+    ``>= 1 - alpha`` at or below them."""
     runs = samples.shape[1]
     k_lo = max(0, math.ceil(alpha * runs - 1e-9) - 1)
     k_hi = min(runs - 1, max(0, math.ceil((1.0 - alpha) * runs - 1e-9) - 1))
@@ -488,7 +465,7 @@ def _one_draw_band(p: np.ndarray, alpha: float) -> tuple[float, float]:
 
 def _by_chunks(fn: Callable, words: int, *arrays: np.ndarray) -> Any:
     """``fn`` of the ``arrays`` cut into rows so that a (rows x words) table stays near 2
-    million entries, the pieces of its result (an array, or a tuple of them) joined."""
+    million entries, the pieces of its result joined."""
     step = max(1, 2_000_000 // words)
     parts = [fn(*(a[i : i + step] for a in arrays)) for i in range(0, len(arrays[0]) or 1, step)]
     if isinstance(parts[0], tuple):
@@ -590,10 +567,8 @@ def _limit_tv_variance(p: np.ndarray) -> float:
 
 
 def _min_tv(p: np.ndarray, sizes: np.ndarray) -> np.ndarray:
-    """Smallest TV that ``N`` draws can show: ``N p`` rounded by largest remainders. Rounding
-    each ``N p(x)`` down and giving the ``r = N - Σ⌊N p⌋`` missing draws to the largest
-    fractional parts minimises ``Σ|k - N p|``, then ``r - 2 (sum of the r largest parts) + Σ
-    parts``."""
+    """Smallest TV that ``N`` draws can show: ``N p`` rounded by largest remainders, giving
+    ``Σ|k - N p| = r - 2 (sum of the r largest fractional parts) + Σ parts``."""
     n = sizes.astype(np.float64)
     target = n[:, None] * p
     frac = target - np.floor(target)

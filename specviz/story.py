@@ -1,7 +1,5 @@
-"""The one-token procedure as a story: every random number of every draw, kept for display (where
-the pointer landed on the draft's strip, ``u`` against ``a(x)``, the bucket draw), drawn with the
-sampler's own mappings, so its draws have its law.
-"""
+"""The one-token procedure as a story: every random number of every draw, kept for display, drawn
+with the sampler's own mappings, so its draws have its law."""
 
 from __future__ import annotations
 
@@ -18,10 +16,9 @@ from specviz.sampling import SeedLike, inverse_cdf
 
 @dataclass(frozen=True)
 class DrawStory:
-    """``n`` draws with all their random numbers: the uniform that picked the proposal on the
-    draft's strip and the proposal (law ``q``), its ``a(x)``, the test's uniform and verdict
-    (``u·q(x) < p(x)``), the uniform of the bucket's pick (NaN where accepted), and the emitted
-    token (law ``p``)."""
+    """``n`` draws with all their random numbers: the uniform that picked the proposal and the
+    proposal, its ``a(x)``, the test's uniform and verdict, the uniform of the bucket's pick (NaN
+    where accepted), and the emitted token."""
 
     u_draft: np.ndarray
     draft: np.ndarray
@@ -31,14 +28,10 @@ class DrawStory:
     u_bucket: np.ndarray
     output: np.ndarray
 
-    def __len__(self) -> int:
-        return int(self.draft.size)
-
 
 def one_draw_story(p: ArrayLike, q: ArrayLike, n: int, seed: SeedLike = None) -> DrawStory:
-    """Draw ``n`` runs (0 to :data:`~specviz.limits.MAX_STORY`) of the one-token procedure for
-    target ``p`` and draft ``q``, keeping every uniform for display; the same int ``seed`` tells
-    the same story."""
+    """``n`` runs (0 to :data:`~specviz.limits.MAX_STORY`) of the one-token procedure for target
+    ``p`` and draft ``q``, from ``seed``."""
     p, q = prob_pair(p, q)
     n = whole(n, "n", maximum=MAX_STORY)
     rng = generator(seed)

@@ -20,10 +20,8 @@ def _as_result(values: np.ndarray) -> float | np.ndarray:
 def expected_tokens_per_step(alpha: ArrayLike, gamma: int) -> float | np.ndarray:
     """Expected tokens emitted per target call, ``(1 - alpha**(gamma + 1)) / (1 - alpha)``.
 
-    ``alpha`` is an acceptance rate in [0, 1] or an array of them (an array comes back),
-    ``gamma`` the draft tokens per call, ``0 <= gamma <= 10_000``. Summed as ``1 + alpha + ... +
-    alpha**gamma``: no 0/0 at ``alpha = 1``, where it is ``gamma + 1`` exactly. More than 4
-    million powers (``len(alpha) * (gamma + 1)``) raise ValueError naming alpha.
+    ``alpha`` in [0, 1], or an array of them; ``0 <= gamma <= 10_000`` draft tokens per call.
+    Summed as ``1 + alpha + ... + alpha**gamma``: ``gamma + 1`` exactly at ``alpha = 1``.
     """
     a = alpha_values(alpha)
     g = whole(gamma, "gamma", maximum=MAX_GAMMA)
@@ -37,12 +35,8 @@ def expected_tokens_per_step(alpha: ArrayLike, gamma: int) -> float | np.ndarray
 
 
 def speedup(words_per_call: ArrayLike, gamma: int, c: float) -> float | np.ndarray:
-    """The cost model's speed-up over plain decoding: ``words_per_call / (gamma·c + 1)``.
-
-    A target call costs 1, each of its ``gamma`` draft steps ``c`` (``c >= 0``), nothing else
-    costs anything; plain decoding writes one word per target call. ``words_per_call`` (finite,
-    ``>= 0``) may be an array.
-    """
+    """The speed-up over plain decoding, ``words_per_call / (gamma·c + 1)``, when a target call
+    costs 1 and each of its ``gamma`` draft steps ``c >= 0``; ``words_per_call`` may be an array."""
     cost = real(c, "c (draft cost / target cost)", low=0.0)
     g = whole(gamma, "gamma", maximum=MAX_GAMMA)
     words = real_array(words_per_call, "words_per_call")
@@ -52,16 +46,14 @@ def speedup(words_per_call: ArrayLike, gamma: int, c: float) -> float | np.ndarr
 
 
 def walltime_speedup(alpha: ArrayLike, gamma: int, c: float) -> float | np.ndarray:
-    """Expected walltime improvement of speculative decoding over plain decoding,
-    ``(1 - alpha**(gamma + 1)) / ((1 - alpha)(gamma·c + 1))``: the :func:`speedup` of
-    :func:`expected_tokens_per_step`, a draft step costing ``c >= 0`` target steps."""
+    """Expected walltime improvement over plain decoding, ``(1 - alpha**(gamma + 1)) / ((1 -
+    alpha)(gamma·c + 1))``, a draft step costing ``c >= 0`` target steps."""
     return speedup(expected_tokens_per_step(alpha, gamma), gamma, c)
 
 
 def break_even_alpha(gamma: int, c: float) -> float | None:
-    """The acceptance rate above which ``gamma`` guesses a call, each costing ``c`` target calls,
-    beat plain decoding (:func:`walltime_speedup` ``= 1``), or None when no α does (``γc ≥ γ``,
-    that is ``c ≥ 1``). Found by bisection: the speed-up grows with α."""
+    """The acceptance rate above which ``gamma`` guesses a call, each costing ``c``, beat plain
+    decoding (:func:`walltime_speedup` ``= 1``), or None when no α does (``c ≥ 1``)."""
     g = whole(gamma, "gamma", minimum=1, maximum=MAX_GAMMA)
     cost = real(c, "c (draft cost / target cost)", low=0.0)
     if cost >= 1.0:

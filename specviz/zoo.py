@@ -1,7 +1,5 @@
-"""A rule checked against the target: :func:`zoo_comparison` runs a rule next to the correct one on
-the same ``p``, ``q`` and seed; :func:`rule_check` runs any rule ``n`` times and asks whether the
-runs can be told from ``p``.
-"""
+"""A rule checked against the target: :func:`zoo_comparison` runs a rule next to the correct one;
+:func:`rule_check` runs any rule ``n`` times and asks whether the runs can be told from ``p``."""
 
 from __future__ import annotations
 
@@ -30,12 +28,10 @@ from specviz.stats import (
 
 @dataclass(frozen=True)
 class ZooComparison:
-    """A ``rule`` beside the correct one on the same ``p``, ``q`` and seed: its exact output ``law``
-    and ``tv = TV(law, p)`` (the floor its path flattens at); the TV paths of the ``correct``
-    procedure (the Monte Carlo page's run) and of i.i.d. draws from ``law`` (``wrong``); an exact
-    sampler's ``band`` at the same checkpoints; from about which N the bias stands out
-    (``detectable_from``, None: exact here); and the correct rule's exact TV to ``p``,
-    ``tv_correct`` (0)."""
+    """A ``rule`` beside the correct one on the same ``p``, ``q`` and seed: its exact ``law`` and
+    ``tv = TV(law, p)``; the TV paths of the ``correct`` procedure and of draws from ``law``
+    (``wrong``); an exact sampler's ``band``; from about which N the bias stands out (None:
+    exact); and the correct rule's exact TV to ``p`` (0)."""
 
     rule: Rule
     law: np.ndarray
@@ -62,8 +58,7 @@ def zoo_comparison(
     num: int = CHECKPOINTS,
 ) -> ZooComparison:
     """The rule ``key`` and the correct rule, run on the same ``p``, ``q`` and seed; ValueError
-    on bad input, :class:`~specviz.rules.RuleUnavailableError` where the rule has no law on this
-    pair (``redraw_from_q`` with disjoint supports)."""
+    on bad input (:class:`~specviz.rules.RuleUnavailableError` where the rule has no law)."""
     rule = get_rule(key)
     p_arr, q_arr = prob_pair(p, q)
     start = seed_value(seed)
@@ -85,11 +80,10 @@ def zoo_comparison(
 
 @dataclass(frozen=True, eq=False)
 class RuleCheck:
-    """A ``rule`` with all its ``params`` checked against ``p``: its exact output ``law``, ``tv =
-    TV(law, p)`` and ``acceptance``; the int64 word ``counts`` of ``n`` runs of its literal sampler
-    from ``seed``, their chi-square test (``gof``) and TV to ``p`` (``run_tv``); the upper edge of
-    an exact sampler's 95% band at ``n`` (``band_upper``); and from about which N a rule with this
-    ``tv`` stands out (``detectable_from``, None: exact)."""
+    """A ``rule`` with all its ``params`` checked against ``p``: its exact ``law``, ``tv`` and
+    ``acceptance``; the word ``counts`` of ``n`` runs of its sampler from ``seed``, their
+    chi-square test and ``run_tv``; the upper edge of an exact sampler's band at ``n``; and from
+    about which N this ``tv`` stands out (None: exact)."""
 
     rule: Rule
     params: dict[str, Any]
@@ -119,9 +113,8 @@ def rule_check(
     params: Sequence[tuple[str, Any]] = (),
 ) -> RuleCheck:
     """Check the rule ``key`` against ``p``: its exact law, and ``n`` runs (1 to ``10**7``) of its
-    literal sampler from ``seed``; ``params``, hashable (name, value) pairs, override its defaults.
-    ValueError on bad input; :class:`~specviz.rules.RuleUnavailableError` where the rule has no law
-    on this pair."""
+    sampler from ``seed``; (name, value) ``params`` override its defaults. ValueError on bad
+    input (:class:`~specviz.rules.RuleUnavailableError` where the rule has no law)."""
     rule = get_rule(key)
     p_arr, q_arr = prob_pair(p, q)
     start = seed_value(seed)

@@ -106,12 +106,14 @@ def test_first_words_follow_the_target_chain(length: int) -> None:
     assert gof_pvalue(joint_counts(batch.tokens, 3, length), path_law(P, 0, length)) > PASS
 
 
+@pytest.mark.xdist_group("decoding-singles")  # one worker makes them once
 def test_single_runs_follow_the_target_chain(singles) -> None:
     """The one-run engine itself (not the batch form): its first two words."""
     tokens = np.array([run.tokens for run in singles])
     assert gof_pvalue(joint_counts(tokens, 3, 2), TWO_STEP.ravel()) > PASS
 
 
+@pytest.mark.xdist_group("decoding-singles")  # one worker makes them once
 def test_batch_and_single_runs_agree_in_law(singles) -> None:
     """Both engines against each other: the joint law of (guesses kept at the first call, first
     two words), a two-sample chi-square test on 20,000 runs each."""
@@ -526,7 +528,7 @@ def test_the_pair_and_the_run_are_read_only() -> None:
     pair = decoding_pair(P, Q)
     assert isinstance(pair, DecodingPair)
     with pytest.raises(ValueError):
-        pair.p[0] = 1.0
+        pair.step.p[0] = 1.0
     with pytest.raises(ValueError):
         decode(pair, gamma=2, n_tokens=5, seed=1).tokens[0] = 1
     given_p = P.copy()

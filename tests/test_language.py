@@ -165,7 +165,7 @@ def test_temperature_changes_alpha_as_in_the_notes(t: float, alpha: float) -> No
     target = sampled(np.tile(softmax_rows(LOGITS_TARGET), (4, 1)), t)
     draft = sampled(np.tile(softmax_rows(LOGITS_DRAFT), (4, 1)), t)
     pair = decoding_pair(target, draft)
-    assert np.allclose(pair.alpha, alpha, atol=5e-4)
+    assert np.allclose(pair.step.alpha, alpha, atol=5e-4)
     assert words_per_call(pair, gamma=3).alpha == pytest.approx(alpha, abs=5e-4)
 
 
@@ -230,9 +230,9 @@ def test_settings_on_the_target_only_stay_exact_but_accept_less() -> None:
 @pytest.mark.parametrize(("key", "t"), list(itertools.product(PAIR_KEYS, DECODE_TEMPERATURES)))
 def test_every_pair_builds_at_every_temperature(key: str, t: float) -> None:
     pair = toy_pair(key, t)
-    assert np.allclose(pair.p.sum(axis=1), 1, atol=EXACT)
-    assert np.allclose(pair.q.sum(axis=1), 1, atol=EXACT)
-    assert pair.vocab_size == len(toy_words(key))
+    assert np.allclose(pair.step.p.sum(axis=1), 1, atol=EXACT)
+    assert np.allclose(pair.step.q.sum(axis=1), 1, atol=EXACT)
+    assert pair.step.p.shape[1] == len(toy_words(key))
 
 
 def test_the_pairs_teach_what_their_names_say() -> None:
@@ -245,15 +245,16 @@ def test_the_pairs_teach_what_their_names_say() -> None:
 
 
 def test_the_weak_draft_guesses_the_commonest_words_and_their_ties() -> None:
-    q = toy_pair("weak", 1.0).q[0]
+    q = toy_pair("weak", 1.0).step.q[0]
     counts = np.bincount(corpus()[1])
     assert np.count_nonzero(q) == (counts >= np.sort(counts)[::-1][WEAK_TOP_K - 1]).sum()
-    assert toy_pair("weak", 0.0).q[:, 0].tolist() == [1.0] * toy_pair("weak", 0.0).size
+    assert toy_pair("weak", 0.0).step.q[:, 0].tolist() == [1.0] * toy_pair("weak", 0.0).size
 
 
 def test_the_worked_example_is_the_notes() -> None:
     pair = toy_pair("textbook", 1.0)
-    assert np.array_equal(pair.p, TEXTBOOK_TARGET) and np.array_equal(pair.q, TEXTBOOK_DRAFT)
+    assert np.array_equal(pair.step.p, TEXTBOOK_TARGET)
+    assert np.array_equal(pair.step.q, TEXTBOOK_DRAFT)
     assert toy_curve("textbook", 1.0)[4].long_run == pytest.approx(2.7292, abs=5e-5)
 
 
@@ -292,8 +293,8 @@ def test_the_ngram_pair_writes_text_with_the_targets_law() -> None:
     """200,000 texts of two words after a sentence end: their joint law against the target's
     P(a | .)·P(b | ., a)."""
     pair = toy_pair("ngram", 1.0)
-    size, first = pair.vocab_size, pair.p[pair.start]
-    law = first[:, None] * pair.p[pair.follow[pair.start]]
+    size, first = pair.step.p.shape[1], pair.step.p[pair.start]
+    law = first[:, None] * pair.step.p[pair.follow[pair.start]]
     batch = decode_batch(pair, gamma=4, n_tokens=2, runs=200_000, seed=13)
     counts = np.bincount(batch.tokens[:, 0] * size + batch.tokens[:, 1], minlength=size * size)
     assert gof_pvalue(counts, law.ravel()) > PASS

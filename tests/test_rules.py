@@ -24,7 +24,6 @@ from specviz.palette import Notation
 from specviz.rules import (
     EXACT,
     MISTAKE,
-    RULE_KEYS,
     RULES,
     TRADE_OFF,
     Param,
@@ -34,6 +33,8 @@ from specviz.rules import (
     rules_of,
 )
 from specviz.sampling_settings import sampled, top_k
+
+RULE_KEYS = tuple(RULES)
 
 
 def rule_output_law(key, p, q, **params):

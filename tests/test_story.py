@@ -85,7 +85,7 @@ def test_every_draw_follows_the_rule(case):
     n = MAX_STORY
     for name in ("u_draft", "draft", "accept_prob", "u_accept", "accepted", "u_bucket", "output"):
         assert getattr(s, name).shape == (n,), name
-    assert len(s) == n
+    assert s.draft.size == n
     assert s.accepted.dtype == bool
     for u in (s.u_draft, s.u_accept, s.u_bucket[~s.accepted]):
         assert ((u >= 0) & (u < 1)).all()
@@ -224,7 +224,7 @@ def test_zero_probability_words_are_never_emitted_or_proposed(case):
 def test_zero_length_story():
     p, q = CASES["default"]
     s = one_draw_story(p, q, 0, seed=1)
-    assert len(s) == 0
+    assert s.draft.size == 0
 
 
 # --------------------------------------------------------------------------- validation
@@ -239,7 +239,7 @@ def test_bad_n_is_refused(n):
 
 def test_largest_n_is_accepted():
     p, q = CASES["default"]
-    assert len(one_draw_story(p, q, MAX_STORY, seed=0)) == MAX_STORY == 2000
+    assert one_draw_story(p, q, MAX_STORY, seed=0).draft.size == MAX_STORY == 2000
 
 
 @pytest.mark.parametrize(
@@ -288,7 +288,7 @@ def assert_embeds(data: dict, labels, p, q, story: DrawStory) -> None:
     assert data["u"] == story.u_accept.tolist()
     assert data["accepted"] == story.accepted.tolist()
     assert data["output"] == story.output.tolist()
-    assert len(data["u3"]) == len(story)
+    assert len(data["u3"]) == story.draft.size
     for got, want, acc in zip(data["u3"], story.u_bucket, story.accepted, strict=True):
         if acc:
             assert got is None

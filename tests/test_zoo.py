@@ -26,7 +26,6 @@ from specviz.palette import Notation
 from specviz.rules import (
     EXACT,
     MISTAKE,
-    RULE_KEYS,
     RULES,
     TRADE_OFF,
     RuleUnavailableError,
@@ -35,6 +34,8 @@ from specviz.rules import (
 from specviz.runs import monte_carlo, noise_band
 from specviz.stats import detectable_from, expected_tv_band, log_checkpoints, tv_path
 from specviz.zoo import zoo_comparison
+
+RULE_KEYS = tuple(RULES)
 
 LABELS = ("mat", "sofa", "floor", "bed")
 P = np.array([0.4, 0.3, 0.2, 0.1])
