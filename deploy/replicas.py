@@ -2,13 +2,18 @@
 
     python -m deploy.replicas                    # 2 replicas (one per core) behind :8500
     python -m deploy.replicas --replicas 4 --port 80 --listen 0.0.0.0
+    python -m deploy.replicas --replicas 3 --postgres    # Ask the room's rooms shared by all 3
 
 Each replica is ``streamlit run app.py`` on its own loopback port (8501, 8502, ...), pinned to one
 core with ``taskset`` where the machine has a core for it; nginx (Debian's package:
 ``apt-get install -y nginx``) listens on ``--port`` and spreads students round robin, with the
 websocket proxied and Streamlit's frontend served from disk, precompressed
 (deploy/nginx.conf.template). The replicas share one cookie secret, so a
-browser can move between them. Ctrl-C or SIGTERM stops nginx, then every replica, by PID.
+browser can move between them. Ask the room keeps each replica's rooms in its own SQLite file
+unless the replicas share a database: ``--postgres`` starts a throwaway PostgreSQL cluster beside
+them (Debian's ``postgresql`` package; its data is deleted on exit) and gives every replica its URL
+as ``SPECVIZ_POLLS_URL``; ``--polls-url`` names a server of your own instead. Ctrl-C or SIGTERM
+stops nginx, then every replica, then PostgreSQL, each by PID.
 
 Importable: ``with Replicas(count=2) as r: ... r.url ... r.kill(0) ...`` (the tests and
 benchmarks/bench_replicas.py use it).
@@ -17,6 +22,7 @@ benchmarks/bench_replicas.py use it).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gzip
 import importlib.util
 import os
@@ -30,6 +36,7 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from string import Template
@@ -38,6 +45,9 @@ ROOT = Path(__file__).resolve().parents[1]
 TEMPLATE = Path(__file__).with_name("nginx.conf.template")
 #: What gzip makes smaller; fonts (woff2) and images are compressed already.
 COMPRESSIBLE = (".js", ".css", ".json", ".svg", ".html", ".txt", ".map")
+
+#: Debian's PostgreSQL programs (apt-get install -y postgresql), newest last.
+PG_BIN = sorted(Path("/usr/lib/postgresql").glob("*/bin"))
 
 #: The flags every replica runs with (the rest is in .streamlit/config.toml).
 STREAMLIT_FLAGS = (
@@ -55,6 +65,35 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+@contextlib.contextmanager
+def postgres_cluster(durable: bool = True) -> Iterator[str]:
+    """A throwaway PostgreSQL cluster (Debian's programs) on a free loopback port, user "polls"
+    with no password, deleted on exit; its server's URL (add ``/postgres``, or a database made
+    on it). ``durable=False`` skips fsync: faster, and safe where the data dies with the test."""
+    if not PG_BIN:
+        raise StartError("no PostgreSQL programs (apt-get install -y postgresql)")
+    # In /tmp itself: pytest's own temp folders are closed to other users.
+    folder = Path(tempfile.mkdtemp(prefix="specviz-pg-"))
+    # PostgreSQL refuses to run as root: as root, the cluster runs as the postgres user.
+    as_user = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
+    if as_user:
+        shutil.chown(folder, "postgres")
+    data, port = folder / "data", free_port()
+    initdb, pg_ctl = (str(PG_BIN[-1] / name) for name in ("initdb", "pg_ctl"))
+    run = [*as_user, pg_ctl, "-D", str(data)]
+    options = f"-p {port} -k {folder} -c listen_addresses=127.0.0.1"
+    options += "" if durable else " -c fsync=off"
+    try:
+        subprocess.run([*as_user, initdb, "-D", str(data), "-U", "polls", "--auth=trust"],
+                       check=True, capture_output=True)  # fmt: skip
+        subprocess.run([*run, "-o", options, "-w", "-l", str(folder / "log"), "start"],
+                       check=True, capture_output=True)  # fmt: skip
+        yield f"postgresql+psycopg://polls@127.0.0.1:{port}"
+    finally:
+        subprocess.run([*run, "-m", "fast", "stop"], check=False, capture_output=True)
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def find_nginx() -> str | None:
@@ -167,7 +206,10 @@ class Replicas:
     nginx: str | None = field(default_factory=find_nginx)
     startup_timeout: float = 60.0
     extra_args: list[str] = field(default_factory=list)
+    postgres: bool = False  # start a PostgreSQL cluster for Ask the room's rooms
+    polls_url: str | None = None  # else: the rooms' database every replica is given
     replicas: list[Process] = field(default_factory=list)
+    cluster: contextlib.ExitStack = field(default_factory=contextlib.ExitStack)
     proxy: Process | None = None
     runtime: Path | None = None
 
@@ -189,6 +231,8 @@ class Replicas:
         os.chmod(self.runtime, 0o755)  # nginx's workers (user nobody) write its temp files
         secret = secrets.token_hex(32)  # one cookie secret for all: any replica takes any tab
         try:
+            if self.postgres:
+                self.polls_url = self.cluster.enter_context(postgres_cluster()) + "/postgres"
             for i in range(self.count):
                 self.replicas.append(self._start_replica(i, secret))
             precompress(streamlit_static(), self.runtime / "static")  # while the replicas boot
@@ -213,6 +257,8 @@ class Replicas:
         if self.pin and shutil.which("taskset") and len(available) > 1:
             command = ["taskset", "-c", str(available[i % len(available)]), *command]
         env = dict(os.environ, STREAMLIT_SERVER_COOKIE_SECRET=secret, PYTHONUNBUFFERED="1")
+        if self.polls_url:
+            env["SPECVIZ_POLLS_URL"] = self.polls_url
         return self._spawn(f"replica {i}", command, env, f"http://127.0.0.1:{port}")
 
     def _start_nginx(self) -> Process:
@@ -285,6 +331,7 @@ class Replicas:
         for replica in self.replicas:
             replica.stop(signal.SIGTERM)
         self.replicas = []
+        self.cluster.close()
         if self.runtime is not None:
             shutil.rmtree(self.runtime, ignore_errors=True)
             self.runtime = None
@@ -303,6 +350,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--listen", default="127.0.0.1", help="0.0.0.0 to serve the network")
     ap.add_argument("--first-replica-port", type=int, default=8501)
     ap.add_argument("--no-pin", action="store_true", help="do not pin replicas to cores")
+    ap.add_argument("--postgres", action="store_true", help="PostgreSQL for the rooms, shared")
+    ap.add_argument("--polls-url", help="the rooms' database of all replicas (SQLAlchemy URL)")
     args = ap.parse_args(argv)
     replicas = Replicas(
         count=args.replicas,
@@ -310,6 +359,8 @@ def main(argv: list[str] | None = None) -> None:
         listen_address=args.listen,
         first_replica_port=args.first_replica_port,
         pin=not args.no_pin,
+        postgres=args.postgres,
+        polls_url=args.polls_url,
     )
     stopping = False
 
@@ -325,7 +376,9 @@ def main(argv: list[str] | None = None) -> None:
         print(
             f"SpecViz on {replicas.url} ({replicas.count} replicas: "
             + ", ".join(f"{r.url} pid {r.pid}" for r in replicas.replicas)
-            + f"; nginx pid {replicas.proxy.pid}). Ctrl-C stops everything.",
+            + f"; nginx pid {replicas.proxy.pid}"
+            + (f"; rooms in {replicas.polls_url}" if replicas.polls_url else "")
+            + "). Ctrl-C stops everything.",
             flush=True,
         )
         while all(r.alive() for r in replicas.replicas) and replicas.proxy.alive():

@@ -11,13 +11,11 @@ page.setup("pages/11_Ask_the_room.py")
 st.title("Ask the room")
 page.show_notices(ROOM, KEY)
 code, key = state.param(ROOM), state.param(KEY)
-now = polls.room(polls.engine(), code) if code else None
-if not code or now is None:
-    if code:
-        st.warning("There is no open room with this code: rooms last 24 hours.")
+now = polls.find(code) if code else None
+if now is None:
     polls.join_form()
 elif key and classroom.opens(key, now.key_hash):
-    polls.lecturer_view(code, key, now)
+    polls.lecturer_view(key, now)
 else:
     if key:
         st.warning("This link's key does not run this room, so you see what a student sees.")

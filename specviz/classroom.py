@@ -1,6 +1,6 @@
 """Ask the room: the questions a class answers on their phones, room codes and keys.
 
-Pure: no Streamlit, no storage (:mod:`specviz.ui.polls` keeps rooms and answers). A question is
+Pure: no Streamlit, no storage (:mod:`specviz.rooms` keeps rooms and answers). A question is
 named by its key, so any server rebuilds it from the key a room stores: ``why.<key>`` for the
 questions of "Why it's exact", ``claim.<key>`` for the debate's four claims, and
 ``alpha:<target>:<draft>`` ("what is α here?") for a Playground pair's weights.
@@ -22,14 +22,6 @@ from specviz.exactness import QUESTIONS
 from specviz.limits import MAX_TOKENS, MAX_WEIGHT, MIN_TOKENS
 from specviz.links import CLAIM_WORDS, CLAIMS, ROOM_ALPHABET, ROOM_LENGTH
 from specviz.one_token import normalize, step
-
-#: What a session may try before it is refused: wrong room codes (at 10 guesses a session,
-#: finding one of a few hundred live rooms among 887 million codes takes ~300,000 sessions),
-#: and answers (a whole lesson's rounds, many times over).
-JOIN_TRIES = 10
-ANSWERS_PER_SESSION = 200
-#: Rooms and their answers are deleted this long after the room was started.
-ROOM_LIFETIME_S = 24 * 3600
 
 
 @dataclass(frozen=True)
@@ -55,18 +47,16 @@ _WHY_TITLES = {
     "missing": "Why it's exact: a word the draft never proposes",
     "worse": "Why it's exact: a worse draft, different words?",
 }
-_VOTE = ("Agree", "Disagree")
-_WHY = "pages/6_Why_its_exact.py"
-_DEBATE = "pages/9_The_debate.py"
 
 #: Every fixed question by key: "Why it's exact"'s, then the debate's claims.
 BANK: dict[str, Poll] = {
     f"why.{q.key}": Poll(f"why.{q.key}", _WHY_TITLES.get(q.key, "Why it's exact"), q.prompt,
-                         q.options, q.answer, "", _WHY)
+                         q.options, q.answer, "", "pages/6_Why_its_exact.py")
     for q in QUESTIONS
 } | {
     f"claim.{key}": Poll(f"claim.{key}", f"The debate: {name}", f"“{CLAIM_WORDS[key][0]}”",
-                         _VOTE, None, CLAIM_WORDS[key][1], _DEBATE, (("claim", key),))
+                         ("Agree", "Disagree"), None, CLAIM_WORDS[key][1],
+                         "pages/9_The_debate.py", (("claim", key),))
     for key, name in CLAIMS.items()
 }  # fmt: skip
 
@@ -153,10 +143,7 @@ def opens(key: str, stored_hash: str) -> bool:
 def check_choice(question: Poll, value: object) -> int:
     """``value`` as the index of one of the question's options; ValueError (a plain sentence)
     if it is not one."""
-    if (
-        isinstance(value, bool)
-        or not isinstance(value, int | np.integer)
-        or not 0 <= value < len(question.options)
-    ):
+    integer = isinstance(value, int | np.integer) and not isinstance(value, bool)
+    if not (integer and 0 <= value < len(question.options)):
         raise ValueError("That answer is not one of this question's options; nothing was saved.")
     return int(value)

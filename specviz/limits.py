@@ -148,6 +148,17 @@ CASE_TITLES: dict[str, str] = {
     "one_hot": "One-word target",
 }
 
+#: Ask the room: room codes a session may try, answers it may send (a lesson's rounds many times
+#: over), and codes opening no room an address may try per window (new tabs are new sessions):
+#: 4,800 guesses a day, 1 chance in 600 of one of 300 live rooms among 887 million codes. Only
+#: wrong codes count, so a class behind one school address (NAT) is never refused for joining.
+JOIN_TRIES = 10
+ANSWERS_PER_SESSION = 200
+JOIN_MISSES_PER_ADDRESS = 200
+JOIN_WINDOW_S = 3600
+#: Rooms and their answers are deleted this long after the room was started.
+ROOM_LIFETIME_S = 24 * 3600
+
 #: Results the pages keep per process, shared by every session (a few kB each: ~100 MB at most).
 PAGE_KEPT_RESULTS = 2048
 #: The server's garbage collector thresholds (Python's default: 700, 10, 10); see ui/page.py.

@@ -1,61 +1,51 @@
 """Ask the room under AppTest, against a real SQLite file: a lecturer starts a class on "For
 lecturers", two students join by link or code and answer, the counts are exact; a doubled answer,
-an answer outside the options and a student trying to reveal change nothing. Each test runs on a
-SQLite file and on a PostgreSQL server the test session starts."""
+an answer outside the options and a student trying to reveal change nothing; wrong room codes are
+limited per session and per address. Each test runs on a SQLite file and on a PostgreSQL server
+the test module starts (deploy/replicas.py's cluster, as replicas use it); and two replicas behind
+nginx share one PostgreSQL and see each student's own address."""
 
 from __future__ import annotations
 
+import asyncio
 import importlib.util
-import os
-import shutil
-import subprocess
-import tempfile
+import time
 import uuid
 from collections.abc import Iterator
-from pathlib import Path
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
+import streamlit as st
+import websockets
 from conftest import _skip_or_fail
 from helpers import assert_alive, open_page, query
 from sqlalchemy import Engine, create_engine, text
+from streamlit.proto.BackMsg_pb2 import BackMsg
+from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 from streamlit.testing.v1 import AppTest
-from streamlit_server import free_port
 
-from specviz import classroom
-from specviz.ui import polls
+from deploy.replicas import PG_BIN, Replicas, find_nginx, postgres_cluster
+from specviz import classroom, rooms
+from specviz.limits import (
+    ANSWERS_PER_SESSION,
+    JOIN_MISSES_PER_ADDRESS,
+    JOIN_TRIES,
+    JOIN_WINDOW_S,
+    ROOM_LIFETIME_S,
+)
 
 pytestmark = pytest.mark.slow  # the app under AppTest
 
 ROOM_PAGE = "pages/11_Ask_the_room.py"
 
 
-PG_BIN = sorted(Path("/usr/lib/postgresql").glob("*/bin"))
-
-
 @pytest.fixture(scope="module")
 def postgres() -> Iterator[str]:
-    """A throwaway PostgreSQL cluster (Debian's binaries) on a free port; its server URL."""
+    """A throwaway PostgreSQL cluster (Debian's programs) on a free port; its server URL."""
     if not PG_BIN or importlib.util.find_spec("psycopg") is None:
         _skip_or_fail("no PostgreSQL binaries (apt-get install -y postgresql) or no psycopg")
-    # In /tmp itself: pytest's own temp folders are closed to other users.
-    folder = Path(tempfile.mkdtemp(prefix="specviz-pg-"))
-    # PostgreSQL refuses to run as root: as root, the cluster runs as the postgres user.
-    as_user = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
-    if as_user:
-        shutil.chown(folder, "postgres")
-    data, port = folder / "data", free_port()
-    initdb, pg_ctl = (str(PG_BIN[-1] / name) for name in ("initdb", "pg_ctl"))
-    run = [*as_user, pg_ctl, "-D", str(data)]
-    subprocess.run([*as_user, initdb, "-D", str(data), "-U", "polls", "--auth=trust"],
-                   check=True, capture_output=True)  # fmt: skip
-    options = f"-p {port} -k {folder} -c listen_addresses=127.0.0.1 -c fsync=off"
-    subprocess.run([*run, "-o", options, "-w", "-l", str(folder / "log"), "start"],
-                   check=True, capture_output=True)  # fmt: skip
-    try:
-        yield f"postgresql+psycopg://polls@127.0.0.1:{port}"
-    finally:
-        subprocess.run([*run, "-m", "immediate", "stop"], check=False, capture_output=True)
-        shutil.rmtree(folder, ignore_errors=True)
+    with postgres_cluster(durable=False) as url:
+        yield url
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -73,9 +63,7 @@ def database(request, tmp_path, monkeypatch) -> Engine:
         admin.dispose()
         url = f"{server}/{name}"
     monkeypatch.setenv("SPECVIZ_POLLS_URL", url)
-    eng = create_engine(url)
-    polls.create_schema(eng)
-    return eng
+    return rooms.connect(url)
 
 
 def start(database) -> tuple[str, str, AppTest]:
@@ -120,7 +108,7 @@ def send(at: AppTest, choice: int) -> None:
 
 def test_a_class_answers_and_the_counts_are_exact(database) -> None:
     code, key, _ = start(database)
-    room = polls.room(database, code)
+    room = rooms.room(database, code)
     assert room is not None and room.round == 1 and not room.revealed
     assert classroom.opens(key, room.key_hash) and key not in room.key_hash
 
@@ -151,19 +139,19 @@ def test_a_class_answers_and_the_counts_are_exact(database) -> None:
 def test_a_doubled_or_foreign_answer_changes_nothing(database) -> None:
     code, _, _ = start(database)
     voter = "one-voter"
-    polls.answer(database, code, voter, 1, 1)
-    question = polls.room(database, code).question
+    rooms.answer(database, code, voter, 1, 1)
+    question = rooms.room(database, code).question
     with pytest.raises(ValueError, match="already answered"):
-        polls.answer(database, code, voter, 1, 0)
+        rooms.answer(database, code, voter, 1, 0)
     with pytest.raises(ValueError, match="not one of this question's options"):
-        polls.answer(database, code, "another", 1, 7)
+        rooms.answer(database, code, "another", 1, 7)
     with pytest.raises(ValueError, match="not one of this question's options"):
-        polls.answer(database, code, "another", 1, True)
+        rooms.answer(database, code, "another", 1, True)
     with pytest.raises(ValueError, match="moved on"):
-        polls.answer(database, code, "another", 2, 0)
+        rooms.answer(database, code, "another", 2, 0)
     with pytest.raises(ValueError, match="closed or does not exist"):
-        polls.answer(database, "ZZZZZZ", "another", 1, 0)
-    assert polls.counts(database, code, 1, question) == (0, 1, 0, 0)
+        rooms.answer(database, "ZZZZZZ", "another", 1, 0)
+    assert rooms.counts(database, code, 1, question) == (0, 1, 0, 0)
 
     # The same student in the app: their second click is refused by the database.
     at = student(code)
@@ -172,16 +160,16 @@ def test_a_doubled_or_foreign_answer_changes_nothing(database) -> None:
     assert [e.value for e in at.error] == [
         "You have already answered this round; your first answer counts."
     ]
-    assert polls.counts(database, code, 1, question) == (0, 1, 0, 0)
+    assert rooms.counts(database, code, 1, question) == (0, 1, 0, 0)
 
 
 def test_only_the_key_runs_the_room(database) -> None:
     code, key, _ = start(database)
     other = classroom.new_key()
-    assert not polls.reveal(database, code, other)
-    assert not polls.ask(database, code, other, "claim.leaks")
-    assert not polls.new_round(database, code, other)
-    room = polls.room(database, code)
+    assert not rooms.lecture(database, code, other, "reveal")
+    assert not rooms.lecture(database, code, other, "ask", "claim.leaks")
+    assert not rooms.lecture(database, code, other, "again")
+    room = rooms.room(database, code)
     assert (room.round, room.revealed, room.question) == (1, False, "why.alpha")
 
     # A wrong key in the link: the page says so and shows a student's view.
@@ -192,10 +180,10 @@ def test_only_the_key_runs_the_room(database) -> None:
     teacher = lecturer(code, key)
     teacher.selectbox(key="polls.pick").set_value("claim.leaks").run()
     teacher.button(key="polls.ask").click().run()
-    room = polls.room(database, code)
+    room = rooms.room(database, code)
     assert (room.round, room.question) == (2, "claim.leaks")
     teacher.button(key="polls.again").click().run()
-    assert polls.room(database, code).round == 3
+    assert rooms.room(database, code).round == 3
 
 
 def test_a_student_joins_by_code_and_bad_codes_are_refused(database) -> None:
@@ -213,7 +201,7 @@ def test_a_student_joins_by_code_and_bad_codes_are_refused(database) -> None:
 def test_joins_are_limited_per_session(database) -> None:
     start(database)
     at = open_page(ROOM_PAGE)
-    for _ in range(classroom.JOIN_TRIES):
+    for _ in range(JOIN_TRIES):
         at.text_input(key="polls.code").input("ABCDEF").run()
         at.button(key="polls.join").click().run()
     at.button(key="polls.join").click().run()
@@ -222,24 +210,24 @@ def test_joins_are_limited_per_session(database) -> None:
 
 def test_old_rooms_and_answers_are_deleted(database) -> None:
     code, _, _ = start(database)
-    polls.answer(database, code, "v", 1, 0)
+    rooms.answer(database, code, "v", 1, 0)
     with database.begin() as db:
         db.execute(text("UPDATE polls_rooms SET created = created - :s"),
-                   {"s": classroom.ROOM_LIFETIME_S + 1})  # fmt: skip
-    assert polls.room(database, code) is None
-    polls.purge(database)
+                   {"s": ROOM_LIFETIME_S + 1})  # fmt: skip
+    assert rooms.room(database, code) is None
+    rooms.purge(database)
     with database.connect() as db:
         assert db.execute(text("SELECT COUNT(*) FROM polls_answers")).scalar_one() == 0
         assert db.execute(text("SELECT COUNT(*) FROM polls_rooms")).scalar_one() == 0
-        assert db.execute(text("SELECT version FROM polls_schema")).scalar_one() == 1
+        assert db.execute(text("SELECT version FROM polls_schema")).scalar_one() == 2
 
 
 def test_a_second_round_shows_beside_the_first(database) -> None:
     code, key, _ = start(database)
     for i, choice in enumerate((0, 0, 2)):
-        polls.answer(database, code, f"v{i}", 1, choice)
-    assert polls.new_round(database, code, key)
-    polls.answer(database, code, "v0", 2, 2)  # the same student, after the discussion
+        rooms.answer(database, code, f"v{i}", 1, choice)
+    assert rooms.lecture(database, code, key, "again")
+    rooms.answer(database, code, "v0", 2, 2)  # the same student, after the discussion
     teacher = lecturer(code, key)
     text_shown = " ".join(m.value for m in teacher.markdown)
     assert "Round before: 3 answers" in text_shown and "This round: 1 answer" in text_shown
@@ -251,11 +239,141 @@ def test_a_second_round_shows_beside_the_first(database) -> None:
 def test_answers_are_limited_per_session(database) -> None:
     code, _, _ = start(database)
     at = student(code)
-    at.session_state["polls.answers"] = {
-        ("OTHER1", r): 0 for r in range(classroom.ANSWERS_PER_SESSION)
-    }
+    at.session_state["polls.answers"] = {("OTHER1", r): 0 for r in range(ANSWERS_PER_SESSION)}
     send(at, 1)
     assert [e.value for e in at.error] == [
         "This page has sent too many answers; nothing was saved."
     ]
-    assert polls.counts(database, code, 1, "why.alpha") == (0, 0, 0, 0)
+    assert rooms.counts(database, code, 1, "why.alpha") == (0, 0, 0, 0)
+
+
+def test_wrong_codes_are_limited_per_address(database) -> None:
+    code, _, _ = start(database)
+    wrong = "ABCDEF" if code != "ABCDEF" else "ABCDEG"
+    here, there = "203.0.113.7", "198.51.100.2"
+    for _ in range(JOIN_MISSES_PER_ADDRESS):
+        assert rooms.room(database, wrong, here) is None
+    # The right code too: a refusal of wrong codes alone would tell a guesser the right one.
+    with pytest.raises(ValueError, match="Too many wrong room codes came from your network"):
+        rooms.room(database, code, here)
+    assert rooms.room(database, code, there).code == code  # another address
+    assert rooms.room(database, code).code == code  # a session already in the room
+    with database.begin() as db:
+        db.execute(text("UPDATE polls_misses SET created = created - :s"),
+                   {"s": JOIN_WINDOW_S + 1})  # fmt: skip
+    assert rooms.room(database, code, here).code == code  # after the window
+    rooms.purge(database)
+    with database.connect() as db:
+        assert db.execute(text("SELECT COUNT(*) FROM polls_misses")).scalar_one() == 0
+
+
+def test_a_guesser_opening_new_tabs_is_refused_by_address(database, monkeypatch) -> None:
+    """Ten wrong codes from one address over several sessions, each under its own limit: the
+    page refuses that address any code, the right one too, typed or by link, in plain words;
+    another address, and a student already in the room, go on."""
+    code, _, _ = start(database)
+    monkeypatch.setattr(rooms, "JOIN_MISSES_PER_ADDRESS", 10)
+    address = "203.0.113.7"
+    monkeypatch.setattr(type(st.context), "ip_address", property(lambda _: address))
+    inside = student(code)
+    wrong = "ABCDEF" if code != "ABCDEF" else "ABCDEG"
+    for typed in (["0OIL11", wrong, wrong, wrong], [wrong] * 3, [wrong] * 3):  # three new tabs
+        at = open_page(ROOM_PAGE)
+        for value in typed:
+            at.text_input(key="polls.code").input(value).run()
+            at.button(key="polls.join").click().run()
+            assert next(e.value for e in at.error).startswith("There is no open room")
+    by_link = open_page(ROOM_PAGE, {"room": wrong})  # the tenth
+    assert by_link.error and "room" not in query(by_link) and not by_link.radio
+    with database.connect() as db:  # a malformed code names no room: it is not counted
+        assert db.execute(text("SELECT COUNT(*) FROM polls_misses")).scalar_one() == 10
+
+    at = open_page(ROOM_PAGE)
+    at.text_input(key="polls.code").input(code).run()
+    at.button(key="polls.join").click().run()
+    assert [e.value for e in at.error] == [rooms.REFUSED] and not at.radio
+    by_link = open_page(ROOM_PAGE, {"room": code})
+    assert [e.value for e in by_link.error] == [rooms.REFUSED] and not by_link.radio
+
+    inside.run()
+    assert inside.radio and not inside.error
+    address = "198.51.100.2"
+    assert student(code).radio
+
+
+def test_an_older_schema_is_brought_up_to_date_and_a_newer_refused(database) -> None:
+    with database.begin() as db:
+        db.execute(text("DROP TABLE polls_misses"))
+        db.execute(text("UPDATE polls_schema SET version = 1"))
+    rooms.create_schema(database)
+    with database.begin() as db:
+        assert db.execute(text("SELECT version FROM polls_schema")).scalar_one() == 2
+        assert db.execute(text("SELECT COUNT(*) FROM polls_misses")).scalar_one() == 0
+        db.execute(text("UPDATE polls_schema SET version = 3"))
+    with pytest.raises(RuntimeError, match="newer than this app"):
+        rooms.create_schema(database)
+
+
+async def _tab(url: str, query: str, source: str) -> list[str]:
+    """What Ask the room shows (messages, the answer's radio) to a tab at ``source``, a loopback
+    address of its own, opening the page at ``url`` with ``query``: Streamlit's protocol."""
+    ws_url = url.replace("http://", "ws://") + "/_stcore/stream"
+    async with websockets.connect(ws_url, subprotocols=["streamlit"], local_addr=(source, 0)) as ws:
+        msg = BackMsg()
+        msg.rerun_script.page_name, msg.rerun_script.query_string = "Ask_the_room", query
+        msg.rerun_script.context_info.url = f"{url}/Ask_the_room"
+        await ws.send(msg.SerializeToString())
+        shown, done = [], ForwardMsg.ScriptFinishedStatus.FINISHED_SUCCESSFULLY
+        while True:
+            reply = ForwardMsg.FromString(await asyncio.wait_for(ws.recv(), 60))
+            element = reply.delta.new_element
+            if element.WhichOneof("type") in ("alert", "radio", "exception"):
+                shown.append(element.alert.body or element.radio.label or str(element.exception))
+            if reply.WhichOneof("type") == "script_finished" and reply.script_finished == done:
+                return shown
+
+
+@pytest.mark.xdist_group("replicas")  # one nginx class at a time
+def test_replicas_share_one_room_store_and_know_each_students_address() -> None:
+    """deploy/replicas.py with PostgreSQL: wrong codes from a tab at 127.0.0.2 are counted under
+    that address (nginx's X-Forwarded-For, which Streamlit's server believes from 127.0.0.1) in
+    the one database, whichever replica served them; at the limit that address is refused the
+    right code too, and a tab at 127.0.0.3 opens the room."""
+    if find_nginx() is None or not PG_BIN:
+        _skip_or_fail("no nginx or PostgreSQL (apt-get install -y nginx postgresql)")
+    with Replicas(count=2, postgres=True, pin=False) as replicas, ThreadPoolExecutor(1) as pool:
+        # A thread of its own: the browser tests' Playwright may run an event loop in this one.
+        def tab(query: str, source: str) -> list[str]:
+            return pool.submit(asyncio.run, _tab(replicas.url, query, source)).result()
+
+        eng = rooms.connect(replicas.polls_url)
+        code = rooms.start_room(eng, classroom.new_key())
+        wrong, guesser = "ABCDEF" if code != "ABCDEF" else "ABCDEG", "127.0.0.2"
+        for _ in range(4):  # round robin: two on each replica
+            assert tab(f"room={wrong}", guesser)[0].startswith("There is no open room")
+        with eng.begin() as db:
+            misses = db.execute(text("SELECT address, COUNT(*) FROM polls_misses GROUP BY address"))
+            assert dict(misses.all()) == {classroom.key_hash(guesser): 4}
+            db.execute(text("INSERT INTO polls_misses (address, created) VALUES (:a, :t)"),
+                       [{"a": classroom.key_hash(guesser), "t": time.time()}]
+                       * (JOIN_MISSES_PER_ADDRESS - 4))  # fmt: skip
+        assert tab(f"room={code}", guesser) == [rooms.REFUSED]
+        assert tab(f"room={code}", "127.0.0.3") == ["Your answer"]
+        eng.dispose()
+
+
+def test_the_address_is_the_one_the_nearest_proxy_saw(database, monkeypatch) -> None:
+    """Behind a proxy Streamlit's server does not believe (a private address), a miss counts
+    against the last X-Forwarded-For, what that proxy saw; a public peer's own address counts,
+    whatever it claims; with no address at all (this machine) a miss counts against no one."""
+    start(database)
+    seen: dict = {}
+    monkeypatch.setattr(type(st.context), "ip_address", property(lambda _: seen["ip"]))
+    monkeypatch.setattr(type(st.context), "headers", property(lambda _: seen))
+    claimed = "198.51.100.66, 203.0.113.9"
+    for ip, forwarded in (("10.0.0.5", claimed), ("8.8.8.8", claimed), (None, "")):
+        seen.update({"ip": ip, "X-Forwarded-For": forwarded})
+        open_page(ROOM_PAGE, {"room": "ABCDEF"})
+    with database.connect() as db:
+        misses = db.execute(text("SELECT address, COUNT(*) FROM polls_misses GROUP BY address"))
+        assert dict(misses.all()) == {classroom.key_hash(a): 1 for a in ("203.0.113.9", "8.8.8.8")}
