@@ -45,7 +45,7 @@ with costs:
 def weights(gamma: int, cost: float, shown: tuple[str | None, tuple[str, ...]]) -> None:
     """Everything the words and weights move: the view, the weight editor, the share link."""
     scenario = state.current()
-    if editor.on_show(scenario) != shown:  # the preset menu and its lesson box too
+    if (editor.current_lesson(scenario), scenario.labels) != shown:  # the preset menu's lesson too
         st.rerun(scope="app")
     live_view(gamma, cost, page.style())
 

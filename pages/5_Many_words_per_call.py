@@ -8,11 +8,14 @@ from specviz.figures.numbers import percent
 from specviz.language import toy_check, toy_curve, toy_run, toy_words
 from specviz.links import DECODE_PARAMS, DECODE_SECTIONS, YOUR_PAIR
 from specviz.ui import page, state
-from specviz.ui.timeline import timeline
 
 PAIR, GAMMA, COST, TEMPERATURE, LENGTH, SECTION = DECODE_PARAMS  # the settings, in link order
 page.setup("pages/5_Many_words_per_call.py")
 scenario, note, style = state.current(), state.notation(), page.style()
+# The timeline: mounted once, handed each run's data, so that a control redraws it in place.
+timeline = st.components.v2.component(
+    "specviz.timeline", js=fig.TIMELINE_JS, css=fig.TIMELINE_CSS, isolate_styles=True
+)
 
 st.title("Many words per call")
 intro = note.fill(fig.INTRO)
@@ -88,13 +91,11 @@ def sections(
 ) -> None:  # fmt: skip
     """The sections below the controls, as tabs: only the open one is drawn, so that a control
     redraws one section's charts, not all three sections' (benchmarks/README.md, "Instant")."""
-    if scenario.projector:  # the house's large type does not reach table cells
-        st.html("<style>.st-key-dec-check :is(td, th) { font-size: 1.35rem !important; }</style>")
     section, tabs = state.param_tabs(SECTION, DECODE_SECTIONS)
     with tabs[section]:
         if section == "calls":
             page.chart(*fig.time_figure(run, cost, style), key="dec.chart.time")
-            timeline(words, run, style)
+            timeline(key="dec.timeline", data=fig.timeline_data(words, run, style))
             return
         check = page.cached(toy_check, temperature, gamma)  # every pair: predicted and measured
         if section == "pays":

@@ -10,9 +10,7 @@ from specviz.rules import RULES
 from specviz.ui import page, state
 
 page.setup("pages/6_Why_its_exact.py")
-scenario = state.current()
-note = state.notation()
-style = page.style()
+scenario, note, style = state.current(), state.notation(), page.style()
 
 st.title("Why it's exact")
 if not scenario.projector:  # on a projector the case and its proof come first

@@ -10,8 +10,7 @@ from specviz.rejection import across_presets, rejection_comparison
 from specviz.ui import page, state
 
 page.setup("pages/7_Rejection_sampling.py")
-scenario = state.current()
-note = state.notation()
+scenario, note = state.current(), state.notation()
 
 st.title("Is it just rejection sampling?")
 if not scenario.projector:  # on a projector the control and its chart come first

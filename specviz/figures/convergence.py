@@ -146,8 +146,17 @@ def convergence_datasets(series: Sequence[Series], band: TVBand) -> dict[str, li
 
 
 def _layers(looks: Sequence[Look], style: ChartStyle) -> list[dict]:
-    """The band, the invisible extent and ticks, the lines, lone points as dots, the legend."""
-    x, y = _axes(style)
+    """The band, the invisible extent and ticks, the lines, lone points as dots, the legend; x
+    (N) and y (TV) on log scales, their ticks from data."""
+    log = {"type": "quantitative", "scale": {"type": "log", "nice": False}}
+    x = log | {"field": "n", "title": "N runs (log scale)"}
+    x["axis"] = {"labelExpr": _N_LABELS, "grid": True, "values": vega.ticks_from("xticks", "n")}
+    y_axis = {"format": "~g", "grid": True, "values": vega.ticks_from("yticks", "tv")}
+    y_title = style.fill("distance to {T} (log scale)")
+
+    def y(field: str) -> dict:
+        return log | {"field": field, "title": y_title, "axis": y_axis}
+
     by_series = _series_encoding(looks, style)
     band_legend = _legend(style) | {"orient": "bottom-left", "columns": 1, "symbolType": "square"}
     band_fill = {"field": "band", "type": "nominal", "scale": {"range": [palette.GRID]}}
@@ -188,16 +197,6 @@ def _legend(style: ChartStyle) -> dict:
         "labelFontSize": style.font_size,
         "symbolSize": 500 if style.projector else 300,
     }
-
-
-def _axes(style: ChartStyle) -> tuple[dict, object]:
-    """The x encoding (N) and a maker of y encodings (TV) on log scales, their ticks from data."""
-    log = {"type": "quantitative", "scale": {"type": "log", "nice": False}}
-    x = log | {"field": "n", "title": "N runs (log scale)"}
-    x["axis"] = {"labelExpr": _N_LABELS, "grid": True, "values": vega.ticks_from("xticks", "n")}
-    y_axis = {"format": "~g", "grid": True, "values": vega.ticks_from("yticks", "tv")}
-    y_title = style.fill("distance to {T} (log scale)")
-    return x, lambda field: log | {"field": field, "title": y_title, "axis": y_axis}
 
 
 def _series_encoding(looks: Sequence[Look], style: ChartStyle) -> dict:
@@ -277,7 +276,8 @@ def zoo_spec(comparison: ZooComparison, title: str, style: ChartStyle = DEFAULT_
         mean_series(band, 2),
     ]
     if comparison.tv > 0:  # total_variation already counts rounding as 0
-        floor = _flat(comparison.tv, int(band.n[-1]))
+        ends, tvs = np.array([1, int(band.n[-1])]), np.array([comparison.tv] * 2)  # a flat line
+        floor = TVPath(ends, np.zeros((2, 1), dtype=np.int64), tvs)
         series.append(Series(f"its floor: distance {tv_text(comparison.tv)}", (floor,), 3))
     width = style.line_width + 1
     looks = [
@@ -287,12 +287,6 @@ def zoo_spec(comparison: ZooComparison, title: str, style: ChartStyle = DEFAULT_
         Look(palette.INK, width=style.line_width / 2 + 0.5, dash=(2, 3)),
     ]
     return convergence_spec(series, looks, band, "The mistake stalls at its floor", style)
-
-
-def _flat(tv: float, n_max: int) -> TVPath:
-    """A horizontal line at ``tv`` from N = 1 to ``n_max``, as a two-point path."""
-    cps = np.array([1, n_max], dtype=np.int64)
-    return TVPath(cps, np.zeros((2, 1), dtype=np.int64), np.array([tv, tv]))
 
 
 def zoo_chart_caption(comparison: ZooComparison, title: str, notation: Notation) -> str:

@@ -535,7 +535,7 @@ def time_figure(run: Decoding, cost: float, style: ChartStyle) -> tuple[dict, st
 # --------------------------------------------------------------------------- the timeline
 
 _HERE = Path(__file__).resolve().parent
-#: The timeline view's code and style (:mod:`specviz.ui.timeline` mounts it once per page).
+#: The timeline view's code and style (the page mounts it).
 TIMELINE_JS = (_HERE / "timeline.js").read_text(encoding="utf-8")
 TIMELINE_CSS = (_HERE / "timeline.css").read_text(encoding="utf-8")
 
@@ -554,24 +554,20 @@ def _word(words: Sequence[str], word: int) -> str:
     return "“.”" if words[word] == "." else words[word]
 
 
-def timeline_caption(run: Decoding, n: Notation) -> str:
-    """The run in words: calls, guesses kept, bucket and bonus words."""
-    kept, bucket, bonus = (int((run.origin == o).sum()) for o in Origin)
-    return n.fill(
-        f"{run.n_tokens} words from {run.target_calls} calls of the target {{T}} "
-        f"({run.words_per_call:.2f} words per call) and {run.draft_calls} draft steps: "
-        f"{kept} words are kept guesses of the draft {{D}}, {bucket} come from the leftover "
-        f"bucket after a rejection, {bonus} are bonus words after a call whose {run.gamma} "
-        "guesses were all kept."
-    )
-
-
 def timeline_data(words: Sequence[str], run: Decoding, style: ChartStyle) -> dict:
     """The text with each word's origin and every call's guesses, verdicts and odds, plain JSON
     for the timeline view (``timeline.js``: the replay, and each guess's tooltip, are made in
     the browser)."""
     name = np.array([_word(words, i) for i in range(len(words))])
     odds = np.stack([run.draft_p, run.draft_q, run.keep_chance], axis=-1)
+    kept, bucket, bonus = (int((run.origin == o).sum()) for o in Origin)
+    alt = style.fill(  # the run in words: calls, guesses kept, bucket and bonus words
+        f"{run.n_tokens} words from {run.target_calls} calls of the target {{T}} "
+        f"({run.words_per_call:.2f} words per call) and {run.draft_calls} draft steps: "
+        f"{kept} words are kept guesses of the draft {{D}}, {bucket} come from the leftover "
+        f"bucket after a rejection, {bonus} are bonus words after a call whose {run.gamma} "
+        "guesses were all kept."
+    )
     return {"gamma": run.gamma, "text": spelled(words, run.tokens), "origin": run.origin.tolist(),
             "call": run.call_of.tolist(), "drafts": name[run.drafts].tolist(),
             "verdict": run.verdict.tolist(), "odds": np.round(odds, 6).tolist(),
@@ -579,5 +575,5 @@ def timeline_data(words: Sequence[str], run: Decoding, style: ChartStyle) -> dic
             "final_origin": run.final_origin.tolist(),
             "shown": np.bincount(run.call_of, minlength=run.target_calls).tolist(),
             "T": style.notation.target, "D": style.notation.draft,
-            "alt": timeline_caption(run, style.notation),
+            "alt": alt,
             "css": f"--fs: {style.html_font_size}px; {palette_css()}"}  # fmt: skip

@@ -182,31 +182,6 @@ def _ratios(step: OneTokenStep, style: ChartStyle) -> tuple[list[str], list[str]
     return hover, fit.fit_row([full, compact], np.ones(step.size), 1.3, style)
 
 
-def _acceptance_rows(labels: Sequence[str], step: OneTokenStep, style: ChartStyle) -> dict:
-    """The acceptance chart's datasets: a row per word, and the y axis's top and ticks."""
-    proposed, accept = step.q > 0, step.accept
-    reject = np.where(proposed, 1 - accept, 0.0)
-    hover, ratio = _ratios(step, style)
-    top = 1.06 + 0.14 * max((t.count("\n") + 1 for t in ratio if t), default=0)
-    kept = [percent(a) if ok else "—" for a, ok in zip(accept, proposed, strict=True)]
-    bounced = [percent(r) if r > 0 else "" for r in reject]
-    bars = vega.rows(
-        labels,
-        accept=accept,
-        reject=reject,
-        top=accept + reject,
-        kept_mid=accept / 2,
-        bounced_mid=accept + reject / 2,
-        kept_text=_inside(kept, accept, top, style),
-        bounced_text=_inside(bounced, reject, top, style),
-        # Vega stacks a text's further lines below its anchor: each line is a row of its own.
-        ratio_top=[t.split("\n")[0] if "\n" in t else "" for t in ratio],
-        ratio=[t.split("\n")[-1] for t in ratio],
-        hover=hover,
-    )
-    return {"bars": bars, "ceiling": [{"y": top}], "yticks": vega.share_ticks(top)}
-
-
 def acceptance_figure(labels: Sequence[str], step: OneTokenStep, style: ChartStyle) -> dict:
     """Acceptance probability min(1, {T}/{D}) per word, the rejected remainder stacked on top,
     the ratio printed over each bar (:func:`_ratios`) and in its tooltip."""
@@ -234,7 +209,28 @@ def acceptance_figure(labels: Sequence[str], step: OneTokenStep, style: ChartSty
         *vega.room("ceiling", "y"),
     ]
     title = vega.title("A proposed word is kept with probability min(1, {T}/{D})", style)
-    return vega.chart(style, title, _acceptance_rows(labels, step, style), layers)
+    proposed, accept = step.q > 0, step.accept
+    reject = np.where(proposed, 1 - accept, 0.0)
+    hover, ratio = _ratios(step, style)
+    top = 1.06 + 0.14 * max((t.count("\n") + 1 for t in ratio if t), default=0)
+    kept = [percent(a) if ok else "—" for a, ok in zip(accept, proposed, strict=True)]
+    bounced = [percent(r) if r > 0 else "" for r in reject]
+    bars = vega.rows(
+        labels,
+        accept=accept,
+        reject=reject,
+        top=accept + reject,
+        kept_mid=accept / 2,
+        bounced_mid=accept + reject / 2,
+        kept_text=_inside(kept, accept, top, style),
+        bounced_text=_inside(bounced, reject, top, style),
+        # Vega stacks a text's further lines below its anchor: each line is a row of its own.
+        ratio_top=[t.split("\n")[0] if "\n" in t else "" for t in ratio],
+        ratio=[t.split("\n")[-1] for t in ratio],
+        hover=hover,
+    )
+    datasets = {"bars": bars, "ceiling": [{"y": top}], "yticks": vega.share_ticks(top)}
+    return vega.chart(style, title, datasets, layers)
 
 
 def bucket_figure(labels: Sequence[str], step: OneTokenStep, style: ChartStyle) -> dict:

@@ -6,8 +6,6 @@ import numpy as np
 
 from specviz.limits import ROUNDING
 
-__all__ = ["count", "pace", "percent", "tv_text"]
-
 
 def percent(x: float) -> str:
     """A probability as a percentage with the precision a reader needs (no fake zeros)."""

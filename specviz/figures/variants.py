@@ -42,11 +42,6 @@ def exactness(check: RuleCheck) -> str:
     return "on this pair only" if check.tv == 0 else "no"
 
 
-def run_passes(check: RuleCheck) -> str:
-    """The Monte Carlo check in one word, for a metric: can the runs be told from the target?"""
-    return "✗ fails" if check.stands_out else "✓ passes"
-
-
 def run_verdict(check: RuleCheck) -> str:
     """What the Monte Carlo run says, in a few words."""
     if check.stands_out:

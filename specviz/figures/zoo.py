@@ -78,15 +78,14 @@ def zoo_figures(
     comparison: ZooComparison,
 ) -> dict[str, tuple[dict, str]]:
     """Both charts of the Bug zoo page with their alt text: ``{"law", "tv"}``."""
-    notation = style.notation
     title = style.fill(comparison.rule.title)
     return {
         "law": (
             zoo_law_figure(labels, step, comparison, title, style),
-            zoo_law_caption(labels, step, comparison, title, notation),
+            zoo_law_caption(labels, step, comparison, title, style.notation),
         ),
         "tv": (
             zoo_spec(comparison, title, style),
-            zoo_chart_caption(comparison, title, notation),
+            zoo_chart_caption(comparison, title, style.notation),
         ),
     }

@@ -12,11 +12,6 @@ from specviz.scenario import PRESETS, PRESETS_BY_KEY, Scenario, random_scenario
 from specviz.ui import presenter, state
 
 
-def _load_random() -> None:
-    now = state.current()
-    state.save(random_scenario(now, now.next_seed()))
-
-
 def load_preset(key: str) -> None:
     """Load the preset ``key``'s words and weights (any other key changes nothing)."""
     if key in PRESETS_BY_KEY:
@@ -34,16 +29,11 @@ def current_lesson(scenario: Scenario) -> str | None:
     return None
 
 
-def on_show(scenario: Scenario) -> tuple[str | None, tuple[str, ...]]:
-    """What the preset picker shows for ``scenario``: the lesson on show and the words it names."""
-    return current_lesson(scenario), scenario.labels
-
-
 def preset_picker(scenario: Scenario, note: Notation) -> tuple[str | None, tuple[str, ...]]:
     """The presets menu, Random, and the lesson of the preset on show, in a slot that is always
     there (a box appearing above the sliders would redraw them and drop a keyboard user's focus);
     empty while a step of the lecturer's plan is on show, whose talking point says the lesson.
-    Returns what it shows (:func:`on_show`)."""
+    Returns what it shows: the lesson on show and the words it names."""
     lesson = current_lesson(scenario)
     pick, shuffle = st.columns([3, 2], vertical_alignment="bottom")
     state.bound(
@@ -60,16 +50,16 @@ def preset_picker(scenario: Scenario, note: Notation) -> tuple[str | None, tuple
         "Random",
         key="preset.random",
         icon=":material/casino:",
-        on_click=_load_random,
+        on_click=lambda: state.save(random_scenario(state.current(), state.current().next_seed())),
         help="Random weights from the next seed (in the link), so it can be replayed.",
         width="stretch",
     )
     slot = st.empty()
-    if presenter.on():
+    if presenter.on() or lesson is None:
         pass
     elif lesson == "random":
         slot.info(f"**Random** weights drawn with seed {scenario.seed}.", icon=":material/casino:")
-    elif lesson is not None:
+    else:
         preset = PRESETS_BY_KEY[lesson]
         slot.info(
             f"**{preset.title}.** {note.fill(preset.lesson_for(scenario.labels))}",
@@ -118,8 +108,6 @@ def weight_editor(scenario: Scenario, note: Notation) -> None:
         f"A word holds {LABEL_RULE}. Weights are relative: each model's weights are divided by "
         "their sum, so the charts show probabilities."
     )
-    # A word's box holds 12 characters whatever the screen (the sliders give way).
-    st.html("<style>.st-key-pg-weights [data-testid=stColumn]:first-child{min-width:10rem}</style>")
     with st.container(key="pg-weights"):
         with st.container(key="pg-weights-head"):
             heads = ("word", "target {T}", "draft {D}")

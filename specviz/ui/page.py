@@ -41,15 +41,13 @@ T = TypeVar("T")
 
 @dataclass(frozen=True)
 class PageInfo:
-    """One page of the menu: its script (relative to the app's root), label, icon, what it
-    teaches (the landing page lists it), and whether it shows the Playground's words and weights
-    (those pages send a learner with an all-zero model back to the Playground)."""
+    """One page of the menu: its script (relative to the app's root), label, icon and what it
+    teaches (the landing page lists it)."""
 
     script: str
     label: str
     icon: str
     blurb: str = ""
-    uses_weights: bool = True
     #: Part of the learner's path (Home lists these in order); the lecturer's guide is not.
     for_learners: bool = True
     #: The control being taught and the chart it moves (their element keys, or "key selector"
@@ -100,7 +98,6 @@ PAGES: tuple[PageInfo, ...] = (
         "One target call checks several guesses of a cheap draft: see how many words each "
         "call writes, which words the draft gets right, and when it is faster than plain "
         "decoding — for toy language models or your own pair from the Playground.",
-        uses_weights=False,
         fold=("w.gamma", "dec.chart.gamma"),
     ),
     PageInfo(
@@ -142,7 +139,6 @@ PAGES: tuple[PageInfo, ...] = (
         ":material/co_present:",
         "A 50-minute lesson plan through these pages, stepped through in one tab, with what to "
         "say and ask at each step and the misconceptions to expect.",
-        uses_weights=False,
         for_learners=False,
     ),
     PageInfo(
@@ -151,79 +147,15 @@ PAGES: tuple[PageInfo, ...] = (
         ":material/how_to_vote:",
         "Answer the lecturer's question on your phone with a room code; the projector shows how "
         "the room split, then the answer.",
-        uses_weights=False,
         for_learners=False,
     ),
 )
 _BY_SCRIPT = {info.script: info for info in PAGES}
 
-#: Every page, every mode. The Playground's weight rows label each slider (a phone stacks the row,
-#: and an unlabelled pair of sliders says nothing); on a wide screen the header row says it once.
-#: Captions: Streamlit draws them at 60 % opacity (#828180 on white, 3.9:1); AA needs 4.5:1.
-_BASE_CSS = """
-[data-testid="stCaptionContainer"] { opacity: 1 !important; color: #555555 !important; }
-/* Keyboard focus: a 3 px ink ring (12:1 and more on the page's light greys), not Streamlit's
-   half-clear red or grey fill; around the drawn control where the input is hidden (a slider's
-   thumb, a switch, a text box's frame). tests/test_browser_focus.py holds it. */
-:focus-visible, [data-testid="stSlider"] div:has(> div > input:focus-visible),
-label:has(input:focus-visible), [role="group"]:has(> input:focus-visible),
-[data-testid="stNumberInputContainer"]:has(input:focus-visible),
-[data-testid="stTextInputRootElement"]:has(input:focus-visible)
-  { outline: 3px solid #1a1a1a !important; outline-offset: 2px; }
-input:focus-visible { outline: none !important; }
-[data-testid="stMain"]:focus-visible { outline-offset: -3px; }  /* scrolled by the keyboard */
-/* Tabs hold a page's sections: their names read as headings, not as Streamlit's 14 px (except
-   on a phone, where every name must stay in sight). */
-@media (min-width: 640px) { [data-testid="stTab"] p { font-size: 1.2rem; font-weight: 600; } }
-/* A wide table scrolls inside its own box on a phone; the page never scrolls sideways. */
-[data-testid="stMarkdownContainer"] table { display: block; max-width: 100%; overflow-x: auto; }
-@media (max-width: 639.98px) {
-  [data-testid="stMarkdownContainer"] table { font-size: .8rem; }
-  [data-testid="stMarkdownContainer"] :is(td, th) { padding: .25rem .3rem; }
-}
-@media (min-width: 640px) {
-  .st-key-pg-weights [data-testid="stWidgetLabel"] { display: none; }
-}
-@media (max-width: 639.98px) {
-  .st-key-pg-weights-head { display: none; }
-}
-"""
-
-#: Projector mode: everything a student reads from the back row, one step larger, and the top of
-#: the page tight enough that the control being taught and the chart it moves share one screen.
-_PROJECTOR_CSS = """
-/* Projector mode. Sizes in rem, and the root grows with the screen: a 1920 px projector shows
-   the page as a 1280 px one, the back row reading 24 px and more (tests/test_browser_type.py). */
-html { font-size: clamp(16px, 1.25vw, 20px) !important; }
-[data-testid="stMainBlockContainer"] { padding-top: 3.2rem !important; padding-bottom: 2rem; }
-[data-testid="stMain"] code { font-size: .9em; }
-[data-testid="stMain"] [data-testid="stIconMaterial"] { font-size: 1.2rem !important; }
-[data-testid="stMarkdownContainer"] p, [data-testid="stMarkdownContainer"] li,
-[data-testid="stCaptionContainer"], [data-testid="stWidgetLabel"] p,
-[data-testid="stBaseButton-secondary"] p, [data-testid="stPageLink"] p,
-[data-testid="stAlertContentInfo"] p, [data-testid="stAlertContentWarning"] p,
-[data-testid="stAlertContentError"] p, [data-testid="stAlertContentSuccess"] p,
-[data-testid="stExpander"] summary p, [data-testid="stTab"] p,
-[data-testid="stRadioOption"] p, [data-testid="stMarkdownContainer"] td,
-[data-testid="stMarkdownContainer"] th
-  { font-size: 1.35rem !important; line-height: 1.4; }
-[data-testid="stMetricLabel"] p { font-size: 1.3rem !important; }
-[data-testid="stMetricValue"], [data-testid="stMetricValue"] [data-testid="stMarkdownContainer"] p
-  { font-size: 2.6rem !important; font-weight: 600; line-height: 1.2; }
-[data-testid="stSliderThumbValue"] p, [data-testid="stSliderTickBar"] p
-  { font-size: 1.2rem !important; }
-/* The thumb is the element holding the (visually hidden) range input: 26 px instead of 12. */
-[data-testid="stSlider"] div:has(> div > input[type="range"]) {
-  width: 1.6rem !important; height: 1.6rem !important; }
-/* Room above the track for the value over the thumb, so it never runs into the label. */
-[data-testid="stSlider"] [role="group"] { padding-top: 1.1rem; }
-/* Unselected radio circles: a solid ring, not a faint grey disc. */
-[data-testid="stRadioOption"] > div > div:first-child {
-  width: 1.3rem !important; height: 1.3rem !important; border: 2px solid #1a1a1a !important; }
-h1 { font-size: 2.4rem !important; padding: 0 0 0.4rem 0 !important; }
-h2, h3 { font-size: 2rem !important; }
-input, [data-baseweb="select"] { font-size: 1.3rem !important; }
-"""
+#: Every page's style, and projector mode's on top (read once).
+_BASE_CSS, _PROJECTOR_CSS = (
+    Path(__file__).with_name(f).read_text("utf-8") for f in ("page.css", "projector.css")
+)
 
 
 def info(script: str) -> PageInfo:
@@ -329,10 +261,13 @@ def finish() -> None:
     state.sync_url()
 
 
-def stop(message: str, *, kind: str = "error") -> NoReturn:
-    """Show ``message`` (an error, warning or info box), finish the run and stop the page."""
+def stop(message: str, *, kind: str = "error", to_playground: bool = False) -> NoReturn:
+    """Show ``message`` (an error, warning or info box) and a link to the Playground if
+    ``to_playground``, finish the run and stop the page."""
     box = {"error": st.error, "warning": st.warning, "info": st.info}[kind]
     box(message, icon=":material/error:" if kind == "error" else ":material/info:")
+    if to_playground:
+        st.page_link(PAGES[1].script, label="Open the Playground", icon=PAGES[1].icon)
     finish()
     st.stop()
     raise AssertionError("st.stop() returned")  # pragma: no cover - for the type checker
@@ -345,23 +280,14 @@ def lesson() -> tuple[Scenario, OneTokenStep]:
     try:
         return scenario, scenario.step()
     except ValueError as problem:
-        st.error(
-            f"{problem} Set at least one of its weights above zero on the Playground.",
-            icon=":material/error:",
-        )
-        st.page_link(PAGES[1].script, label="Open the Playground", icon=PAGES[1].icon)
-        finish()
-        st.stop()
-        raise AssertionError("st.stop() returned") from problem  # pragma: no cover
+        message = f"{problem} Set at least one of its weights above zero on the Playground."
+        stop(message, to_playground=True)
 
 
 def style() -> ChartStyle:
     """How charts look for this session: projector sizes and lettering."""
-    return _style(state.current().projector, state.current().swapped)
-
-
-def _style(projector: bool, swapped: bool) -> ChartStyle:
-    return ChartStyle(projector=projector, notation=Notation(swapped=swapped))
+    s = state.current()
+    return ChartStyle(projector=s.projector, notation=Notation(swapped=s.swapped))
 
 
 # cache_resource, not cache_data: results and figures are shared read-only, and unpickling them on
@@ -424,7 +350,6 @@ def chart(figure: dict, caption: str, key: str) -> None:
     # The alt text names the chart and points to its description below: a caption in ``alt``
     # would change with the data and remount the chart instead of updating it in place.
     title = figure.get("title", "")
-    title = title.get("text", "") if isinstance(title, dict) else title
     title = " ".join(title) if isinstance(title, list) else title
     # A keyed container: a chart without selections has no element id; tests and the fold check
     # find it by the container's ``st-key-`` class.

@@ -18,21 +18,7 @@ KEPT = ("seed", "projector", "letters")  #: what a step's link keeps of the lect
 _keys = st.components.v2.component(
     "specviz.presenter_keys", js=(Path(__file__).parent / "presenter.js").read_text("utf-8")
 )
-# The step's talking point stands in for the page's title and intro (visually hidden, still read
-# by a screen reader), the bar rises beside the menu's button (the header is see-through), and it
-# is tight: the control being taught and its chart must still
-# share one screen at 1280x720 (tests/test_browser_presenter.py).
-_CSS = """<style>[data-testid="stMainBlockContainer"] { padding-top: 1rem !important; }
-  [data-testid="stHeader"] { background: none; pointer-events: none; }
-  [data-testid="stHeader"] button { pointer-events: auto; }
-  [data-testid="stMain"] [data-testid="stElementContainer"]:has(h1) { position: absolute;
-    width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
-  .st-key-presenter { padding: .4rem .8rem !important; gap: .3rem !important; }
-  .st-key-presenter-keys { display: none; }
-  .st-key-presenter a { background: none; border: 1px solid #767676; }
-  .st-key-presenter a p { font-weight: 600 !important; }
-  .st-key-presenter-say [data-testid=stMarkdownContainer] p {
-    font-size: 1.25rem !important; line-height: 1.25; margin-bottom: .2rem; }</style>"""
+_CSS = f"<style>{Path(__file__).with_name('presenter.css').read_text('utf-8')}</style>"
 
 
 def link(number: int, label: str, **kwargs: Any) -> None:
