@@ -7,14 +7,20 @@ keyboard, the projector's fold, a phone's chart titles, the menu a deep link mus
 fails every test that reads it, without loading the page again). Under xdist the tests of one
 visit share a group (:func:`group`), so one worker makes it once.
 
-A visit, in order: load the page; let charts and embedded views settle; on the 1920 projector,
-the rendered size of every character (tests/test_browser_type.py) and the parts of its γ slider;
-record what it shows (exceptions, headings, menu, the fold's boxes on a projector, clipped chart
-texts and sideways overflow on a phone); a screenshot; the contrast check (and axe, on the laptop
-and the 1920 projector); on the laptop, Tab round the page judging each focus ring
-(tests/test_browser_focus.py) and put the page back as it was, move the first slider (or radio
-group) from the keyboard, press → in the embedded views, and audit again; last, a screenshot of
-the whole page.
+A visit, in order: load the page; let charts and embedded views settle; on the 1920 projector, the
+rendered size of every character (tests/test_browser_type.py) and the parts of its γ slider; record
+what it shows (exceptions, headings, menu, the fold's boxes on a projector, clipped chart texts and
+sideways overflow on a phone); a screenshot; the contrast check (and axe, on the laptop and the 1920
+projector); on the laptop, Tab round the page judging each focus ring (tests/test_browser_focus.py)
+and put the page back as it was, move the first slider (or radio group) from the keyboard, press →
+in the embedded views, and audit again. The 1280×720 projector is the 1920 visit's page made smaller
+(projector mode's styles are one set at both sizes; only the layout differs, and Streamlit, Plotly,
+Vega and the views all lay out again on a resize): its fold and width are measured there, without
+loading the page a second time — but for a page with an iframe (One draw's player), which gets a
+visit of its own: Streamlit sizes an iframe to its document's scroll height, which never drops below
+the iframe's own, so it can grow but never shrink (a window made smaller keeps a too tall player
+until the page is loaded again). Each seat's first screen is saved in tests/screenshots/ for a human
+to judge.
 
 What a probe finds that is not the page loading (the sizes, the Tab walk) is kept as the error it
 raised, so that it fails only the test that reads it.
@@ -114,15 +120,20 @@ class Visit:
     gamma: dict[str, dict[str, float] | None] | Exception = field(default_factory=dict)
     #: The laptop: every stop of Tab round the page (a11y.tab_walk).
     stops: list[dict[str, Any]] | Exception = field(default_factory=list)
+    #: The 1920 projector: the same page at 1280×720.
+    small: Visit | None = None
 
 
 def group(script: Path, seat: Seat) -> pytest.MarkDecorator:
     """The xdist group of the tests that read the visit of (script, seat)."""
+    seat = PROJECTOR if seat is PROJECTOR_720 else seat
     return pytest.mark.xdist_group(f"visit-{page_id(script)}-{seat.name}")
 
 
 def visit_of(request: pytest.FixtureRequest, script: Path, seat: Seat) -> Visit:
     """The visit of (script, seat): made on the first ask in this session, then kept."""
+    if seat is PROJECTOR_720 and (small := visit_of(request, script, PROJECTOR).small):
+        return small
     visits = request.getfixturevalue("visits")
     key = f"{page_id(script)}-{seat.name}"
     if key not in visits:
@@ -189,9 +200,7 @@ def make_visit(browser: Any, base_url: str, script: Path, seat: Seat, shots: Pat
             found.fold = {"control": box(page, fold[0]), "chart": box(page, fold[1])}
         if seat is PHONE:
             found.clipped = page.evaluate(_CLIPPED_TITLES)
-        found.overflow = page.evaluate(
-            "() => document.querySelector('[data-testid=stMain]').scrollWidth - innerWidth"
-        )
+        found.overflow = page.evaluate(_OVERFLOW)
         page.screenshot(path=str(shots / f"{name}.png"))
         if seat.audited:
             found.audits.append(audit(page, f"{page_id(script)} {seat.name}, loaded", seat.axe))
@@ -207,9 +216,10 @@ def make_visit(browser: Any, base_url: str, script: Path, seat: Seat, shots: Pat
                     press_in_frames(page)
                     label += ", then → ×4 in the embedded views"
                 found.audits.append(audit(page, label))
+        if seat is PROJECTOR and fold and not page.locator("[data-testid=stMain] iframe").count():
+            found.small = smaller(page, watcher, fold, shots / f"{page_id(script)}-720.png")
         found.exceptions = list(watcher.exceptions)
         found.shown_exceptions = page.get_by_test_id("stException").all_inner_texts()
-        shoot_whole(page, shots / f"{name}-whole.png", seat.width)
         return found
     finally:
         context.close()
@@ -241,13 +251,15 @@ def slider_parts(page: Any, key: str) -> dict[str, dict[str, float] | None]:
     return {name: page.locator(css).bounding_box() for name, css in parts.items()}
 
 
-def shoot_whole(page: Any, path: Path, width: int) -> None:
-    """The whole page, for a human to judge: the viewport grown to the main area's height
-    (Streamlit scrolls an inner container, so a full-page screenshot would stop at the fold)."""
-    height = page.evaluate("() => document.querySelector('[data-testid=stMain]').scrollHeight")
-    page.set_viewport_size({"width": width, "height": int(height) + 40})
+def smaller(page: Any, watcher: Any, fold: tuple[str, str], shot: Path) -> Visit:
+    """The projector's page at 1280×720: its fold and width."""
+    page.set_viewport_size({"width": PROJECTOR_720.width, "height": PROJECTOR_720.height})
     settle(page)
-    page.screenshot(path=str(path))
+    found = shows(page, watcher)
+    found.fold = {"control": box(page, fold[0]), "chart": box(page, fold[1])}
+    found.overflow = page.evaluate(_OVERFLOW)
+    page.screenshot(path=str(shot.with_name(shot.name.replace("/", "-"))))
+    return found
 
 
 def box(page: Any, key: str) -> dict[str, float]:
@@ -294,6 +306,8 @@ def move_first_control(page: Any) -> Moved | None:
     poll(page, lambda: value() != before, f"the {what} to move", timeout_ms=5_000)
     return Moved(what, before, value())
 
+
+_OVERFLOW = "() => document.querySelector('[data-testid=stMain]').scrollWidth - innerWidth"
 
 _CLIPPED_TITLES = """() => {
   const out = [];
