@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
 from specviz import limits
@@ -97,9 +97,6 @@ def read_all(
     return {name: value for name, (value, _) in read.items()}, [n for _, n in read.values() if n]
 
 
-# ------------------------------------------------------------------------- building blocks
-
-
 def _plain(value: object) -> str:
     """A choice as a link writes it: a float without a needless ``.0`` (``1``, ``0.1``)."""
     return f"{value:g}" if isinstance(value, float) else str(value)
@@ -112,6 +109,7 @@ def _choice(
     describe: Callable[[T], str],
     problem: str = "must be one of {}",
     format: Callable[[T], str] = _plain,
+    omit_default: bool = False,
 ) -> Param[T]:
     """One of ``choices``, written as ``format(choice)`` (distinct texts); a number choice is
     also read from any spelling of its number. ``problem`` is the notice's words for any other
@@ -130,7 +128,9 @@ def _choice(
             raise LinkError(problem.format(listed))
         return choices[choices.index(number)]
 
-    return Param(name, default, parse, format, describe(default), tuple(choices))
+    return Param(
+        name, default, parse, format, describe(default), tuple(choices), None, omit_default
+    )
 
 
 def _flag(name: str, *on: str) -> Param[bool]:
@@ -178,8 +178,6 @@ def _number(text: str) -> float | None:
         return short_number(text)
     return number if number == number else None
 
-
-# -------------------------------------------------------------------- the lesson's state
 
 #: What a vocabulary word may hold, in words (said before typing, and in notices).
 LABEL_RULE = f"letters of any alphabet, digits, emoji, spaces and - ' . ! ? — up to {MAX_LABEL}"
@@ -230,19 +228,14 @@ def _entries(text: str, counted: str) -> list[str]:
     return parts
 
 
-def _weight(text: str) -> int:
-    """One weight of a link, rounded to a whole number (LinkError unless from 0 to MAX_WEIGHT)."""
-    number = _number(text)
-    if number is None or not 0 <= number <= MAX_WEIGHT:
-        raise LinkError(f"has an entry that is not a number from 0 to {MAX_WEIGHT}")
-    return round(number)
-
-
 def _weights(name: str, label: str) -> Param[tuple[int, ...] | None]:
     """The target's or the draft's weights; None (left out of links) means the default."""
 
     def parse(text: str) -> tuple[int, ...]:
-        weights = tuple(_weight(part) for part in _entries(text, "has {} entries"))
+        numbers = [_number(part) for part in _entries(text, "has {} entries")]
+        if any(n is None or not 0 <= n <= MAX_WEIGHT for n in numbers):
+            raise LinkError(f"has an entry that is not a number from 0 to {MAX_WEIGHT}")
+        weights = tuple(round(n) for n in numbers)
         if not any(weights):
             raise LinkError(f"gives every word weight 0 (no {label} to draw from)")
         return weights
@@ -303,8 +296,6 @@ LETTERS = _flag("letters", "chen", "swapped")
 #: The shared lesson state, in link order (see :func:`specviz.scenario.from_query`).
 SCENARIO_PARAMS: tuple[Param[Any], ...] = (WORDS, P_WEIGHTS, Q_WEIGHTS, SEED, PROJECTOR, LETTERS)
 
-# --------------------------------------------------------------------------- each page's own
-
 #: Home: how good the example's draft is, in percent.
 QUALITY = _choice("quality", tuple(range(0, 101, 5)), 30, "draft quality {}%".format)
 #: Playground and Many words per call: guesses per target call.
@@ -321,8 +312,9 @@ RUNS = _choice(
 #: One draw at a time: how many draws the story holds.
 DRAWS = _choice("draws", (20, 50, 200, 500), 50, "{} draws".format)
 #: One draw at a time: the player's steps from the start (4 a draw, and 1 for "all done").
-PLAYER_AT = replace(_choice("at", range(4 * DRAWS.choices[-1] + 2), 0, lambda _: "the start"),
-                    omit_default=True)  # fmt: skip
+PLAYER_AT = _choice(
+    "at", range(4 * DRAWS.choices[-1] + 2), 0, lambda _: "the start", omit_default=True
+)
 #: Bug zoo: the exhibit on show.
 BUG = _choice(
     "bug",
@@ -332,8 +324,7 @@ BUG = _choice(
     "names a mistake the zoo does not have",
 )
 
-# Many words per call.
-#: The pair choice "your pair from the Playground": the scenario's weights, every word i.i.d.
+#: Many words per call's pair "your pair from the Playground": the scenario's weights, i.i.d.
 YOUR_PAIR = "yours"
 DECODE_PAIR = _choice(
     "pair",
@@ -364,14 +355,12 @@ DECODE_SECTIONS = {
     "pays": "When does it pay?",
     "theory": "Theory against measurement",
 }
-DECODE_SECTION = replace(
-    _choice(
-        "section",
-        tuple(DECODE_SECTIONS),
-        "calls",
-        lambda key: f"'{DECODE_SECTIONS[key]}'",
-        "names a section the page does not have",
-    ),
+DECODE_SECTION = _choice(
+    "section",
+    tuple(DECODE_SECTIONS),
+    "calls",
+    lambda key: f"'{DECODE_SECTIONS[key]}'",
+    "names a section the page does not have",
     omit_default=True,
 )
 DECODE_PARAMS = (DECODE_PAIR, GAMMA, DECODE_COST, DECODE_TEMPERATURE, DECODE_LENGTH, DECODE_SECTION)
@@ -430,7 +419,7 @@ TYPICAL_DELTA = _choice(
 LAB_PARAMS = (VARIANT, CANDIDATES, TYPICAL_EPS, TYPICAL_DELTA)
 
 #: Presenter mode: the step of the lecturer's plan on show (0: none; one per step of the plan).
-STEP = replace(_choice("step", tuple(range(18)), 0, lambda _: "no step"), omit_default=True)
+STEP = _choice("step", tuple(range(18)), 0, lambda _: "no step", omit_default=True)
 
 #: The debate: the claim on show, one tab each (the lecturer's plan opens each in turn).
 CLAIMS = {
@@ -458,20 +447,16 @@ CLAIM_WORDS = {
         "Not in exact arithmetic — but real code can leak.",
     ),
 }
-CLAIM = replace(
-    _choice(
-        "claim",
-        tuple(CLAIMS),
-        "speed",
-        lambda key: f"'{CLAIMS[key]}'",
-        "names a claim the page does not have",
-    ),
+CLAIM = _choice(
+    "claim",
+    tuple(CLAIMS),
+    "speed",
+    lambda key: f"'{CLAIMS[key]}'",
+    "names a claim the page does not have",
     omit_default=True,
 )
 
-# ----------------------------------------------------------------------- Ask the room (polls)
-
-#: A room code's characters: no 0/O or 1/I/L, which sound or look alike read out or projected.
+#: Ask the room's codes: no 0/O or 1/I/L, which sound or look alike read out or projected.
 ROOM_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
 ROOM_LENGTH = 6  # 31**6 ≈ 887 million codes
 _KEY = re.compile(r"[A-Za-z0-9_-]{32}")  # secrets.token_urlsafe(24)

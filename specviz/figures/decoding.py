@@ -138,9 +138,6 @@ def _q(field: str, title: str | None = None, **extra: object) -> dict:
     return {"field": field, "type": "quantitative", "title": title, **extra}
 
 
-# --------------------------------------------------------------------------- against γ
-
-
 def _slower(x: dict, y: str, style: ChartStyle, right: float, names: str = "") -> list[dict]:
     """The region "slower than plain decoding" (speed-up below 1) up to ``right``, its edge and
     its name in the bottom corner no curve comes to: right, or the one the dataset ``names``
@@ -231,9 +228,6 @@ def speed_figure(
         f"{run.speedup(cost):.2f}× (diamond); the best γ on the chart is {best} "
         f"({best_speed:.2f}×). The shaded band below 1× is slower than plain decoding."
     )
-
-
-# --------------------------------------------------------------------------- against α
 
 
 def _curves(x: dict, y: dict, style: ChartStyle) -> dict:
@@ -337,9 +331,6 @@ def alpha_figure(
     )
 
 
-# --------------------------------------------------------------------------- the check
-
-
 def check_table(check: Sequence[Measured], cost: float, current: str) -> str:
     """The check as a Markdown table (the pair shown in bold): the long-text prediction, then
     texts of :data:`~specviz.limits.CHECK_WORDS` words, exact and measured — like with like."""
@@ -399,10 +390,9 @@ def in_a_row_figure(prediction: WordsPerCall, style: ChartStyle) -> tuple[dict, 
     layers = [_layer("rows", vega.role_bar(palette.TARGET, style), key[0], x=x, y=y),
               _layer("rows", inside, x=x, y=y, text={"field": "text"}),
               _layer("rows", dash, key[1], y=y | {"field": "alpha"})]  # fmt: skip
-    data = {"rows": bars}
     title = vega.title("Is every guess kept with the same chance?", style)
     shown = ", ".join(percent(c) for c in chances if c is not None) or "none"
-    return vega.chart(style, title, data, layers, width="container"), (
+    return vega.chart(style, title, {"rows": bars}, layers, width="container"), (
         "Bars: the chance that guess k of a call is kept, given that the guesses before it were "
         f"kept, in a long text: {shown}. The simple formula assumes α = "
         f"{percent(prediction.alpha)} for every guess (dashed)."
@@ -470,9 +460,6 @@ def summary_sentence(curve: Sequence[WordsPerCall], run: Decoding, cost: float, 
     )
 
 
-# --------------------------------------------------------------------------- as time
-
-
 #: The time view's bars: legend name, and the band of the chart's y each fills.
 _PARTS = {"target": ("▮ a target call: costs 1", 2.4, 3.4), "call": ("", 0.4, 1.4),
           "draft": ("▬ the draft's γ guesses: c each", 0.65, 1.15)}  # fmt: skip
@@ -532,12 +519,9 @@ def time_figure(run: Decoding, cost: float, style: ChartStyle) -> tuple[dict, st
     )
 
 
-# --------------------------------------------------------------------------- the timeline
-
-_HERE = Path(__file__).resolve().parent
 #: The timeline view's code and style (the page mounts it).
-TIMELINE_JS = (_HERE / "timeline.js").read_text(encoding="utf-8")
-TIMELINE_CSS = (_HERE / "timeline.css").read_text(encoding="utf-8")
+TIMELINE_JS = Path(__file__).with_name("timeline.js").read_text(encoding="utf-8")
+TIMELINE_CSS = Path(__file__).with_name("timeline.css").read_text(encoding="utf-8")
 
 
 def spelled(words: Sequence[str], ids: np.ndarray) -> list[str]:

@@ -11,8 +11,6 @@ from pathlib import Path
 from specviz import palette
 from specviz.figures.style import ChartStyle
 
-_HERE = Path(__file__).resolve().parent
-
 #: CSS variable of each role: ``--name`` is its fill, ``--name-text`` its shade for text.
 _ROLE_VARIABLES = {
     "target": palette.TARGET,
@@ -22,7 +20,8 @@ _ROLE_VARIABLES = {
     "bucket": palette.BUCKET,
     "neutral": palette.NEUTRAL,
 }
-#: What a ``<script>`` element's JSON must escape (:func:`script_json`).
+#: What a ``<script>`` element's JSON must escape, which ``</script>`` or ``<!--`` in a label
+#: could end: every ``<``, ``>`` and ``&`` as a JSON unicode escape.
 _SCRIPT_SAFE = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026"})
 
 
@@ -34,22 +33,16 @@ def palette_css() -> str:
     return " ".join(parts)
 
 
-def script_json(data: object) -> str:
-    """JSON safe inside a ``<script>`` element, which ``</script>`` or ``<!--`` in a label could
-    end: every ``<``, ``>`` and ``&`` as a JSON unicode escape."""
-    return json.dumps(data, allow_nan=False).translate(_SCRIPT_SAFE)
-
-
 def render(name: str, style: ChartStyle, data: object, **fields: str) -> str:
     """Fill template ``name``: the letters, palette, font size, the JSON ``data`` and ``fields``
     (text placed as ``__KEY__``: callers escape it, with :func:`html.escape`)."""
     # Letters first: data and fields may hold braces.
-    html = style.fill((_HERE / name).read_text(encoding="utf-8"))
+    html = style.fill(Path(__file__).with_name(name).read_text(encoding="utf-8"))
     replacements = {
         "__FONT__": str(style.html_font_size),
         "__PALETTE__": palette_css(),
         **{f"__{key.upper()}__": value for key, value in fields.items()},
-        "__DATA__": script_json(data),
+        "__DATA__": json.dumps(data, allow_nan=False).translate(_SCRIPT_SAFE),
     }
     for key, value in replacements.items():
         html = html.replace(key, value)

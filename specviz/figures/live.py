@@ -16,8 +16,6 @@ from specviz.figures.html import palette_css
 from specviz.figures.style import ChartStyle
 from specviz.limits import MAX_WEIGHT, ROUNDING
 
-_HERE = Path(__file__).resolve().parent
-
 
 def _compact(text: str) -> str:
     """The code without its comment lines and indentation: Streamlit sends a component's code
@@ -28,8 +26,8 @@ def _compact(text: str) -> str:
 
 
 #: The view's code and style, read once (the component is registered with them at import).
-LIVE_JS = _compact((_HERE / "live.js").read_text(encoding="utf-8"))
-LIVE_CSS = _compact((_HERE / "live.css").read_text(encoding="utf-8"))
+LIVE_JS = _compact(Path(__file__).with_name("live.js").read_text(encoding="utf-8"))
+LIVE_CSS = _compact(Path(__file__).with_name("live.css").read_text(encoding="utf-8"))
 
 
 def live_data(

@@ -108,11 +108,8 @@ def histogram_figure(
         f"(draft {percent(qi)})"
         for w, e, pi, r, qi in zip(labels, emitted, step.p, proposed, step.q, strict=True)
     ]
-    caption = style.fill(
-        f"Grouped bars after N = {count(run.n, 'run')}, exact values as outlines. "
-        + "; ".join(parts)
-        + "."
-    )
+    caption = f"Grouped bars after N = {count(run.n, 'run')}, exact values as outlines. "
+    caption = style.fill(caption + "; ".join(parts) + ".")
     return vega.chart(style, vega.title(title, style), datasets, layers), caption
 
 

@@ -72,14 +72,8 @@ def proposals_figure(comparison: RejectionComparison, style: ChartStyle) -> tupl
             f"{run.mean_proposals:.3g}, exactly M = {bound_text(plan.bound)} on average."
         )
     caption = f"Bar chart. {classic} Speculative sampling: every word took exactly 1 proposal."
-    # Three rows over the house height: a title line, a legend row and the key.
-    height = vega.height(style, 3)
-    return vega.chart(style, title, datasets, _proposals_layers(style), height=height), caption
-
-
-def _proposals_layers(style: ChartStyle) -> list[dict]:
-    """The layers of :func:`proposals_figure`: nothing in them depends on the state. No numbers
-    over the bars (up to 20 of them): the caption lists every share."""
+    # The layers depend on nothing of the state. No numbers over the bars (up to 20 of them): the
+    # caption lists every share.
     pair = [f"{palette.REJECTED.icon} classic (measured)", f"{palette.ACCEPTED.icon} speculative"]
     roles = (palette.REJECTED, palette.ACCEPTED)
     colour = vega.colour(pair, roles, style, **vega.legend_over(1, style))
@@ -97,14 +91,16 @@ def _proposals_layers(style: ChartStyle) -> list[dict]:
             roles[k], colour, style, x=x, xOffset=offset, y=y(field), tooltip=tooltip
         )
 
-    law = vega.strokes(
+    geometric = vega.strokes(
         x, y("exact"), style, STROKE_DASH, vega.pair_span(0), opacity=vega.shown_if("datum.runs")
     )
     layers = [
         {"data": vega.data("bars")} | layer
-        for layer in (bars(0, "measured"), bars(1, "speculative"), law)
+        for layer in (bars(0, "measured"), bars(1, "speculative"), geometric)
     ]
-    return layers + vega.key_row("law", 0, style, _STROKE_KEY)
+    layers += vega.key_row("law", 0, style, _STROKE_KEY)
+    # Three rows over the house height: a title line, a legend row and the key.
+    return vega.chart(style, title, datasets, layers, height=vega.height(style, 3)), caption
 
 
 def envelope_figure(

@@ -21,7 +21,6 @@ from specviz.scenario import home_scenario
 from specviz.ui import reconnect, state
 
 KEY = "pg.live"
-HOME_KEY = "home.live"
 #: session_state: the number of the last gesture saved (echoed to the browser).
 _GESTURE = "specviz.live.gesture"
 
@@ -99,5 +98,5 @@ def home_view(style: ChartStyle) -> int:
     pair = home_scenario(quality)
     gesture = st.session_state.get(_GESTURE, 0)
     data = live_data(pair.labels, pair.p_weights, pair.q_weights, 4, style, gesture, quality)
-    _mount(HOME_KEY, data, "quality", _apply_quality)
+    _mount("home.live", data, "quality", _apply_quality)
     return state.param(QUALITY)

@@ -158,17 +158,12 @@ _BASE_CSS, _PROJECTOR_CSS = (
 )
 
 
-def info(script: str) -> PageInfo:
-    """The menu entry of a script."""
-    return _BY_SCRIPT[script]
-
-
 def setup(script: str) -> None:
     """Start a page: config, the menu in the sidebar, projector styling, the shared settings,
     and the notices of the link it was opened with. The first Streamlit call of every page."""
     _tune_collector()
     backchannel.install()
-    me = info(script)
+    me = _BY_SCRIPT[script]
     presenter.follow()  # a link to another step of the lecturer's plan brings its whole state
     scenario = state.current()
     st.set_page_config(
