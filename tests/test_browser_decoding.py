@@ -123,29 +123,38 @@ def open_tab(page) -> str:
     return page.get_by_role("tab", selected=True).inner_text().strip()
 
 
+def focused_tab(page) -> str:
+    """The label of the tab that has the keyboard focus ("" if the focus is not on a tab)."""
+    return page.evaluate(
+        "() => document.activeElement?.getAttribute('role') === 'tab'"
+        " ? document.activeElement.innerText.trim() : ''"
+    )
+
+
 def test_a_tab_opens_its_section_and_the_link_keeps_it(page, streamlit_server) -> None:
-    """The sections are tabs, drawn when opened: a click opens one (the timeline and its chart
-    leave the page), the keyboard moves along them, the address bar holds
-    the open tab, a reload opens it again, and γ still moves the section on show."""
+    """The sections are tabs, drawn when opened: the keyboard moves along them and keeps its
+    focus through each rerun (the timeline and its chart leave the page), a click opens one, the
+    address bar holds the open tab, a reload opens it again, and γ still moves the section on
+    show."""
     watcher = open_app(page, f"{streamlit_server}{PATH}")
     wait_for_charts(page)
     assert open_tab(page) == DECODE_SECTIONS["calls"] and "section" not in link_params(page.url)
     assert page.locator(CHARTS).count() == 3 and page.locator(TIMELINE).count() == 1
+    page.get_by_role("tab", name=DECODE_SECTIONS["calls"]).focus()
     with rerun_waiter(page):
-        page.get_by_role("tab", name=DECODE_SECTIONS["pays"]).click()
+        page.keyboard.press("ArrowRight")  # the next tab: focused and opened
     alpha = page.locator(".st-key-dec-chart-alpha")
     poll(page, lambda: alpha.locator("svg, canvas").count() > 0, "the α chart")
     assert page.locator(CHARTS).count() == 3 and page.locator(TIMELINE).count() == 0
     assert link_params(page.url)["section"] == "pays"
-    tab = page.get_by_role("tab", name=DECODE_SECTIONS["pays"])
-    tab.focus()
+    # On a busy machine Streamlit disabled the tab for a moment in the rerun, and the focus fell
+    # to the page (specviz/ui/tab_focus.js gives it back): the next press went nowhere.
+    assert focused_tab(page) == DECODE_SECTIONS["pays"]
     with rerun_waiter(page):
-        page.keyboard.press("ArrowRight")  # the next tab: focused and opened
+        page.keyboard.press("ArrowRight")
     poll(page, lambda: page.locator(".st-key-dec-check td").count() > 0, "the check's table")
     assert link_params(page.url)["section"] == "theory"
-    # Not asserted: that the focus stays on the tab. It does on an idle machine, but on a busy
-    # one Streamlit's tabs lose it to the page about one time in three after the rerun (here and
-    # on The debate, outside a fragment too) — a known fault, in the closing note of stop 26.
+    assert focused_tab(page) == DECODE_SECTIONS["theory"]
     watcher = open_app(page, page.url)  # a reload: the address bar restores the tab
     wait_for_charts(page)
     assert open_tab(page) == DECODE_SECTIONS["theory"] and page.locator(CHARTS).count() == 4

@@ -19,9 +19,10 @@ from __future__ import annotations
 
 import pytest
 import visits
-from streamlit_server import REPO_ROOT, page_id
+from streamlit_server import REPO_ROOT, link_params, open_app, page_id, rerun_waiter
 from visits import LAPTOP, visit_of
 
+from specviz.links import CLAIMS
 from specviz.ui.page import PAGES
 
 pytestmark = pytest.mark.browser
@@ -44,3 +45,20 @@ def test_tab_shows_a_ring_on_every_control(request, info) -> None:
     assert len(stops) > len(PAGES) + 2, names
     bad = [f"{s['name']}: {s['why']}" for s in stops if not s["ok"]]
     assert not bad, f"{info.label}: no ring one can see on\n" + "\n".join(bad)
+
+
+def test_the_arrows_keep_the_focus_on_the_claim_they_open(page, streamlit_server) -> None:
+    """On The debate each arrow press opens the next claim (a rerun) and the focus stays on its
+    tab, there and back. On a busy machine Streamlit disabled the tab for a moment in the rerun
+    and the focus fell to the page, one press in four or so: the next press went nowhere."""
+    open_app(page, f"{streamlit_server}/The_debate")
+    claims = list(CLAIMS)
+    page.get_by_role("tab", name=CLAIMS[claims[0]]).focus()
+    steps = [("ArrowRight", c) for c in claims[1:]] + [("ArrowLeft", c) for c in claims[-2::-1]]
+    for key, claim in steps:
+        with rerun_waiter(page):
+            page.keyboard.press(key)
+        focused = page.evaluate("() => document.activeElement.getAttribute('role') + ' ' + "
+                                "document.activeElement.innerText.trim()")  # fmt: skip
+        assert focused == f"tab {CLAIMS[claim]}", (key, claim)
+        assert link_params(page.url).get("claim", claims[0]) == claim

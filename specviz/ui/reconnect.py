@@ -24,11 +24,6 @@ FIRST_RUN = "specviz.reconnect.first_run"
 REPLAYED = "specviz.reconnect.replayed"
 
 
-def begin_session() -> None:
-    """Called once per session, by the run that reads the lesson's state from the URL."""
-    st.session_state[FIRST_RUN] = True
-
-
 def first_run() -> bool:
     """True during a session's first run (no widget callback can have run before it)."""
     return bool(st.session_state.get(FIRST_RUN, False))

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
@@ -25,6 +26,9 @@ from specviz.ui import reconnect
 _SCENARIO = "specviz.scenario"
 _NOTICES = "specviz.notices"
 _PAGE_PARAMS = "specviz.page_params"  # the Params the current run's page reads, in order
+_tab_focus = st.components.v2.component(
+    "specviz.tab_focus", js=Path(__file__).with_name("tab_focus.js").read_text("utf-8")
+)
 
 
 def current() -> Scenario:
@@ -33,7 +37,7 @@ def current() -> Scenario:
         scenario, notices = from_query(st.query_params.to_dict())
         st.session_state[_SCENARIO] = scenario
         st.session_state[_NOTICES] = notices
-        reconnect.begin_session()
+        st.session_state[reconnect.FIRST_RUN] = True
     return st.session_state[_SCENARIO]
 
 
@@ -48,7 +52,7 @@ def reread() -> None:
 def save(scenario: Scenario) -> None:
     """Replace the session's scenario (the link's notices are answered once the learner acts)."""
     st.session_state[_SCENARIO] = scenario
-    dismiss_notices()
+    st.session_state[_NOTICES] = []
 
 
 def update(**changes: Any) -> None:
@@ -65,11 +69,6 @@ def notices() -> list[str]:
     """Problems found in the link this session was opened with."""
     current()
     return list(st.session_state.get(_NOTICES, []))
-
-
-def dismiss_notices() -> None:
-    """The learner has acted: the link's notices no longer describe the page."""
-    st.session_state[_NOTICES] = []
 
 
 # ----------------------------------------------------------------------- page settings
@@ -102,7 +101,7 @@ def param(link: Param[Any]) -> Any:
 def set_param(link: Param[Any], value: Any) -> None:
     """Change a page setting (from a widget's callback, a preset, a button)."""
     st.session_state[_key(link)] = value
-    dismiss_notices()
+    st.session_state[_NOTICES] = []  # the learner has acted: the link's notices are answered
 
 
 #: ``bound(widget, key, value, on_change, **kwargs)``: draw ``widget`` showing ``value``; a change
@@ -133,6 +132,8 @@ def param_tabs(link: Param[str], names: Mapping[str, str]) -> tuple[str, dict[st
         key=key,
         on_change=lambda: set_param(link, by_name[st.session_state[key]]),
     )
+    _tab_focus(key=f"{key}.focus")  # gives a tab back the focus a rerun took (see the script)
+    st.html(f"<style>.st-key-w-{link.name}-focus {{ display: none }}</style>")  # takes no room
     return shown, dict(zip(names, tabs, strict=True))
 
 
