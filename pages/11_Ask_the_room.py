@@ -4,12 +4,12 @@ holds the room's key, picks the question, shows the room's answers live and reve
 import streamlit as st
 
 from specviz import classroom
-from specviz.links import KEY, ROOM
+from specviz.links import KEY, ROOM, VOTER
 from specviz.ui import page, polls, state
 
 page.setup("pages/11_Ask_the_room.py")
 st.title("Ask the room")
-page.show_notices(ROOM, KEY)
+page.show_notices(ROOM, KEY, VOTER)
 code, key = state.param(ROOM), state.param(KEY)
 now = polls.find(code) if code else None
 if now is None:

@@ -460,6 +460,7 @@ CLAIM = _choice(
 ROOM_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
 ROOM_LENGTH = 6  # 31**6 ≈ 887 million codes
 _KEY = re.compile(r"[A-Za-z0-9_-]{32}")  # secrets.token_urlsafe(24)
+_VOTER = re.compile(r"[A-Za-z0-9_-]{22}")  # secrets.token_urlsafe(16)
 
 
 def room_code(text: str) -> str:
@@ -479,6 +480,13 @@ def lecturer_key(text: str) -> str:
     return text
 
 
+def voter_id(text: str) -> str:
+    """A student's voter id as linked; LinkError if it cannot be one."""
+    if not _VOTER.fullmatch(_text(text, "voter")):
+        raise LinkError("is not a voter's id")
+    return text
+
+
 def _optional(name: str, parse: Callable[[str], str], shown: str) -> Param[str]:
     """A text parameter that is "" (left out of links) when absent."""
 
@@ -492,3 +500,8 @@ def _optional(name: str, parse: Callable[[str], str], shown: str) -> Param[str]:
 ROOM = _optional("room", room_code, "no room")
 #: Ask the room: the lecturer's key, only ever in the lecturer's own link.
 KEY = _optional("key", lecturer_key, "no lecturer's key")
+#: Ask the room: a student's voter id, in their own link, so that a new session of their tab (its
+#: server died; a reload) is the same voter. Whoever opens that link (a neighbour it was sent to)
+#: is that voter too: the round's first answer counts for both, and the other is shown it as
+#: theirs — a vote lost, never one counted twice. Join links and QR codes carry none.
+VOTER = _optional("voter", voter_id, "a new voter's id")

@@ -79,6 +79,7 @@ class Room:
     question: str
     round: int
     revealed: bool
+    answered: int | None = None  # the voter's answer to this round, if :func:`room` was given one
 
 
 def purge(eng: Engine) -> None:
@@ -108,11 +109,12 @@ def start_room(eng: Engine, key: str) -> str:
     raise RuntimeError("no free room code")  # pragma: no cover
 
 
-def room(eng: Engine, code: str, address: str | None = None) -> Room | None:
-    """The live room of ``code``, or None (no such room, or older than a room's lifetime). Given
-    the visitor's ``address``, a miss counts against it (new tabs beat a session's own limit):
-    after ``JOIN_MISSES_PER_ADDRESS`` in the window every code is refused (ValueError), right
-    ones too, else the refusal itself would tell a guesser which code is right."""
+def room(eng: Engine, code: str, address: str | None = None, voter: str = "") -> Room | None:
+    """The live room of ``code`` with ``voter``'s answer to its round if any, or None (no such
+    room, or older than a room's lifetime). Given the visitor's ``address``, a miss counts
+    against it (new tabs beat a session's own limit): after ``JOIN_MISSES_PER_ADDRESS`` in the
+    window every code is refused (ValueError), right ones too, else the refusal itself would
+    tell a guesser which code is right."""
     now = time.time()
     # Hashed, so that the table is no plain list of addresses; rows out of the window go.
     who = {"a": classroom.key_hash(address), "t": now, "s": now - JOIN_WINDOW_S} if address else {}
@@ -122,12 +124,13 @@ def room(eng: Engine, code: str, address: str | None = None) -> Room | None:
         ).scalar_one() >= JOIN_MISSES_PER_ADDRESS:  # fmt: skip
             raise ValueError(REFUSED)
         row = db.execute(
-            text("SELECT code, key_hash, question, round, revealed FROM polls_rooms "
-                 "WHERE code = :c AND created >= :t"),
-            {"c": code, "t": now - ROOM_LIFETIME_S},
+            text("SELECT r.code, key_hash, r.question, r.round, revealed, choice "
+                 "FROM polls_rooms r LEFT JOIN polls_answers a ON a.code = r.code "
+                 "AND a.round = r.round AND voter = :v WHERE r.code = :c AND r.created >= :t"),
+            {"c": code, "t": now - ROOM_LIFETIME_S, "v": voter},
         ).first()  # fmt: skip
     if row:
-        return Room(*row[:4], bool(row[4]))
+        return Room(*row[:4], bool(row[4]), row[5])
     if address:
         with eng.begin() as db:
             db.execute(text("DELETE FROM polls_misses WHERE created < :s"), who)

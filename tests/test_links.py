@@ -66,7 +66,7 @@ def ids(param: Param) -> str:
 
 
 def test_every_parameter_has_its_own_name() -> None:
-    assert len(ALL_PARAMS) == 28 and len(CHOICE_PARAMS) == 22
+    assert len(ALL_PARAMS) == 29 and len(CHOICE_PARAMS) == 22
     names = [param.name for param in ALL_PARAMS]
     assert len(names) == len(set(names)), names
     assert [param.name for param in SCENARIO_PARAMS] == [

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import importlib.util
+import secrets
 import time
 import uuid
 from collections.abc import Iterator
@@ -24,7 +25,7 @@ from streamlit.proto.BackMsg_pb2 import BackMsg
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 from streamlit.testing.v1 import AppTest
 
-from deploy.replicas import PG_BIN, Replicas, find_nginx, postgres_cluster
+from deploy.replicas import PG_BIN, Replicas, find_nginx, free_port, postgres_cluster
 from specviz import classroom, rooms
 from specviz.limits import (
     ANSWERS_PER_SESSION,
@@ -33,6 +34,7 @@ from specviz.limits import (
     JOIN_WINDOW_S,
     ROOM_LIFETIME_S,
 )
+from specviz.ui import polls
 
 pytestmark = pytest.mark.slow  # the app under AppTest
 
@@ -95,12 +97,16 @@ def student(code: str) -> AppTest:
     return at
 
 
+IN = "Your answer is in. Discuss with a neighbour while the room answers."
+
+
 def shown_counts(at: AppTest) -> list[str]:
     return [bar.proto.text for bar in at.get("progress")]
 
 
-def send(at: AppTest, choice: int) -> None:
-    at.radio[0].set_value(choice).run()
+def send(at: AppTest, choice: int | None = None) -> None:
+    if choice is not None:
+        at.radio[0].set_value(choice).run()
     (button,) = [b for b in at.button if b.key.startswith("polls.send.")]
     button.click().run()
     assert_alive(at)
@@ -153,14 +159,97 @@ def test_a_doubled_or_foreign_answer_changes_nothing(database) -> None:
         rooms.answer(database, "ZZZZZZ", "another", 1, 0)
     assert rooms.counts(database, code, 1, question) == (0, 1, 0, 0)
 
-    # The same student in the app: their second click is refused by the database.
-    at = student(code)
-    at.session_state["polls.voter"] = voter
-    send(at, 3)
-    assert [e.value for e in at.error] == [
-        "You have already answered this round; your first answer counts."
+    # The voter's link in another tab (a neighbour it was sent to): their answer, no second vote.
+    voter = secrets.token_urlsafe(16)
+    rooms.answer(database, code, voter, 1, 1)
+    at = open_page(ROOM_PAGE, {"room": code, "voter": voter})
+    assert not at.radio and [s.value for s in at.success] == [IN]
+    assert rooms.counts(database, code, 1, question) == (0, 2, 0, 0)
+
+
+def test_a_new_session_of_the_same_tab_is_the_same_voter(database) -> None:
+    """The voter travels in the student's link: a tab whose server died after saving its click
+    (or a reload) opens a new session at that address, which finds the answer in the database,
+    says so and offers no second vote — and so does a neighbour opening that link."""
+    code, _, _ = start(database)
+    tab = student(code)
+    tab.radio[0].set_value(2).run()
+    # The click reached a replica that saved it and died before replying.
+    rooms.answer(database, code, query(tab)["voter"], 1, 2)
+    for again in (open_page(ROOM_PAGE, query(tab)), open_page(ROOM_PAGE, query(tab))):
+        assert not again.radio and [s.value for s in again.success] == [IN]
+        assert "C. " in next(m.value for m in again.markdown if "your answer" in m.value)
+        assert query(again)["voter"] == query(tab)["voter"]
+        assert "voter=" not in again.sidebar.code[0].value  # the link to pass on has none
+    other = student(code)  # by the join link: a voter of their own
+    assert query(other)["voter"] != query(tab)["voter"]
+    send(other, 0)
+    assert rooms.counts(database, code, 1, "why.alpha") == (1, 0, 1, 0)
+
+
+def test_a_link_with_a_malformed_voter_gets_a_new_one_and_a_notice(database) -> None:
+    code, _, _ = start(database)
+    at = open_page(ROOM_PAGE, {"room": code, "voter": "<b>x</b>"})
+    assert any("'voter' is not a voter's id" in w.value for w in at.warning)
+    assert len(query(at)["voter"]) == 22 and at.radio
+
+
+@pytest.fixture
+def dead_url(database, tmp_path) -> str:
+    """A URL of the same kind as ``database``'s whose database does not answer."""
+    if database.dialect.name == "sqlite":
+        return f"sqlite:///{tmp_path / 'no such folder' / 'polls.sqlite'}"
+    return f"postgresql+psycopg://polls@127.0.0.1:{free_port()}/polls"
+
+
+def test_a_database_fault_shows_a_message_never_a_traceback(
+    database, dead_url, monkeypatch
+) -> None:
+    """While the database does not answer (PostgreSQL restarting): a click is tried twice, then
+    refused in plain words and not saved; the refreshes keep their last view and say the room
+    is reconnecting; a page opened then says to reload. Once it is back, the click goes through."""
+    code, key, _ = start(database)
+    monkeypatch.setattr(polls, "_PAUSE_S", 0)
+    tab, projector = student(code), lecturer(code, key)
+    send(student(code), 1)
+    tab.radio[0].set_value(2).run()
+    projector.run()
+    bars = shown_counts(projector)
+    url = database.url.render_as_string(hide_password=False)
+    found = {code: rooms.room(database, code)}
+    monkeypatch.setattr(polls, "find", found.get)  # the pages' room, found before the fault
+    monkeypatch.setenv("SPECVIZ_POLLS_URL", dead_url)
+    reconnecting = "The room is reconnecting; this view is from a moment ago."
+    send(tab)
+    assert [e.value for e in tab.error] == [polls._UNSAVED] and not tab.success
+    assert any(reconnecting in c.value for c in tab.caption) and tab.radio[0].value == 2
+    projector.run()
+    assert_alive(projector)
+    assert any(reconnecting in c.value for c in projector.caption)
+    assert shown_counts(projector) == bars
+    projector.button(key="polls.reveal").click().run()
+    assert_alive(projector)
+    assert [e.value for e in projector.error] == [
+        "Not done: the room's database is not answering. Press again in a moment."
     ]
-    assert rooms.counts(database, code, 1, question) == (0, 1, 0, 0)
+    monkeypatch.undo()  # the page finds its room in the database again, or says it cannot
+    monkeypatch.setattr(polls, "_PAUSE_S", 0)
+    monkeypatch.setenv("SPECVIZ_POLLS_URL", dead_url)
+    opened = open_page(ROOM_PAGE, {"room": code})
+    assert opened.warning[0].value.startswith("The room's database is not answering")
+    lecturers = open_page("pages/10_For_lecturers.py")
+    lecturers.button(key="polls.start").click().run()
+    assert_alive(lecturers)
+    assert lecturers.error[0].value.startswith("The class could not be started just now")
+
+    monkeypatch.setenv("SPECVIZ_POLLS_URL", url)
+    send(tab)
+    assert [s.value for s in tab.success] == [IN] and not tab.error
+    assert rooms.counts(database, code, 1, "why.alpha") == (0, 1, 1, 0)
+    monkeypatch.setattr(polls, "find", found.get)
+    monkeypatch.setenv("SPECVIZ_POLLS_URL", dead_url)
+    tab.run()  # a refresh failed right after the answer went in: it is shown in, not offered
+    assert not tab.radio and [s.value for s in tab.success] == [IN]
 
 
 def test_only_the_key_runs_the_room(database) -> None:
@@ -239,7 +328,7 @@ def test_a_second_round_shows_beside_the_first(database) -> None:
 def test_answers_are_limited_per_session(database) -> None:
     code, _, _ = start(database)
     at = student(code)
-    at.session_state["polls.answers"] = {("OTHER1", r): 0 for r in range(ANSWERS_PER_SESSION)}
+    at.session_state["polls.sent"] = ANSWERS_PER_SESSION
     send(at, 1)
     assert [e.value for e in at.error] == [
         "This page has sent too many answers; nothing was saved."

@@ -6,20 +6,25 @@ from __future__ import annotations
 import ipaddress
 import os
 import secrets
+import time
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any
 from urllib.parse import urlencode, urlsplit, urlunsplit
 
 import segno
 import streamlit as st
 from sqlalchemy import Engine
+from sqlalchemy.exc import SQLAlchemyError
+from streamlit.logger import get_logger
 
 from specviz import classroom, rooms
 from specviz.classroom import Poll
 from specviz.limits import ANSWERS_PER_SESSION, JOIN_TRIES
-from specviz.links import KEY, ROOM
-from specviz.ui import state
+from specviz.links import KEY, ROOM, VOTER
+from specviz.ui import page, state
 
-_VOTER = "polls.voter"
-_ANSWERS = "polls.answers"
+_SENT = "polls.sent"
 _TRIES = "polls.tries"
 _STARTED = "polls.started"
 _JOINED = "polls.joined"
@@ -28,6 +33,30 @@ _NO_ROOM = (
     "digits, without 0, O, 1, I or L, and a room lasts 24 hours."
 )
 _IN = "Your answer is in. Discuss with a neighbour while the room answers."
+_UNSAVED = "Your answer could not be saved just now — press Send again in a moment."
+_PAUSE_S = 1.0  # before a click's one retry: PostgreSQL restarted in 0.57 s under a class
+
+
+def _retried(write: Callable[[], Any]) -> Any:
+    """``write()``, once more after a pause if the database failed it: PostgreSQL restarts in
+    under a second, and pool_pre_ping then swaps the pool's dead connections."""
+    try:
+        return write()
+    except SQLAlchemyError as problem:
+        get_logger(__name__).warning("Ask the room: trying again after %s", problem)
+        time.sleep(_PAUSE_S)
+    return write()
+
+
+def _latest(name: str, read: Callable[[], tuple]) -> tuple | None:
+    """``read()``, kept in the session; if the database fails it (a restart), the one kept last
+    (None if none) under a short notice: a refresh keeps its view, and the next catches up."""
+    try:
+        st.session_state[name] = read()
+    except SQLAlchemyError as problem:
+        get_logger(__name__).warning("Ask the room: a refresh failed: %s", problem)
+        st.caption(":material/sync: The room is reconnecting; this view is from a moment ago.")
+    return st.session_state.get(name)
 
 
 def engine() -> Engine:
@@ -57,27 +86,26 @@ def find(code: str) -> rooms.Room | None:
     try:
         if isinstance(ip, str) and not (address and ipaddress.ip_address(ip).is_private):
             address = ip
-        now = rooms.room(engine(), code, None if code in joined else address)
+        now = _retried(lambda: rooms.room(engine(), code, None if code in joined else address))
         if now is None:
             raise ValueError(_NO_ROOM)
     except ValueError as problem:
         st.error(str(problem))
         state.set_param(ROOM, "")  # not looked up, and counted, again on every rerun
         return None
+    except SQLAlchemyError:
+        page.stop("The room's database is not answering: reload this page in a moment.",
+                  kind="warning")  # fmt: skip
     joined.add(code)
     return now
 
 
-def join_url(code: str) -> str:
-    """The student's link to ``code``'s room (never the key): this server, page Ask the room."""
+def show_join(code: str) -> None:
+    """The room's code in large type, its join link (this server, page Ask the room; never the
+    key, nor a voter's id) and a QR code of it (SVG, drawn here)."""
     here = urlsplit(st.context.url or "")
     path = here.path.rsplit("/", 1)[0] + "/Ask_the_room"
-    return urlunsplit((here.scheme, here.netloc, path, urlencode({"room": code}), ""))
-
-
-def show_join(code: str) -> None:
-    """The room's code in large type, its join link and a QR code of it (SVG, drawn here)."""
-    link = join_url(code)
+    link = urlunsplit((here.scheme, here.netloc, path, urlencode({"room": code}), ""))
     # An <img> of a data URI: Streamlit's sanitiser strips inline <svg>, and an image carries alt.
     qr = segno.make(link, error="m").svg_data_uri(scale=6, dark="#1a1a1a")
     spaced = " ".join(code)
@@ -97,7 +125,11 @@ def start_class() -> None:
     the lecturer's own link (with the key) to run it."""
     if st.button("Start a class", icon=":material/groups:", key="polls.start"):
         key = classroom.new_key()
-        code = rooms.start_room(engine(), key)
+        try:
+            code = _retried(lambda: rooms.start_room(engine(), key))
+        except SQLAlchemyError:
+            st.error("The class could not be started just now — press Start again in a moment.")
+            return
         # Kept for "Ask the room" in this session, and never read here: this page's own link
         # (on the projector) must not carry the key.
         state.set_param(ROOM, code)
@@ -165,7 +197,7 @@ def _reveal_text(question: Poll) -> None:
 
 def lecturer_view(key: str, now: rooms.Room) -> None:
     """The projector's view: the join box, the question in play, the live answers, the controls."""
-    eng, code = engine(), now.code
+    code = now.code
     left, right = st.columns([2, 3], gap="large")
     with left:
         show_join(code)
@@ -182,28 +214,39 @@ def lecturer_view(key: str, now: rooms.Room) -> None:
                               index=keys.index(now.question) if now.question in keys else 0,
                               key="polls.pick")  # fmt: skip
         one, two, three = st.columns(3)
-        if one.button("Ask", icon=":material/help:", key="polls.ask"):
-            rooms.lecture(eng, code, key, "ask", chosen)
-        if two.button("Vote again", icon=":material/replay:", key="polls.again"):
-            rooms.lecture(eng, code, key, "again")
-        if three.button("Reveal", icon=":material/visibility:", key="polls.reveal"):
-            rooms.lecture(eng, code, key, "reveal")
+        pressed = {"ask": one.button("Ask", icon=":material/help:", key="polls.ask"),
+                   "again": two.button("Vote again", icon=":material/replay:", key="polls.again"),
+                   "reveal": three.button("Reveal", icon=":material/visibility:",
+                                          key="polls.reveal")}  # fmt: skip
+        if action := next((name for name, on in pressed.items() if on), None):
+            try:
+                _retried(lambda: rooms.lecture(engine(), code, key, action, chosen))
+            except SQLAlchemyError:
+                st.error("Not done: the room's database is not answering. Press again in a moment.")
         live(code)
 
 
 @st.fragment(run_every=2)
 def live(code: str) -> None:
     """The question in play and the room's answers, fresh every 2 s."""
-    eng = engine()
-    now = rooms.room(eng, code)
+
+    def read() -> tuple[rooms.Room | None, tuple[int, ...], tuple[int, ...]]:
+        eng = engine()
+        now = rooms.room(eng, code)
+        if now is None:
+            return None, (), ()
+        before = rooms.counts(eng, code, now.round - 1, now.question) if now.round > 1 else ()
+        return now, rooms.counts(eng, code, now.round, now.question), before
+
+    if (view := _latest(f"polls.live.{code}", read)) is None:
+        return
+    now, tally, before = view
     if now is None:
         st.warning("This room has closed (rooms last 24 hours). Start a new class.")
         return
     question = classroom.poll(now.question)
     prompt = state.notation().fill(question.prompt)
     st.markdown(f"## Round {now.round}: {question.title}\n\n{prompt}")
-    tally = rooms.counts(eng, code, now.round, now.question)
-    before = rooms.counts(eng, code, now.round - 1, now.question) if now.round > 1 else ()
     shown = {"Round before": before, "This round": tally} if sum(before) else {"This round": tally}
     for column, (heading, votes) in zip(st.columns(len(shown)), shown.items(), strict=True):
         with column:
@@ -214,39 +257,47 @@ def live(code: str) -> None:
 
 @st.fragment(run_every=5)
 def student_view(code: str) -> None:
-    """The question in play; one answer per round; the reveal when the lecturer shows it."""
-    eng = engine()
-    now = rooms.room(eng, code)
+    """The question in play; one answer per round (as the database has it: any session of this
+    voter's link sees it); the reveal when the lecturer shows it."""
+    if not (voter := state.param(VOTER)):
+        state.set_param(VOTER, voter := secrets.token_urlsafe(16))
+
+    view = _latest(f"polls.view.{code}", lambda: (rooms.room(engine(), code, voter=voter),))
+    if view is None:
+        return
+    (now,) = view
     if now is None:
         st.warning("This room has closed or does not exist. Ask your lecturer for the code.")
         return
     question, note = classroom.poll(now.question), state.notation()
-    voter = st.session_state.setdefault(_VOTER, secrets.token_urlsafe(16))
-    mine = st.session_state.setdefault(_ANSWERS, {})
     st.markdown(f"## {question.title}\n\n{note.fill(question.prompt)}")
     labels = [f"{chr(65 + i)}. {note.fill(o)}" for i, o in enumerate(question.options)]
-    mine_now = mine.get((code, now.round))
-    if mine_now is not None or now.revealed:
+    if (mine := now.answered) is not None or now.revealed:
         # Text, not a disabled radio: greyed-out options are too faint to read (axe, 2.5:1).
-        st.markdown("\n".join(f"- {label}{' — **your answer**' if i == mine_now else ''}"
+        st.markdown("\n".join(f"- {label}{' — **your answer**' if i == mine else ''}"
                                for i, label in enumerate(labels)))  # fmt: skip
-        if mine_now is not None and not now.revealed:
+        if mine is not None and not now.revealed:
             st.success(_IN)
     else:
         picked = st.radio("Your answer", range(len(labels)), format_func=labels.__getitem__,
                           index=None, key=f"polls.pick.{code}.{now.round}")  # fmt: skip
         if st.button("Send my answer", key=f"polls.send.{now.round}"):
+            sent = st.session_state.get(_SENT, 0)
             if picked is None:
                 st.warning("Pick an answer first.")
-            elif len(mine) >= ANSWERS_PER_SESSION:
+            elif sent >= ANSWERS_PER_SESSION:
                 st.error("This page has sent too many answers; nothing was saved.")
             else:
                 try:
-                    rooms.answer(eng, code, voter, now.round, picked)
+                    _retried(lambda: rooms.answer(engine(), code, voter, now.round, picked))
                 except ValueError as problem:
                     st.error(str(problem))
+                except SQLAlchemyError:
+                    st.error(_UNSAVED)  # the radio keeps the pick: Send again sends it
                 else:
-                    mine[(code, now.round)] = picked
+                    st.session_state[_SENT] = sent + 1
+                    # Kept as the view now: a refresh the database fails must not offer it again.
+                    st.session_state[f"polls.view.{code}"] = (replace(now, answered=picked),)
                     st.success(_IN)
     if now.revealed:
         _reveal_text(question)

@@ -18,7 +18,7 @@ from urllib.parse import urlencode
 import streamlit as st
 
 from specviz.limits import MAX_SEED
-from specviz.links import Param
+from specviz.links import VOTER, Param
 from specviz.palette import Notation
 from specviz.scenario import Scenario, from_query, to_query
 from specviz.ui import reconnect
@@ -155,8 +155,9 @@ def sync_url() -> None:
     wanted = query()
     if st.query_params.to_dict() != wanted:
         st.query_params.from_dict(wanted)
-    with st.sidebar:
-        link = f"{st.context.url or ''}?{urlencode(wanted, safe=',')}"
+    with st.sidebar:  # a voter's id stays in their address bar, not in the link they pass on
+        shared = {name: value for name, value in wanted.items() if name != VOTER.name}
+        link = f"{st.context.url or ''}?{urlencode(shared, safe=',')}"
         st.code(link, language=None, wrap_lines=True)
     reconnect.end_run()
 
