@@ -635,6 +635,9 @@ SPECS: dict[str, Spec] = {
     "links.lecturer_key": Spec(
         {"text": "a" * 32}, lambda r, a: _ok(r == a["text"]), synonyms={"text": ("key",)}
     ),
+    "links.voter_id": Spec(
+        {"text": "b" * 22}, lambda r, a: _ok(r == a["text"]), synonyms={"text": ("voter",)}
+    ),
     # scenario
     "scenario.home_scenario": Spec(
         {"quality": 30, "current": SCENARIO},
@@ -726,6 +729,7 @@ LINK_VALUES = {
     "CLAIM": "close",
     "ROOM": "K7M2QX",
     "KEY": "abcdefghijklmnopqrstuvwxyz_-0123",
+    "VOTER": "abcdefghijklmnopqrst_-",
 }
 for _name, _value in LINK_VALUES.items():
     _param = getattr(links, _name)
