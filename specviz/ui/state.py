@@ -132,8 +132,7 @@ def param_tabs(link: Param[str], names: Mapping[str, str]) -> tuple[str, dict[st
         key=key,
         on_change=lambda: set_param(link, by_name[st.session_state[key]]),
     )
-    _tab_focus(key=f"{key}.focus")  # gives a tab back the focus a rerun took (see the script)
-    st.html(f"<style>.st-key-w-{link.name}-focus {{ display: none }}</style>")  # takes no room
+    _tab_focus(key=f"focus.{key}")  # gives a tab back the focus a rerun took (see the script)
     return shown, dict(zip(names, tabs, strict=True))
 
 
