@@ -49,6 +49,8 @@ class Param(Generic[T]):
         Leave the parameter out of a link while it has its default.
     tidy : callable or None
         ``tidy(text, value)``: a notice for a value accepted but changed on the way in, or None.
+    personal : bool
+        Kept in the address bar (a reload keeps it), never in the link the page offers to share.
     """
 
     name: str
@@ -60,6 +62,7 @@ class Param(Generic[T]):
     check: Callable[[object], T] | None = field(default=None, compare=False)
     omit_default: bool = False
     tidy: Callable[[str, T], str | None] | None = field(default=None, compare=False)
+    personal: bool = False
 
     def read(self, query: Mapping[str, object]) -> tuple[T, str | None]:
         """The value the link gives this parameter, and a notice if it could not be used."""
@@ -487,21 +490,23 @@ def voter_id(text: str) -> str:
     return text
 
 
-def _optional(name: str, parse: Callable[[str], str], shown: str) -> Param[str]:
+def _optional(
+    name: str, parse: Callable[[str], str], shown: str, personal: bool = False
+) -> Param[str]:
     """A text parameter that is "" (left out of links) when absent."""
 
     def check(value: object) -> str:
         return "" if value == "" else parse(_text(value, name))
 
-    return Param(name, "", parse, str, shown, check=check, omit_default=True)
+    return Param(name, "", parse, str, shown, check=check, omit_default=True, personal=personal)
 
 
 #: Ask the room: the room a student joins or a lecturer runs.
 ROOM = _optional("room", room_code, "no room")
 #: Ask the room: the lecturer's key, only ever in the lecturer's own link.
-KEY = _optional("key", lecturer_key, "no lecturer's key")
+KEY = _optional("key", lecturer_key, "no lecturer's key", personal=True)
 #: Ask the room: a student's voter id, in their own link, so that a new session of their tab (its
 #: server died; a reload) is the same voter. Whoever opens that link (a neighbour it was sent to)
 #: is that voter too: the round's first answer counts for both, and the other is shown it as
 #: theirs — a vote lost, never one counted twice. Join links and QR codes carry none.
-VOTER = _optional("voter", voter_id, "a new voter's id")
+VOTER = _optional("voter", voter_id, "a new voter's id", personal=True)

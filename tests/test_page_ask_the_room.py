@@ -267,6 +267,9 @@ def test_only_the_key_runs_the_room(database) -> None:
     assert any("does not run this room" in w.value for w in at.warning)
 
     teacher = lecturer(code, key)
+    # The key stays in the lecturer's address bar, never in the sidebar's link to share.
+    assert f"room={code}" in teacher.sidebar.code[0].value
+    assert key not in teacher.sidebar.code[0].value
     teacher.selectbox(key="polls.pick").set_value("claim.leaks").run()
     teacher.button(key="polls.ask").click().run()
     room = rooms.room(database, code)

@@ -18,7 +18,7 @@ from urllib.parse import urlencode
 import streamlit as st
 
 from specviz.limits import MAX_SEED
-from specviz.links import VOTER, Param
+from specviz.links import Param
 from specviz.palette import Notation
 from specviz.scenario import Scenario, from_query, to_query
 from specviz.ui import reconnect
@@ -154,8 +154,9 @@ def sync_url() -> None:
     wanted = query()
     if st.query_params.to_dict() != wanted:
         st.query_params.from_dict(wanted)
-    with st.sidebar:  # a voter's id stays in their address bar, not in the link they pass on
-        shared = {name: value for name, value in wanted.items() if name != VOTER.name}
+    personal = {link.name for link in st.session_state.get(_PAGE_PARAMS, []) if link.personal}
+    with st.sidebar:
+        shared = {name: value for name, value in wanted.items() if name not in personal}
         link = f"{st.context.url or ''}?{urlencode(shared, safe=',')}"
         st.code(link, language=None, wrap_lines=True)
     reconnect.end_run()
