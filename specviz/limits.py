@@ -23,8 +23,6 @@ MAX_VOCAB = 20_000
 MAX_ENTRIES = 64_000_000
 #: Longest story of the one-draw player.
 MAX_STORY = 2_000
-#: Most proposals the literal "redraw until accepted" sampler may need (about n / alpha).
-MAX_REDRAW_PROPOSALS = 100_000_000
 #: Most powers ``alpha**k`` one call of the theory functions sums (alphas x (gamma + 1)).
 MAX_POWERS = 4_000_000
 #: Most sample sizes one call of the noise band takes (the pages ask for ~60).
@@ -102,7 +100,7 @@ TYPICAL_EPS_CHOICES: tuple[float, ...] = tuple(round(i / 100, 2) for i in range(
 TYPICAL_DELTA_CHOICES: tuple[float, ...] = tuple(round(i / 20, 2) for i in range(21))
 #: Runs of each rule's own procedure behind the Variants lab's Monte Carlo check.
 LAB_RUNS = 100_000
-#: Most proposals the literal classic rejection sampler may make in one call (about n·M).
+#: Most proposals a literal retry loop makes in one call: about n·M (classic), n / alpha (redraw).
 MAX_CLASSIC_PROPOSALS = 100_000_000
 #: Proposals the page "Is it just rejection sampling?" lets the classic loop make (about 1.5 s).
 REJECTION_PROPOSAL_BUDGET = 10_000_000

@@ -43,6 +43,34 @@ class ClassicPlan:
         """``1/M``, the chance that one proposal is kept (0 when the sampler cannot run)."""
         return 1.0 / self.bound if self.runs else 0.0
 
+    def retry(
+        self, n: int, rng: np.random.Generator, tries: float | None = None
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """The retry loop for ``n`` runs at once, as one at a time would run them: each waiting
+        run tries a block of proposals in order and keeps the first accepted. The words and the
+        proposals each took; ``tries``: the mean proposals per word (``M`` unless given)."""
+        out = np.empty(n, dtype=np.int64)
+        spent = np.zeros(n, dtype=np.int64)
+        pending = np.arange(n)
+        # A block of twice the mean proposals ends a run with probability >= 1 - e**-2.
+        block = min(max(1, math.ceil(2.0 * (tries or self.bound))), 1 << 22)
+        rows = max(1, (1 << 20) // block)  # proposals held in memory at once: ~1 million (~30 MB)
+        while pending.size:
+            still = []
+            for start in range(0, pending.size, rows):
+                runs = pending[start : start + rows]
+                shape = (runs.size, block)
+                draft = inverse_cdf(self.q, rng.random(shape).ravel()).reshape(shape)
+                kept = rng.random(shape) * self.bound * self.q[draft] < self.p[draft]
+                hit = kept.any(axis=1)
+                first = kept.argmax(axis=1)
+                out[runs[hit]] = draft[hit, first[hit]]
+                spent[runs[hit]] += first[hit] + 1
+                spent[runs[~hit]] += block
+                still.append(runs[~hit])
+            pending = np.concatenate(still)
+        return out, spent
+
 
 def classic_plan(p: ArrayLike, q: ArrayLike) -> ClassicPlan:
     """The :class:`ClassicPlan` of target ``p`` and proposals ``q`` (ValueError on bad input).
@@ -90,32 +118,6 @@ class ClassicRun:
         return math.sqrt(m * (m - 1.0)) / math.sqrt(words) if self.ran else math.inf
 
 
-def _loop(plan: ClassicPlan, n: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
-    """The retry loop for ``n`` runs at once: every waiting run tries a block of proposals in
-    order and keeps the first one accepted, as the one-at-a-time loop would."""
-    out = np.empty(n, dtype=np.int64)
-    spent = np.zeros(n, dtype=np.int64)
-    pending = np.arange(n)
-    # A block of ceil(2M) proposals ends a run with probability >= 1 - e**-2.
-    block = max(1, math.ceil(2.0 * plan.bound))
-    rows = max(1, (1 << 20) // block)  # proposals held in memory at once: ~1 million (~30 MB)
-    while pending.size:
-        still = []
-        for start in range(0, pending.size, rows):
-            runs = pending[start : start + rows]
-            shape = (runs.size, block)
-            draft = inverse_cdf(plan.q, rng.random(shape).ravel()).reshape(shape)
-            kept = rng.random(shape) * plan.bound * plan.q[draft] < plan.p[draft]
-            hit = kept.any(axis=1)
-            first = kept.argmax(axis=1)
-            out[runs[hit]] = draft[hit, first[hit]]
-            spent[runs[hit]] += first[hit] + 1
-            spent[runs[~hit]] += block
-            still.append(runs[~hit])
-        pending = np.concatenate(still)
-    return out, spent
-
-
 @dataclass(frozen=True, eq=False)
 class RejectionComparison:
     """Both samplers on one pair and seed: ``n`` words asked of each, the pair's ``step``, the
@@ -159,7 +161,7 @@ def rejection_comparison(
                 f"M = {plan.bound:.3g}: a word needs about that many proposals; the loop makes "
                 f"at most {MAX_CLASSIC_PROPOSALS:,}"
             )
-        classic = ClassicRun(plan, words, *_loop(plan, words, generator(start)))
+        classic = ClassicRun(plan, words, *plan.retry(words, generator(start)))
     else:
         empty = np.empty(0, dtype=np.int64)
         classic = ClassicRun(plan, size, empty, empty)

@@ -22,12 +22,13 @@ from specviz.limits import (
     DEFAULT_TYPICAL_DELTA,
     DEFAULT_TYPICAL_EPS,
     MAX_CANDIDATES,
+    MAX_CLASSIC_PROPOSALS,
     MAX_COUNT_DRAWS,
-    MAX_REDRAW_PROPOSALS,
     MAX_RULE_DRAWS,
     RULE_TITLES,
 )
 from specviz.one_token import OneTokenStep, step
+from specviz.rejection import ClassicPlan
 from specviz.sampling import SeedLike, inverse_cdf, multinomial_on_support
 from specviz.sampling_settings import top_k
 
@@ -160,26 +161,15 @@ class _Redraw:
         return 1.0  # every emitted token is an accepted draft (eventually)
 
     def sample(self, s: OneTokenStep, n: int, rng: Generator, v: Values) -> np.ndarray:
-        # The runs still waiting each try a block of proposals and keep the first one accepted.
-        if n / s.alpha > MAX_REDRAW_PROPOSALS:
+        if n / s.alpha > MAX_CLASSIC_PROPOSALS:
             raise ValueError(
                 f"redraw_from_q with alpha = {s.alpha:.3g} needs about n/alpha = "
                 f"{n / s.alpha:,.0f} proposals for n = {n:,} runs; the per-draw sampler allows at "
-                f"most {MAX_REDRAW_PROPOSALS:,}. Use counts() for this case."
+                f"most {MAX_CLASSIC_PROPOSALS:,}. Use counts() for this case."
             )
-        out = np.empty(n, dtype=np.int64)
-        pending = np.arange(n)
-        held = 1 << 22  # proposals held in memory at once
-        # A block of 2/alpha proposals finishes a run with probability >= 1 - e**-2.
-        block = min(math.ceil(2.0 / s.alpha), held)
-        while pending.size:
-            runs, pending = pending[: held // block], pending[held // block :]
-            draft = inverse_cdf(s.q, rng.random(runs.size * block)).reshape(runs.size, block)
-            accepted = rng.random(draft.shape) * s.q[draft] < s.p[draft]
-            hit = accepted.any(axis=1)
-            out[runs[hit]] = draft[hit, accepted.argmax(axis=1)[hit]]
-            pending = np.concatenate((pending, runs[~hit]))
-        return out
+        # Classic rejection sampling's retry loop with M = 1: the draft as an envelope.
+        plan = ClassicPlan(s.p, s.q, 1.0, np.empty(0, dtype=np.int64))
+        return plan.retry(n, rng, tries=1.0 / s.alpha)[0]
 
 
 @dataclass(frozen=True)
@@ -211,7 +201,8 @@ class Rule:
         """Exact law of the token this rule emits (ValueError on bad input;
         :class:`RuleUnavailableError`, a ValueError, where the rule has no law on this pair)."""
         s, values = self._prepare(p, q, params)
-        return _finish(self.maths.law(s, values))
+        law = np.maximum(self.maths.law(s, values), 0.0)  # prefix sums' differences: -1e-17 for 0
+        return law / law.sum()
 
     def sample(
         self, p: ArrayLike, q: ArrayLike, n: int, seed: SeedLike = None, **params: Any
@@ -261,11 +252,6 @@ class Rule:
                 "does not exist)"
             )
         return s, values
-
-
-def _finish(law: np.ndarray) -> np.ndarray:
-    law = np.maximum(law, 0.0)  # differences of prefix sums can leave -1e-17 for 0
-    return law / law.sum()
 
 
 def _standard(s: OneTokenStep, v: Values) -> Laws:
