@@ -64,7 +64,7 @@ else:
         st.switch_page("pages/1_Playground.py")
 
 st.header("Take the pages in this order")
-learners = [e for e in page.PAGES[1:] if e.for_learners and (page.ROOT / e.script).exists()]
+learners = [e for e in page.PAGES[1:] if e.for_learners]
 others = [e for e in page.PAGES if not e.for_learners]
 for number, entry in enumerate([*learners, *others], start=1):
     # The link holds only the page's name: a long label is cut to one line with an ellipsis.
@@ -72,4 +72,4 @@ for number, entry in enumerate([*learners, *others], start=1):
     st.page_link(entry.script, label=f"**{label}**", icon=entry.icon)
     st.caption(entry.blurb)
 
-page.finish()
+state.sync_url()

@@ -48,7 +48,7 @@ RATE = 250  # samples per second
 BUCKETS: tuple[tuple[str, str], ...] = (
     ("page script (all of it)", r"exec_func_with_error_handling"),
     ("  page.setup (menu, settings, css)", r"^setup \(.*specviz/ui/page\.py"),
-    ("  page.finish (share link)", r"^finish \(.*specviz/ui/page\.py"),
+    ("  state.sync_url (share link)", r"^sync_url \(.*specviz/ui/state\.py"),
     ("  figures built (specviz.figures)", r"\(.*specviz/figures/"),
     ("    Plotly validation", r"\(.*plotly/(basedatatypes|validator|_plotly_utils)"),
     ("    Altair / Vega-Lite spec", r"\(.*(altair|jsonschema)/"),

@@ -4,7 +4,7 @@ steps are links that keep the lecturer's settings and open in the same tab."""
 import streamlit as st
 
 from specviz.lesson_plan import GUIDE, PLAN
-from specviz.ui import page, polls, presenter
+from specviz.ui import page, polls, presenter, state
 
 page.setup("pages/10_For_lecturers.py")
 page.show_notices()
@@ -26,4 +26,4 @@ for number, step in enumerate(PLAN, start=1):
     presenter.link(number, f"**{step.start}–{step.end} min · {step.title}**")
     st.markdown(f"{step.say}\n\n*Ask the room:* {step.ask}")
 st.markdown("## " + after.split("\n## ", 1)[1])  # the plan's own rows are the links above
-page.finish()
+state.sync_url()

@@ -20,4 +20,4 @@ else:
     if key:
         st.warning("This link's key does not run this room, so you see what a student sees.")
     polls.student_view(code)
-page.finish()
+state.sync_url()

@@ -59,7 +59,7 @@ def weights(gamma: int, cost: float, shown: tuple[str | None, tuple[str, ...]]) 
         if box.open:
             editor.weight_editor(scenario, note)
 
-    page.finish()
+    state.sync_url()
 
 
 weights(gamma, cost, shown)

@@ -102,4 +102,4 @@ with st.expander("Why the tally ends up on the target"):
 hear = st.components.v2.component("specviz.player_at", js=HEAR_PLAYER_JS)  # the same each run
 hear(key="od.at", on_at_change=_moved)
 
-page.finish()
+state.sync_url()

@@ -76,7 +76,7 @@ def lesson() -> None:
     st.header("Convergence: the distance shrinks like 1/√N")
     page.chart(*figures["tv"], key="mc.chart.tv")
 
-    page.finish()
+    state.sync_url()
 
 
 lesson()

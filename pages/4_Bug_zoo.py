@@ -85,4 +85,4 @@ else:
 
 page.chart(*figures["tv"], key="zoo.chart.tv")
 
-page.finish()
+state.sync_url()

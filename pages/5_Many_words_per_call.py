@@ -45,7 +45,6 @@ def lesson() -> None:
             page.lesson()  # a model with all its weights at zero: a message and the page's end
     source = (scenario.p_weights, scenario.q_weights) if yours else key
     words = scenario.labels if yours else toy_words(key)
-    # The results, computed once per setting and shared by every session; figures read them.
     curve = page.cached(toy_curve, source, temperature)
     run = page.cached(toy_run, source, temperature, gamma, length, scenario.seed)
     here = curve[gamma]
@@ -82,7 +81,7 @@ def lesson() -> None:
     if scenario.projector:
         st.markdown(intro)
     sections(key, gamma, cost, temperature, curve, run, words)
-    page.finish()
+    state.sync_url()
 
 
 def sections(

@@ -103,4 +103,4 @@ for number, question in enumerate(QUESTIONS, start=1):
         figure, caption = page.cached(fx.question_figure, question.key, style)
         page.chart(figure, caption, key=f"why.q.{question.key}")
 
-page.finish()
+state.sync_url()

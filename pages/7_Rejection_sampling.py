@@ -72,4 +72,4 @@ st.caption(
     "speculative decoding: only a kept first guess lets the draft's next guesses count."
 )
 
-page.finish()
+state.sync_url()

@@ -107,4 +107,4 @@ st.caption(
     )
 )
 
-page.finish()
+state.sync_url()

@@ -97,4 +97,4 @@ claim(
     "pages/6_Why_its_exact.py",
     "Why it's exact: the proof with your numbers, and the float32 leak",
 )
-page.finish()
+state.sync_url()

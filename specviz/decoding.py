@@ -313,25 +313,6 @@ class WordsPerCall:
         return speedup(self.long_run, self.gamma, c)
 
 
-def _reached(pair: DecodingPair) -> tuple[np.ndarray, np.ndarray]:
-    """The contexts the target reaches from the start (the start first), and each entry's
-    context among them (-1 where the target cannot say the word)."""
-    seen = np.zeros(pair.size, dtype=bool)
-    seen[pair.start] = True
-    frontier = np.array([pair.start])
-    while frontier.size:
-        new = np.unique(pair.follow[frontier][pair.step.p[frontier] > 0])
-        frontier = new[~seen[new]]
-        seen[frontier] = True
-    order = np.r_[pair.start, np.flatnonzero(seen & (np.arange(pair.size) != pair.start))]
-    if order.size > MAX_DECODE_CONTEXTS:
-        raise ValueError(f"the target reaches {order.size:,} contexts from the start; an exact "
-                         f"prediction takes at most {MAX_DECODE_CONTEXTS:,}")  # fmt: skip
-    index = np.full(pair.size, -1)
-    index[order] = np.arange(order.size)
-    return order, np.where(pair.step.p[order] > 0, index[pair.follow[order]], -1)
-
-
 def _matrix(weights: np.ndarray, dst: np.ndarray) -> np.ndarray:
     """The context-to-context matrix of per-entry ``weights`` (zero where ``dst`` is -1)."""
     out = np.zeros((dst.shape[0], dst.shape[0]))
@@ -354,8 +335,23 @@ def _long_run(kernel: np.ndarray) -> np.ndarray:
 
 
 def _kernels(pair: DecodingPair, gamma: int) -> tuple[np.ndarray, list[np.ndarray], list]:
-    """The reached contexts, ``M^k`` for ``k = 0 .. gamma``, and ``R`` and ``P`` over them."""
-    order, dst = _reached(pair)
+    """The contexts the target reaches from the start (the start first), ``M^k`` for ``k = 0 ..
+    gamma``, and ``R`` and ``P`` over them."""
+    seen = np.zeros(pair.size, dtype=bool)
+    seen[pair.start] = True
+    frontier = np.array([pair.start])
+    while frontier.size:
+        new = np.unique(pair.follow[frontier][pair.step.p[frontier] > 0])
+        frontier = new[~seen[new]]
+        seen[frontier] = True
+    order = np.r_[pair.start, np.flatnonzero(seen & (np.arange(pair.size) != pair.start))]
+    if order.size > MAX_DECODE_CONTEXTS:
+        raise ValueError(f"the target reaches {order.size:,} contexts from the start; an exact "
+                         f"prediction takes at most {MAX_DECODE_CONTEXTS:,}")  # fmt: skip
+    # Each entry's context among them (-1 where the target cannot say the word).
+    index = np.full(pair.size, -1)
+    index[order] = np.arange(order.size)
+    dst = np.where(pair.step.p[order] > 0, index[pair.follow[order]], -1)
     m, r, p = (_matrix(getattr(pair.step, name)[order], dst) for name in ("kept", "refill", "p"))
     powers = [np.eye(len(order))]
     for _ in range(gamma):

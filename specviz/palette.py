@@ -12,22 +12,21 @@ from dataclasses import dataclass
 @dataclass(frozen=True)
 class Role:
     """How one meaning is drawn: ``color`` fills bars and lines, ``text_color`` (the same hue,
-    darker) colours small text on white; a fill ``pattern``, an ``icon`` and a ``name``."""
+    darker) colours small text on white; a fill ``pattern`` and an ``icon``."""
 
     color: str
     pattern: str
     icon: str
-    name: str
     text_color: str
 
 
 # Text shades: the fill's hue and saturation, lightness lowered to a 5.3:1 contrast on white.
-TARGET = Role("#0072B2", "", "●", "target", "#0070AF")  # blue, solid
-DRAFT = Role("#E69F00", "/", "◆", "draft", "#8F6300")  # orange, hatched
-ACCEPTED = Role("#009E73", "", "✓", "accepted", "#007A59")  # bluish green, solid
-REJECTED = Role("#D55E00", "x", "✗", "rejected", "#B14E00")  # vermillion, crossed
-BUCKET = Role("#CC79A7", ".", "◌", "leftover bucket", "#B04380")  # reddish purple, dotted
-NEUTRAL = Role("#595959", "", "=", "balanced", "#595959")  # 7:1 on white: its own text shade
+TARGET = Role("#0072B2", "", "●", "#0070AF")  # blue, solid
+DRAFT = Role("#E69F00", "/", "◆", "#8F6300")  # orange, hatched
+ACCEPTED = Role("#009E73", "", "✓", "#007A59")  # bluish green, solid
+REJECTED = Role("#D55E00", "x", "✗", "#B14E00")  # vermillion, crossed
+BUCKET = Role("#CC79A7", ".", "◌", "#B04380")  # reddish purple, dotted
+NEUTRAL = Role("#595959", "", "=", "#595959")  # 7:1 on white: its own text shade
 
 INK = "#1a1a1a"
 GRID = "#d0d0d0"

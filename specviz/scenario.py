@@ -20,16 +20,6 @@ PROMPT = "The cat sat on the …"
 ALL_ZERO = "All the"
 
 
-def _step_of(p_weights: tuple[int, ...], q_weights: tuple[int, ...]) -> OneTokenStep:
-    """The one-token step of two models' weights; ValueError if one model's are all zero."""
-    for name, weights in (("target", p_weights), ("draft", q_weights)):
-        if not any(weights):
-            raise ValueError(
-                f"{ALL_ZERO} {name}'s weights are zero, so there is no distribution to draw from."
-            )
-    return step(normalize(p_weights), normalize(q_weights))
-
-
 @dataclass(frozen=True)
 class Scenario:
     """Everything the pages share, and what a share link restores besides a page's own settings:
@@ -61,7 +51,13 @@ class Scenario:
     def step(self) -> OneTokenStep:
         """The exact one-token step; ValueError (starting :data:`ALL_ZERO`) where one model's
         weights are all zero."""
-        return _step_of(self.p_weights, self.q_weights)
+        for name, weights in (("target", self.p_weights), ("draft", self.q_weights)):
+            if not any(weights):
+                raise ValueError(
+                    f"{ALL_ZERO} {name}'s weights are zero, so there is no distribution to "
+                    "draw from."
+                )
+        return step(normalize(self.p_weights), normalize(self.q_weights))
 
     def next_seed(self) -> int:
         """The seed after this one (wrapping to 0 after :data:`~specviz.limits.MAX_SEED`)."""
@@ -116,7 +112,7 @@ class Preset:
 
     def step(self) -> OneTokenStep:
         """The exact one-token step of this pair."""
-        return _step_of(self.p_weights, self.q_weights)
+        return step(normalize(self.p_weights), normalize(self.q_weights))
 
 
 PRESETS: tuple[Preset, ...] = (

@@ -46,13 +46,16 @@ def chi_square_gof(counts: ArrayLike, probs: ArrayLike) -> GofResult:
     """Pearson's chi-square test of token ``counts`` (whole, not all zero, summing to at most
     ``10**15``) against the law ``probs``, over the tokens with ``probs > 0``; a count where
     ``probs == 0`` gives ``(inf, dof, 0.0)``. Bad input raises ValueError."""
-    obs = _count_vector(counts, "counts")
+    _refuse_odd_items(counts, "counts")
+    obs = whole_array(float_vector(counts, "counts"), "counts", maximum=MAX_COUNT_DRAWS)
+    n = float(obs.sum())
+    if n > MAX_COUNT_DRAWS:
+        raise ValueError(f"counts sums to {n:.3g}; at most {MAX_COUNT_DRAWS:,} draws are allowed")
     law = prob_vector(probs, "probs")
     if obs.shape != law.shape:
         raise ValueError(
             f"counts and probs must have the same length; got {obs.size} and {law.size}"
         )
-    n = float(obs.sum())
     if n == 0:
         raise ValueError("counts are all zero; the test needs at least one observation")
     possible = law > 0
@@ -102,7 +105,14 @@ def tv_path(
     input. The counts gained between checkpoints are independent multinomial draws, so the cost
     does not grow with ``N``."""
     sampled, law = prob_pair(law_sampled, p, ("law_sampled", "p"))
-    cps = _checkpoints(checkpoints)
+    _refuse_odd_items(checkpoints, "checkpoints")
+    cps = np.atleast_1d(whole_array(checkpoints, "checkpoints", minimum=1, maximum=MAX_COUNT_DRAWS))
+    if cps.ndim != 1 or cps.size == 0:
+        raise ValueError(
+            f"checkpoints must be a non-empty 1-D list of sample sizes; got {short(checkpoints)}"
+        )
+    if (np.diff(cps) <= 0).any():
+        raise ValueError("checkpoints must be strictly increasing")
     steps = np.diff(np.concatenate(([0], cps)))
     counts = np.cumsum(multinomial_on_support(generator(seed), steps, sampled), axis=0)
     return TVPath.of_counts(cps, counts, law)
@@ -159,14 +169,9 @@ def detectable_from(p: ArrayLike, tv: float, level: float = BAND_LEVEL) -> int |
     model = _BandModel(law, share)
     if bias > model.max_tv:
         return 1  # no N draws of p are that far from p (an exact sampler's TV is 0 for V = 1)
-    return _crossing(model, bias)
-
-
-def _crossing(model: _BandModel, bias: float) -> int:
-    """:func:`detectable_from` for a bias some ``N`` draws can show. Up to ``N = 64`` every size
-    is looked at. Above, the edge lies between the smooth edge (non-increasing) and it plus one
-    lattice step ``1/N``: below ``bias`` from ``stop`` on, not before ``start``; the sizes
-    between are looked at one by one, or bisected where too many."""
+    # Up to N = 64 every size is looked at. Above, the edge lies between the smooth edge
+    # (non-increasing) and it plus one lattice step 1/N: below the bias from ``stop`` on, not
+    # before ``start``; the sizes between are looked at one by one, or bisected where too many.
     small = np.arange(1, _STREAM_MAX + 1, dtype=np.int64)
     last_above = int(small[model.evaluate(small)[2] >= bias].max(initial=0))
     start = _first_below(model.upper_core, bias, _STREAM_MAX + 1)
@@ -404,7 +409,13 @@ class _BandModel:
     def _stream(self) -> tuple[np.ndarray, np.ndarray]:
         """``(lower, upper)`` at ``N = 1 .. 64`` from simulated streams (exact at N = 1)."""
         lo, hi = _order_quantiles(_stream_tvs(self.p, _STREAM_MAX, _STREAM_RUNS), self.alpha)
-        lo[0], hi[0] = _one_draw_band(self.p, self.alpha)
+        # At N = 1, TV is 1 - p(x) w.p. p(x). A cumulative share equal to alpha up to rounding
+        # reaches it (.4 + .3 + .2 = .9000000001).
+        values = 1.0 - self.p
+        order = np.argsort(values, kind="stable")
+        cum = np.cumsum(self.p[order])
+        lo[0] = values[order][np.searchsorted(cum, self.alpha - ROUNDING)]
+        hi[0] = values[order][min(np.searchsorted(cum, 1 - self.alpha - ROUNDING), self.words - 1)]
         return lo, hi
 
 
@@ -450,17 +461,6 @@ def _order_quantiles(samples: np.ndarray, alpha: float) -> tuple[np.ndarray, np.
     k_hi = min(runs - 1, max(0, math.ceil((1.0 - alpha) * runs - 1e-9) - 1))
     part = np.partition(samples, [k_lo, k_hi], axis=1)
     return part[:, k_lo].copy(), part[:, k_hi].copy()
-
-
-def _one_draw_band(p: np.ndarray, alpha: float) -> tuple[float, float]:
-    """Exact ``(lower, upper)`` at ``N = 1``, where TV is ``1 - p(x)`` w.p. ``p(x)``."""
-    values = 1.0 - p
-    order = np.argsort(values, kind="stable")
-    # A cumulative share equal to alpha up to rounding reaches it (.4 + .3 + .2 = .9000000001).
-    cum = np.cumsum(p[order])
-    lo = values[order][np.searchsorted(cum, alpha - ROUNDING)]
-    hi = values[order][min(np.searchsorted(cum, 1.0 - alpha - ROUNDING), p.size - 1)]
-    return float(lo), float(hi)
 
 
 def _by_chunks(fn: Callable, words: int, *arrays: np.ndarray) -> Any:
@@ -595,26 +595,3 @@ def _refuse_odd_items(x: object, name: str) -> None:
             item, int | float | np.integer | np.floating | np.ndarray
         ):
             raise ValueError(f"{name} must hold numbers only; got {short(item)} in {short(x)}")
-
-
-def _count_vector(x: object, name: str) -> np.ndarray:
-    _refuse_odd_items(x, name)
-    arr = whole_array(float_vector(x, name), name, maximum=MAX_COUNT_DRAWS)
-    if float(arr.sum()) > MAX_COUNT_DRAWS:
-        raise ValueError(
-            f"{name} sums to {float(arr.sum()):.3g}; at most {MAX_COUNT_DRAWS:,} draws are allowed"
-        )
-    return arr
-
-
-def _checkpoints(x: object) -> np.ndarray:
-    """A non-empty, strictly increasing 1-D array of whole sample sizes in ``[1, 10**15]``."""
-    _refuse_odd_items(x, "checkpoints")
-    raw = np.atleast_1d(whole_array(x, "checkpoints", minimum=1, maximum=MAX_COUNT_DRAWS))
-    if raw.ndim != 1 or raw.size == 0:
-        raise ValueError(
-            f"checkpoints must be a non-empty 1-D list of sample sizes; got {short(x)}"
-        )
-    if (np.diff(raw) <= 0).any():
-        raise ValueError("checkpoints must be strictly increasing")
-    return raw

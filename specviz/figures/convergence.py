@@ -73,33 +73,6 @@ def mean_series(band: TVBand, slot: int) -> Series:
     return Series(MEAN_NAME, (path,), slot)
 
 
-def convergence_rows(series: Sequence[Series]) -> list[dict]:
-    """One row per (line, checkpoint) with TV > 0 (0 cannot sit on a log axis), flagged ``alone``
-    where it is its line's only point (a line of one point is invisible: it is drawn as a dot)."""
-    rows = []
-    for s in series:
-        for i, path in enumerate(s.paths):
-            pairs = zip(path.checkpoints, path.tv, strict=True)
-            keep = [(int(n), float(tv)) for n, tv in pairs if tv > 0]
-            line = {"series": s.name, "slot": s.slot, "line": f"{s.name} #{i}"}
-            rows += [line | {"n": n, "tv": tv, "alone": len(keep) == 1} for n, tv in keep]
-    return rows
-
-
-def band_rows(band: TVBand, floor: float) -> list[dict]:
-    """The band's rows where it is above 0, a lower edge of 0 drawn down to ``floor`` (an exact run
-    can hit the target); a band of one checkpoint (N = 1) as a narrow box around it."""
-    name = f"{100 * band.level:.0f}% of exact runs land here"
-    rows = [
-        {"n": float(n), "lower": max(float(lo), floor), "upper": float(hi), "band": name}
-        for n, lo, hi in zip(band.n, band.lower, band.upper, strict=True)
-        if hi > 0
-    ]
-    if len(band.n) == 1:
-        rows = [{**r, "n": float(r["n"]) * k} for r in rows for k in (1 / 1.18, 1.18)]
-    return rows
-
-
 def convergence_spec(
     series: Sequence[Series],
     looks: Sequence[Look],
@@ -125,14 +98,32 @@ def convergence_datasets(series: Sequence[Series], band: TVBand) -> dict[str, li
     ticks, and the legend's entries. The y axis pads every TV by a factor 1.5 (never above 1);
     the x axis runs from 1 (0.7 for a single checkpoint, whose box then clears the edge) to N,
     at least 10."""
-    rows = convergence_rows(series)
+    # One row per (line, checkpoint) with TV > 0 (0 cannot sit on a log axis), flagged ``alone``
+    # where it is its line's only point (a line of one point is invisible: it is drawn as a dot).
+    rows = []
+    for s in series:
+        for i, path in enumerate(s.paths):
+            pairs = zip(path.checkpoints, path.tv, strict=True)
+            keep = [(int(n), float(tv)) for n, tv in pairs if tv > 0]
+            line = {"series": s.name, "slot": s.slot, "line": f"{s.name} #{i}"}
+            rows += [line | {"n": n, "tv": tv, "alone": len(keep) == 1} for n, tv in keep]
     values = [r["tv"] for r in rows] + [float(v) for v in (*band.lower, *band.upper)]
     values = [v for v in values if v > 0]
     y_lo, y_hi = (min(values), max(values)) if values else (1e-3, 1.0)
     floor, top = y_lo / 1.5, min(1.0, y_hi * 1.5)
     x_lo, x_hi = (0.7 if len(band.n) < 2 else 1.0), float(max(10, int(band.n[-1])))
+    # The band where it is above 0, a lower edge of 0 drawn down to the floor (an exact run can
+    # hit the target); a band of one checkpoint (N = 1) as a narrow box around it.
+    name = f"{100 * band.level:.0f}% of exact runs land here"
+    shaded = [
+        {"n": float(n), "lower": max(float(lo), floor), "upper": float(hi), "band": name}
+        for n, lo, hi in zip(band.n, band.lower, band.upper, strict=True)
+        if hi > 0
+    ]
+    if len(band.n) == 1:
+        shaded = [{**r, "n": float(r["n"]) * k} for r in shaded for k in (1 / 1.18, 1.18)]
     return {
-        "band": band_rows(band, floor),
+        "band": shaded,
         # The axes' extent, drawn invisibly: Vega's automatic domains then follow the data.
         "extent": [{"n": x_lo, "tv": floor}, {"n": x_hi, "tv": top}],
         # The ticks (powers of ten), placed inside the plot where they cannot stretch it.

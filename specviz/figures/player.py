@@ -8,15 +8,21 @@ and accepted/rejected are told by icon and words as well as colour.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
+from pathlib import Path
 
 import numpy as np
 
-from specviz.figures.html import render
+from specviz.figures.html import palette_css
 from specviz.figures.numbers import percent
 from specviz.figures.style import ChartStyle
 from specviz.one_token import OneTokenStep
 from specviz.story import DrawStory
+
+#: What a ``<script>`` element's JSON must escape, which ``</script>`` or ``<!--`` in a label
+#: could end: every ``<``, ``>`` and ``&`` as a JSON unicode escape.
+_SCRIPT_SAFE = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026"})
 
 
 def story_data(
@@ -48,9 +54,20 @@ def story_data(
 def player_html(
     labels: Sequence[str], step: OneTokenStep, style: ChartStyle, story: DrawStory, at: int = 0
 ) -> str:
-    """The player page for ``story`` (an HTML document for ``st.iframe``), ``at`` steps in."""
+    """The player page for ``story`` (an HTML document for ``st.iframe``), ``at`` steps in: its
+    template lettered, with the palette, the type size, the bucket's size and the JSON data."""
     data = story_data(labels, step, style, story, at)
-    return render("player.html", style, data, z=percent(data["z"]))
+    # Letters first: the data may hold braces.
+    html = style.fill(Path(__file__).with_name("player.html").read_text(encoding="utf-8"))
+    replacements = {
+        "__FONT__": str(style.html_font_size),
+        "__PALETTE__": palette_css(),
+        "__Z__": percent(step.z),
+        "__DATA__": json.dumps(data, allow_nan=False).translate(_SCRIPT_SAFE),
+    }
+    for key, value in replacements.items():
+        html = html.replace(key, value)
+    return html
 
 
 #: A script in the page (a components v2 component) that hears where a paused or stepped player

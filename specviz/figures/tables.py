@@ -7,11 +7,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 
-def _cell(text: str) -> str:
-    # A pipe would end the cell, a newline the row: neither may come through.
-    return " ".join(str(text).replace("|", "\\|").split()) or " "
-
-
 def markdown_table(columns: Mapping[str, Sequence[str]]) -> str:
     """A pipe table of ``columns`` (every column as long as the first), header first.
 
@@ -24,4 +19,6 @@ def markdown_table(columns: Mapping[str, Sequence[str]]) -> str:
     """
     names = list(columns)
     rows = [names, ["---"] * len(names), *zip(*(columns[name] for name in names), strict=True)]
-    return "\n".join("| " + " | ".join(_cell(value) for value in row) + " |" for row in rows)
+    # A pipe would end a cell, a newline its row: neither may come through.
+    cells = [[" ".join(str(v).replace("|", "\\|").split()) or " " for v in row] for row in rows]
+    return "\n".join("| " + " | ".join(row) + " |" for row in cells)

@@ -20,7 +20,6 @@ from specviz.links import QUALITY
 from specviz.scenario import home_scenario
 from specviz.ui import reconnect, state
 
-KEY = "pg.live"
 #: session_state: the number of the last gesture saved (echoed to the browser).
 _GESTURE = "specviz.live.gesture"
 
@@ -88,7 +87,7 @@ def live_view(gamma: int, cost: float, style: ChartStyle) -> None:
     s = state.current()
     gesture = st.session_state.get(_GESTURE, 0)
     data = live_data(s.labels, s.p_weights, s.q_weights, gamma, style, gesture, cost=cost)
-    _mount(KEY, data, "weights", _apply_weights)
+    _mount("pg.live", data, "weights", _apply_weights)
 
 
 def home_view(style: ChartStyle) -> int:

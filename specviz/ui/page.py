@@ -7,7 +7,7 @@ A page script reads top to bottom like its lesson::
     scenario, one = page.lesson()                 # the step, or a message and the end of the page
     figures = page.figures(zoo_figures, runs)     # built once per state, shared by every session
     page.chart(*figures["law"], key="law")
-    page.finish()                                 # the share link
+    state.sync_url()                              # the share link
 """
 
 from __future__ import annotations
@@ -30,11 +30,8 @@ from specviz.figures.style import ChartStyle
 from specviz.limits import GC_THRESHOLDS, PAGE_KEPT_RESULTS
 from specviz.links import Param
 from specviz.one_token import OneTokenStep
-from specviz.palette import Notation
 from specviz.scenario import Scenario
 from specviz.ui import backchannel, presenter, state
-
-ROOT = Path(__file__).resolve().parents[2]
 
 T = TypeVar("T")
 
@@ -150,7 +147,6 @@ PAGES: tuple[PageInfo, ...] = (
         for_learners=False,
     ),
 )
-_BY_SCRIPT = {info.script: info for info in PAGES}
 
 #: Every page's style, and projector mode's on top (read once).
 _BASE_CSS, _PROJECTOR_CSS = (
@@ -163,7 +159,7 @@ def setup(script: str) -> None:
     and the notices of the link it was opened with. The first Streamlit call of every page."""
     _tune_collector()
     backchannel.install()
-    me = _BY_SCRIPT[script]
+    me = next(info for info in PAGES if info.script == script)
     presenter.follow()  # a link to another step of the lecturer's plan brings its whole state
     scenario = state.current()
     st.set_page_config(
@@ -177,8 +173,7 @@ def setup(script: str) -> None:
     with st.sidebar:
         st.markdown("### SpecViz")
         for entry in PAGES:
-            if (ROOT / entry.script).exists():
-                st.page_link(entry.script, label=entry.label, icon=entry.icon)
+            st.page_link(entry.script, label=entry.label, icon=entry.icon)
     state.sidebar_settings()
     # One style element whatever the mode: the elements below keep their places in the page, so
     # a widget a learner is using is never drawn anew (that drops keyboard focus).
@@ -196,18 +191,13 @@ def setup(script: str) -> None:
 # Measured again with Vega charts (3 December 2026, 100 students, a busy machine): about 2 ms
 # less server CPU per run with it (Playground 19 against 21 ms, Many words per call 34 against
 # 36 ms), rerun p95 within noise — a small gain, kept.
-_collector_tuned = False
-_collector_lock = threading.Lock()
+_collector_untuned = threading.Lock()  # taken by the process's first run, never given back
 
 
 def _tune_collector() -> None:
-    global _collector_tuned
-    with _collector_lock:
-        if _collector_tuned:
-            return
-        _collector_tuned = True
-    gc.freeze()
-    gc.set_threshold(*GC_THRESHOLDS)
+    if _collector_untuned.acquire(blocking=False):
+        gc.freeze()
+        gc.set_threshold(*GC_THRESHOLDS)
 
 
 def intro(text: str) -> None:
@@ -251,21 +241,15 @@ def part(fn: Callable[..., None]) -> Callable[..., None]:
     return st.fragment(run_every=3600)(fn)
 
 
-def finish() -> None:
-    """End a run: the address bar and the sidebar's share box show this state's link."""
-    state.sync_url()
-
-
 def stop(message: str, *, kind: str = "error", to_playground: bool = False) -> NoReturn:
     """Show ``message`` (an error, warning or info box) and a link to the Playground if
-    ``to_playground``, finish the run and stop the page."""
+    ``to_playground``, end the run with its share link and stop the page."""
     box = {"error": st.error, "warning": st.warning, "info": st.info}[kind]
     box(message, icon=":material/error:" if kind == "error" else ":material/info:")
     if to_playground:
         st.page_link(PAGES[1].script, label="Open the Playground", icon=PAGES[1].icon)
-    finish()
+    state.sync_url()
     st.stop()
-    raise AssertionError("st.stop() returned")  # pragma: no cover - for the type checker
 
 
 def lesson() -> tuple[Scenario, OneTokenStep]:
@@ -282,7 +266,7 @@ def lesson() -> tuple[Scenario, OneTokenStep]:
 def style() -> ChartStyle:
     """How charts look for this session: projector sizes and lettering."""
     s = state.current()
-    return ChartStyle(projector=s.projector, notation=Notation(swapped=s.swapped))
+    return ChartStyle(projector=s.projector, notation=s.notation)
 
 
 # cache_resource, not cache_data: results and figures are shared read-only, and unpickling them on
@@ -319,11 +303,9 @@ def computed(fn: Callable[..., T], *args: Any, target_only: bool = False) -> T:
     """
     s = state.current()
     one = s.step()
-    if target_only:
-        key = ("target", s.p_weights, args)
-        return _cached(fn, (one.p, *args), _name(fn), repr(key))
-    key = ("pair", s.p_weights, s.q_weights, args)
-    return _cached(fn, (one.p, one.q, *args), _name(fn), repr(key))
+    models = (one.p,) if target_only else (one.p, one.q)
+    weights = (s.p_weights,) if target_only else (s.p_weights, s.q_weights)
+    return _cached(fn, (*models, *args), _name(fn), repr((*weights, args)))
 
 
 def figures(build: Callable[..., T], *data: Any, key: tuple = ()) -> T:
@@ -361,12 +343,10 @@ def chart(figure: dict, caption: str, key: str) -> None:
     st.caption(caption)
 
 
-def _arrow(rows: list[dict] | pa.Table) -> pa.Table | list[dict]:
+def _arrow(rows: list[dict]) -> pa.Table | list[dict]:
     """A dataset as an Arrow table, which Streamlit sends as it is: a list of rows goes through
     pandas first (2 ms a dataset against 0.1 ms, measured on the decoding page). A column Arrow
     cannot type (numbers and words mixed) stays rows."""
-    if isinstance(rows, pa.Table):
-        return rows
     columns = dict.fromkeys(key for row in rows for key in row)
     try:
         return pa.table({key: [row.get(key) for row in rows] for key in columns})

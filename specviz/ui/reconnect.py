@@ -45,7 +45,12 @@ def draw(
     if not first_run():
         st.session_state[key] = value
         return widget(key=key, on_change=_changed, **kwargs)
-    shown = widget(key=key, on_change=_changed, **kwargs, **_default(widget, value, kwargs))
+    # The URL's value as the widget's default: a select box or a radio group takes its index.
+    start = {"value": value}
+    if getattr(widget, "__name__", "") in ("selectbox", "radio"):
+        options = list(kwargs.get("options", ()))
+        start = {"index": options.index(value)} if value in options else {}
+    shown = widget(key=key, on_change=_changed, **kwargs, **start)
     if shown != value:  # the browser had a value the URL does not: the learner's change
         on_change(shown)
         st.session_state[REPLAYED] = True
@@ -59,12 +64,3 @@ def end_run() -> None:
     if st.session_state.get(REPLAYED, False):
         st.session_state[REPLAYED] = False
         st.rerun()
-
-
-def _default(widget: Callable[..., Any], value: Any, kwargs: dict[str, Any]) -> dict[str, Any]:
-    """The keyword that makes ``widget`` start at ``value``: ``index`` (of ``value`` in
-    ``options``) for a select box or a radio group, ``value`` for the others."""
-    if getattr(widget, "__name__", "") in ("selectbox", "radio"):
-        options = list(kwargs.get("options", ()))
-        return {"index": options.index(value)} if value in options else {}
-    return {"value": value}

@@ -34,17 +34,14 @@ _tab_focus = st.components.v2.component(
 def current() -> Scenario:
     """The session's scenario, restored from the URL on the session's first run."""
     if _SCENARIO not in st.session_state:
-        scenario, notices = from_query(st.query_params.to_dict())
-        st.session_state[_SCENARIO] = scenario
-        st.session_state[_NOTICES] = notices
+        reread()
         st.session_state[reconnect.FIRST_RUN] = True
     return st.session_state[_SCENARIO]
 
 
 def reread() -> None:
     """Take the whole state from the URL again, as a new session does (a step of the plan)."""
-    scenario, st.session_state[_NOTICES] = from_query(st.query_params.to_dict())
-    st.session_state[_SCENARIO] = scenario
+    st.session_state[_SCENARIO], st.session_state[_NOTICES] = from_query(st.query_params.to_dict())
     for key in [k for k in st.session_state if str(k).startswith("specviz.param.")]:
         del st.session_state[key]  # each page setting is read from the URL again
 
@@ -71,9 +68,6 @@ def notices() -> list[str]:
     return list(st.session_state.get(_NOTICES, []))
 
 
-# ----------------------------------------------------------------------- page settings
-
-
 def start_run() -> None:
     """Forget which settings the previous run's page read (called by ``page.setup``)."""
     st.session_state[_PAGE_PARAMS] = []
@@ -88,8 +82,7 @@ def param(link: Param[Any]) -> Any:
     becomes a notice and the default), then kept; reading it puts it in this page's link."""
     key = _key(link)
     if key not in st.session_state:
-        value, notice = link.read(st.query_params.to_dict())
-        st.session_state[key] = value
+        st.session_state[key], notice = link.read(st.query_params.to_dict())
         if notice:
             st.session_state[_NOTICES] = [*notices(), notice]
     used = st.session_state.setdefault(_PAGE_PARAMS, [])
@@ -136,9 +129,6 @@ def param_tabs(link: Param[str], names: Mapping[str, str]) -> tuple[str, dict[st
     return shown, dict(zip(names, tabs, strict=True))
 
 
-# ------------------------------------------------------------------------------- the link
-
-
 def query() -> dict[str, str]:
     """The query string that restores this page as it is: the scenario and the page's settings."""
     out = to_query(current())
@@ -149,8 +139,8 @@ def query() -> dict[str, str]:
 
 def sync_url() -> None:
     """Write the state into the address bar, and show the same link in the sidebar with a copy
-    button, under the heading :func:`sidebar_settings` drew (called once at the end of every run,
-    by ``page.finish``; a fragment's run redraws only the link)."""
+    button, under the heading :func:`sidebar_settings` drew (the last call of every page's run,
+    and of ``page.stop``; a fragment's run redraws only the link)."""
     wanted = query()
     if st.query_params.to_dict() != wanted:
         st.query_params.from_dict(wanted)
