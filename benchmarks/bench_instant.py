@@ -10,11 +10,13 @@ References, served in the same run:
 
 "Settled" is the last change to the page (a MutationObserver on the document and on every shadow
 root) after the input, read once the page has been quiet for a while: the time a learner waits
-for what they did to show. Two columns: the main area (the charts and numbers) and the whole
-page, whose sidebar share link follows a server run. Also: frames during a continuous drag and
-during a glide, messages sent to the server during a drag, the server's CPU time per gesture
-(/proc), the first render of each page (navigation to settled, a new browser context each time)
-and the JS heap of a tab.
+for what they did to show. Streamlit's bookkeeping during a server run is not a change one sees
+and is not counted (its running flags, and class swaps undone by the end), but an element it
+dims while the server runs is (checked every frame). Three columns: the charts, the main area
+(the charts and numbers) and the whole page, whose sidebar share link follows a server run.
+Also: frames during a continuous drag and during a glide, messages sent to the server during a
+drag, the server's CPU time per gesture (/proc), the first render of each page (navigation to
+settled, a new browser context each time) and the JS heap of a tab.
 """
 
 from __future__ import annotations
@@ -56,7 +58,7 @@ MINIMAL_APP = textwrap.dedent(
 # outside the sidebar; the time of the last input (a key or a pointer move); messages sent.
 PROBE = """
 (() => {
-  const probe = window.__probe = { last: 0, lastMain: 0, lastChart: 0, input: 0, sent: 0,
+  const probe = window.__probe = { last: 0, lastMain: 0, lastChart: 0, any: 0, input: 0, sent: 0,
                                    frames: [] };
   // A chart: a Plotly or Vega chart, or anything in a shadow root (the live view).
   const inChart = (n) => {
@@ -68,13 +70,36 @@ PROBE = """
     const el = n.nodeType === 1 ? n : n.parentElement;
     return !!(el && el.closest && el.closest('[data-testid="stSidebar"]'));
   };
+  // Streamlit's bookkeeping during a run changes nothing on screen and is not counted as a
+  // change: data-stale and the app's running state (a dimmed element is caught each frame
+  // below instead), and class swaps that are undone by the end (counted in settled() only for
+  // an element whose class differs from what it had before the input).
+  const bookkeeping = new Set(["data-stale", "data-test-script-state"]);
   const seen = (records) => {
     const now = performance.now();
+    probe.any = now;  // any mutation at all: the quiet wait waits for bookkeeping too
+    const counted = records.filter((r) => {
+      if (r.type !== "attributes") return true;
+      if (bookkeeping.has(r.attributeName)) return false;
+      if (r.attributeName !== "class") return true;
+      const entry = probe.classes.get(r.target) || { old: r.oldValue, at: 0 };
+      entry.at = now;
+      probe.classes.set(r.target, entry);
+      return false;
+    });
+    if (!counted.length) return;
     probe.last = now;
-    if (records.some((r) => !inSidebar(r.target))) probe.lastMain = now;
-    if (records.some((r) => inChart(r.target))) probe.lastChart = now;
+    if (counted.some((r) => !inSidebar(r.target))) probe.lastMain = now;
+    if (counted.some((r) => inChart(r.target))) probe.lastChart = now;
   };
-  const options = { subtree: true, childList: true, attributes: true, characterData: true };
+  probe.classes = new Map();
+  probe.mark = (el, now) => {
+    probe.last = Math.max(probe.last, now);
+    if (!inSidebar(el)) probe.lastMain = Math.max(probe.lastMain, now);
+    if (inChart(el)) probe.lastChart = Math.max(probe.lastChart, now);
+  };
+  const options = { subtree: true, childList: true, attributes: true, characterData: true,
+                    attributeOldValue: true };
   const observer = new MutationObserver(seen);
   observer.observe(document, options);
   const attach = Element.prototype.attachShadow;
@@ -84,12 +109,23 @@ PROBE = """
     return root;
   };
   for (const type of ["keydown", "pointermove", "pointerdown"]) {
-    window.addEventListener(type, () => { probe.input = performance.now(); }, true);
+    window.addEventListener(type, () => { probe.input = performance.now(); probe.classes.clear(); },
+                            true);
   }
   const send = WebSocket.prototype.send;
   WebSocket.prototype.send = function (...args) { probe.sent += 1; return send.apply(this, args); };
-  const frame = (t) => { probe.frames.push(t); if (probe.frames.length > 4000) probe.frames.shift();
-                         requestAnimationFrame(frame); };
+  const frame = (t) => {
+    probe.frames.push(t);
+    if (probe.frames.length > 4000) probe.frames.shift();
+    // An element dimmed while the server runs (Streamlit's stale look) is a change one sees.
+    for (const el of document.querySelectorAll('[data-stale="true"]')) {
+      const box = el.getBoundingClientRect();
+      if (box.width * box.height > 0 && parseFloat(getComputedStyle(el).opacity) < 1) {
+        probe.mark(el, performance.now());
+      }
+    }
+    requestAnimationFrame(frame);
+  };
   requestAnimationFrame(frame);
 })();
 """
@@ -110,7 +146,7 @@ def quiet(page, ms: int) -> None:
     """Wait until the page has neither changed nor had an input for ``ms``."""
     page.wait_for_function(
         "() => { const p = window.__probe; "
-        f"return p.last > 0 && performance.now() - Math.max(p.last, p.input) > {ms}; }}",
+        f"return p.last > 0 && performance.now() - Math.max(p.last, p.any, p.input) > {ms}; }}",
         timeout=60_000,
         polling=50,
     )
@@ -118,7 +154,14 @@ def quiet(page, ms: int) -> None:
 
 def settled(page) -> tuple[float, float, float]:
     """(the chart, main area, whole page): ms from the last input to the last change there."""
-    p = page.evaluate("() => window.__probe")
+    p = page.evaluate(
+        """() => { const p = window.__probe;
+          for (const [el, entry] of p.classes) {
+            if (el.getAttribute("class") !== entry.old) p.mark(el, entry.at);
+          }
+          const { input, lastChart, lastMain, last } = p;
+          return { input, lastChart, lastMain, last }; }"""
+    )
     return tuple(max(0.0, p[k] - p["input"]) for k in ("lastChart", "lastMain", "last"))
 
 
@@ -263,6 +306,18 @@ def playground_rows(browser, app: StreamlitServer, repeat: int) -> tuple[dict, d
     return rows, extra
 
 
+def home_rows(browser, app: StreamlitServer, repeat: int) -> dict[str, list]:
+    """Home's draft-quality slider, a control of the live view like the Playground's bars."""
+    context, page = new_page(browser)
+    open_settled(page, app.url)
+    quality = page.locator(".st-key-home-live input[type='range']")
+    quality.wait_for(timeout=60_000)
+    keys = ["ArrowRight", "ArrowLeft"] * ((repeat + 1) // 2)
+    rows = {"Home: a key on the draft's quality": key_presses(page, quality, keys[:repeat], 1500)}
+    context.close()
+    return rows
+
+
 def other_rows(browser, app: StreamlitServer, repeat: int, scripts: list) -> dict[str, list]:
     rows: dict[str, list] = {}
     for info in scripts:
@@ -326,6 +381,8 @@ def main() -> None:
             if not chosen or "Playground" in chosen:
                 live, extra = playground_rows(browser, app, args.repeat)
                 rows |= live
+            if not chosen or "Home" in chosen:
+                rows |= home_rows(browser, app, args.repeat)
             pages = [labels[n] for n in chosen] or (PAGES if args.pages == "all" else PAGES[:2])
             others = [i for i in pages if args.pages != "changed" and i.script != PAGES[1].script]
             rows |= other_rows(browser, app, args.repeat, others)
@@ -339,12 +396,12 @@ def main() -> None:
             minimal.stop()
     reference = median([v[0] for v in rows["minimal Streamlit page: one slider, one Plotly chart"]])
     print(f"\ninput → page settled, median of {args.repeat} (Chromium, {os.cpu_count()} cores)\n")
-    print("| what | the chart | main area | whole page | chart × minimal page's |")
+    print("| what | the chart | main area | whole page | × minimal page's (chart / main / whole) |")
     print("|---|---|---|---|---|")
     for name, values in rows.items():
         chart_ms, main_ms, whole_ms = fmt(values)
-        ratio = median([v[0] for v in values]) / reference
-        print(f"| {name} | {chart_ms} | {main_ms} | {whole_ms} | {ratio:.2f} |")
+        ratios = " / ".join(f"{median([v[k] for v in values]) / reference:.2f}" for k in range(3))
+        print(f"| {name} | {chart_ms} | {main_ms} | {whole_ms} | {ratios} |")
     print("\n| first render (navigation → settled) | ms | × minimal page |")
     print("|---|---|---|")
     for name, ms in first.items():
