@@ -3,6 +3,7 @@ steps are links that keep the lecturer's settings and open in the same tab."""
 
 import streamlit as st
 
+from specviz import classroom
 from specviz.lesson_plan import GUIDE, PLAN
 from specviz.ui import page, polls, presenter, state
 
@@ -24,6 +25,7 @@ for number, step in enumerate(PLAN, start=1):
         end = max(later.end for later in PLAN if later.block == step.block)
         st.markdown(f"### {step.block} · minutes {step.start}–{end}")
     presenter.link(number, f"**{step.start}–{step.end} min · {step.title}**")
-    st.markdown(f"{step.say}\n\n*Ask the room:* {step.ask}")
+    phones = f" 📱 *{classroom.poll(step.poll).title}*" if step.poll else ""
+    st.markdown(f"{step.say}\n\n*Ask the room:* {step.ask}{phones}")
 st.markdown("## " + after.split("\n## ", 1)[1])  # the plan's own rows are the links above
 state.sync_url()

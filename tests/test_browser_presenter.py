@@ -18,6 +18,7 @@ from streamlit_server import (
     page_url_path,
     poll,
     rerun_waiter,
+    watch_stream,
 )
 from visits import box
 
@@ -121,4 +122,46 @@ def test_an_arrow_key_moves_a_focused_control_not_the_step(page, streamlit_serve
     turn(page, "ArrowRight", number + 1)
     turn(page, "ArrowLeft", number)
     assert link_params(page.url)["n"] == "100"  # the step's own state, not the slider's
+    assert_clean(page, watcher)
+
+
+def test_a_step_asks_the_phones_and_the_bar_counts_and_reveals(browser, page, streamlit_server):
+    """A lecturer starts a class, presents the step whose question is 'bed' (the phones can
+    answer it), asks, sees a student's answer counted and the room's split, and reveals, on a
+    1280x720 projector with the Playground's control and chart still on one screen."""
+    page.set_viewport_size({"width": 1280, "height": 720})
+    watcher = open_app(page, f"{streamlit_server}/For_lecturers?{urlencode(LECTURER)}")
+    with rerun_waiter(page):
+        page.get_by_role("button", name="Start a class").click()
+    code = page.locator("p[style*='letter-spacing']").inner_text()
+    number = next(n for n, s in enumerate(PLAN, 1) if s.poll == "why.missing")
+    step = PLAN[number - 1]  # its link on the page: the same tab, the same session
+    with rerun_waiter(page):
+        page.get_by_role("link", name=f"{step.start}–{step.end} min · {step.title}").click()
+    shows_step(page, number)
+    with rerun_waiter(page):
+        page.get_by_role("button", name="Ask the phones").click()
+    phone = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+    try:
+        watch_stream(phone)
+        open_app(phone, f"{streamlit_server}/Ask_the_room?room={code}")
+        phone.get_by_text("C. Yes, exactly 10% of the time").click()
+        with rerun_waiter(phone):
+            phone.get_by_role("button", name="Send my answer").click()
+        phone.get_by_text("Your answer is in").wait_for()
+    finally:
+        phone.context.close()
+    answers = page.locator(".st-key-presenter-phones").get_by_role("button", name="1 answer")
+    answers.wait_for()  # counted within a refresh (every 2 s)
+    shows_step(page, number)  # with the row of the phones, still on one screen
+    answers.click()
+    split = page.get_by_test_id("stPopoverBody")
+    assert f"Room {code}" in split.inner_text()
+    assert "C. Yes, exactly 10% of the time — 1 (100%)" in split.inner_text()
+    page.keyboard.press("Escape")
+    with rerun_waiter(page):
+        page.get_by_role("button", name="Reveal").click()
+    answers.click()
+    poll(page, lambda: "✓ right answer" in split.inner_text(), "the reveal")
+    assert "key" not in link_params(page.url)
     assert_clean(page, watcher)

@@ -27,6 +27,7 @@ from streamlit.testing.v1 import AppTest
 
 from deploy.replicas import PG_BIN, Replicas, find_nginx, free_port, postgres_cluster
 from specviz import classroom, rooms
+from specviz.lesson_plan import PLAN
 from specviz.limits import (
     ANSWERS_PER_SESSION,
     JOIN_MISSES_PER_ADDRESS,
@@ -326,6 +327,50 @@ def test_a_second_round_shows_beside_the_first(database) -> None:
     assert [b.split(" — ")[1] for b in shown_counts(teacher)] == [
         "2 (67%)", "0 (0%)", "1 (33%)", "0 (0%)", "0 (0%)", "0 (0%)", "1 (100%)", "0 (0%)"
     ]  # fmt: skip
+
+
+def presenting(at: AppTest, number: int) -> AppTest:
+    """The lecturer's session opens step ``number`` of the plan, as its bar's links do."""
+    step = PLAN[number - 1]
+    at.query_params.clear()
+    at.query_params.update(dict(step.query) | {"step": str(number)})
+    at.switch_page(step.script).run()
+    assert_alive(at)
+    return at
+
+
+def test_presenter_mode_asks_the_phones_counts_and_reveals(database) -> None:
+    """At a step whose question the phones can answer, the session that runs the class asks it,
+    sees the answers counted and split, opens a second round and reveals, all from the bar."""
+    number = next(n for n, step in enumerate(PLAN, start=1) if step.poll == "claim.speed")
+    code, key, at = start(database)
+    presenting(at, number - 1)  # a step without a question for the phones: no button
+    assert not PLAN[number - 2].poll and not [b for b in at.button if b.key == "presenter.ask"]
+    presenting(at, number)
+    assert at.button(key="presenter.ask").label == "Ask the phones"
+    assert not [b for b in at.button if b.key == "presenter.reveal"]
+    at.button(key="presenter.ask").click().run()
+    room = rooms.room(database, code)
+    assert (room.question, room.round, room.revealed) == ("claim.speed", 2, False)
+    send(student(code), 1)
+    at.run()
+    assert at.button(key="presenter.ask").label == "Vote again"
+    assert [p.proto.popover.label for p in at.main.get("popover")] == ["1 answer"]
+    assert key not in str(query(at))
+    assert [b.split(" — ")[1] for b in shown_counts(at)] == ["0 (0%)", "1 (100%)"]
+    at.button(key="presenter.ask").click().run()  # after the neighbours argued
+    send(student(code), 0)
+    at.run()
+    before, now = ["0 (0%)", "1 (100%)"], ["1 (100%)", "0 (0%)"]
+    assert [b.split(" — ")[1] for b in shown_counts(at)] == before + now  # side by side
+    at.button(key="presenter.reveal").click().run()
+    assert rooms.room(database, code).revealed
+    assert not [b for b in at.button if b.key == "presenter.reveal"]
+    assert [i.value for i in at.info if i.value == classroom.poll("claim.speed").verdict]
+    assert "key" not in query(at)
+    student_only = open_page(PLAN[number - 1].script, dict(PLAN[number - 1].query) | {
+        "step": str(number), "room": code})  # fmt: skip
+    assert not [b for b in student_only.button if b.key == "presenter.ask"]
 
 
 def test_answers_are_limited_per_session(database) -> None:

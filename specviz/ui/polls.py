@@ -28,6 +28,7 @@ _SENT = "polls.sent"
 _TRIES = "polls.tries"
 _STARTED = "polls.started"
 _JOINED = "polls.joined"
+_FAULT = "polls.fault"
 _NO_ROOM = (
     "There is no open room with that code. Check it with your lecturer: it has 6 letters and "
     "digits, without 0, O, 1, I or L, and a room lasts 24 hours."
@@ -195,9 +196,24 @@ def _reveal_text(question: Poll) -> None:
                  query_params=dict(question.query))  # fmt: skip
 
 
+def _lecture(code: str, key: str, action: str, question: str) -> None:
+    """A lecturer's button, before the run that shows its effect (and :func:`_faulted` a fault)."""
+    try:
+        _retried(lambda: rooms.lecture(engine(), code, key, action, question))
+    except SQLAlchemyError:
+        st.session_state[_FAULT] = True
+
+
+def _faulted() -> None:
+    if st.session_state.pop(_FAULT, False):
+        st.error("Not done: the room's database is not answering. Press again in a moment.")
+
+
 def lecturer_view(key: str, now: rooms.Room) -> None:
-    """The projector's view: the join box, the question in play, the live answers, the controls."""
+    """The projector's view (this session runs the class from now on, in presenter mode too): the
+    join box, the question in play, the live answers, the controls."""
     code = now.code
+    st.session_state[_STARTED] = code, key
     left, right = st.columns([2, 3], gap="large")
     with left:
         show_join(code)
@@ -213,37 +229,26 @@ def lecturer_view(key: str, now: rooms.Room) -> None:
         chosen = st.selectbox("Question", keys, format_func=lambda k: classroom.poll(k).title,
                               index=keys.index(now.question) if now.question in keys else 0,
                               key="polls.pick")  # fmt: skip
-        one, two, three = st.columns(3)
-        pressed = {"ask": one.button("Ask", icon=":material/help:", key="polls.ask"),
-                   "again": two.button("Vote again", icon=":material/replay:", key="polls.again"),
-                   "reveal": three.button("Reveal", icon=":material/visibility:",
-                                          key="polls.reveal")}  # fmt: skip
-        if action := next((name for name, on in pressed.items() if on), None):
-            try:
-                _retried(lambda: rooms.lecture(engine(), code, key, action, chosen))
-            except SQLAlchemyError:
-                st.error("Not done: the room's database is not answering. Press again in a moment.")
+        buttons = (("ask", "Ask", "help"), ("again", "Vote again", "replay"),
+                   ("reveal", "Reveal", "visibility"))  # fmt: skip
+        for column, (action, label, icon) in zip(st.columns(3), buttons, strict=True):
+            column.button(label, key=f"polls.{action}", icon=f":material/{icon}:",
+                          on_click=_lecture, args=(code, key, action, chosen))  # fmt: skip
+        _faulted()
         live(code)
 
 
-@st.fragment(run_every=2)
-def live(code: str) -> None:
-    """The question in play and the room's answers, fresh every 2 s."""
-
-    def read() -> tuple[rooms.Room | None, tuple[int, ...], tuple[int, ...]]:
-        eng = engine()
-        now = rooms.room(eng, code)
-        if now is None:
-            return None, (), ()
-        before = rooms.counts(eng, code, now.round - 1, now.question) if now.round > 1 else ()
-        return now, rooms.counts(eng, code, now.round, now.question), before
-
-    if (view := _latest(f"polls.live.{code}", read)) is None:
-        return
-    now, tally, before = view
+def _read(code: str) -> tuple[rooms.Room | None, tuple[int, ...], tuple[int, ...]]:
+    eng = engine()  # the room (None if closed), its round's answers and the round's before
+    now = rooms.room(eng, code)
     if now is None:
-        st.warning("This room has closed (rooms last 24 hours). Start a new class.")
-        return
+        return None, (), ()
+    before = rooms.counts(eng, code, now.round - 1, now.question) if now.round > 1 else ()
+    return now, rooms.counts(eng, code, now.round, now.question), before
+
+
+def _split(now: rooms.Room, tally: tuple[int, ...], before: tuple[int, ...]) -> None:
+    """The question in play, the room's answers (the round before beside them), the reveal."""
     question = classroom.poll(now.question)
     prompt = state.notation().fill(question.prompt)
     st.markdown(f"## Round {now.round}: {question.title}\n\n{prompt}")
@@ -253,6 +258,52 @@ def live(code: str) -> None:
             _bars(question, votes, now.revealed, heading)
     if now.revealed:
         _reveal_text(question)
+
+
+@st.fragment(run_every=2)
+def live(code: str) -> None:
+    """The question in play and the room's answers, fresh every 2 s."""
+    if (view := _latest(f"polls.live.{code}", lambda: _read(code))) is None:
+        return
+    if view[0] is None:
+        st.warning("This room has closed (rooms last 24 hours). Start a new class.")
+        return
+    _split(*view)
+
+
+def running() -> bool:
+    """Whether this session runs a class (started here, or its room's page opened with the key)."""
+    return _STARTED in st.session_state
+
+
+@st.fragment(run_every=2)
+def in_plan(question: str, ask: str) -> None:
+    """Presenter mode, at a step whose ``question`` the phones can answer, in the class this
+    session runs: the step's ``ask`` line with buttons to ask it (or again, after a discussion)
+    and reveal, and its answers counted every 2 s, their split in a pop-over."""
+    code, key = st.session_state[_STARTED]
+    _faulted()
+    if (view := _latest(f"polls.live.{code}", lambda: _read(code))) is None or not view[0]:
+        st.markdown(ask)
+        return
+    now, tally, before = view
+    asked = now.question == question
+    # The ask line's own row: a step's control and chart must still fit under the bar.
+    row = st.container(key="presenter-phones", horizontal=True, vertical_alignment="center")
+    row.markdown(ask)
+    action, label, icon = ("again", "Vote again", "replay") if asked else \
+        ("ask", "Ask the phones", "smartphone")  # fmt: skip
+    row.button(label, key="presenter.ask", icon=f":material/{icon}:", on_click=_lecture,
+               args=(code, key, action, question))  # fmt: skip
+    if asked and not now.revealed:
+        row.button("Reveal", key="presenter.reveal", on_click=_lecture,
+                   args=(code, key, "reveal", question))  # fmt: skip
+    if asked:
+        total = sum(tally)
+        answers = f"{total} answer{'s' * (total != 1)}"
+        with row.popover(answers, icon=":material/bar_chart:", key="presenter.answers"):
+            st.caption(f"Room {code}")
+            _split(now, tally, before)
 
 
 @st.fragment(run_every=5)

@@ -59,6 +59,13 @@ def bar(page: str) -> None:
         minutes = f"{step.block}, {step.start}–{step.end} min"
         where.markdown(f"**Step {number} of {total}** · {page} · {minutes}")
         end.button("End", key="presenter.end", on_click=state.set_param, args=(STEP, 0))
-        st.container(key="presenter-say").markdown(f"{step.say}\n\n**Ask the room:** {step.ask}")
+        with st.container(key="presenter-say"):
+            st.markdown(step.say)
+            from specviz.ui import polls  # the rooms' database code, first needed here
+
+            if step.poll and polls.running():
+                polls.in_plan(step.poll, f"**Ask the room:** {step.ask}")
+            else:
+                st.markdown(f"**Ask the room:** {step.ask}")
         st.html(_CSS)
         _keys(key="presenter.keys")
