@@ -2,10 +2,8 @@
 
 import streamlit as st
 
-from specviz.exactness import home_draws
 from specviz.figures import exactness as fx
 from specviz.figures.numbers import percent
-from specviz.figures.tables import markdown_table
 from specviz.links import QUALITY
 from specviz.scenario import PROMPT, home_scenario
 from specviz.ui import page, state
@@ -32,19 +30,8 @@ page.intro(
 st.header("Try it: how good is the draft?")
 st.markdown(f"Next word after *“{PROMPT}”*")
 yours = state.current()
-# Side by side on a screen; on a projector the bars keep the width their large type needs.
-bars, drawn = (st.container(), st.container()) if yours.projector else st.columns(2, gap="medium")
-with bars:
-    quality = home_view(page.style())
-shown = tuple(sorted({0, quality, 100}))
-tally = [page.cached(home_draws, k, yours.seed) for k in shown]
-drawn.markdown("**The same words, whatever the draft**")
-drawn.markdown(markdown_table(fx.tally_table(shown, tally, note)))
-drawn.caption(
-    f"Draft k%: {tally[0].n:,} words drawn by speculative sampling with the draft at quality k% "
-    f"(seed {yours.seed}). Up to chance they follow the target: a better draft only keeps more "
-    "guesses (Σ min: the exact share kept), so each call yields more words."
-)
+home_view(page.style(), page.cached(fx.home_tally, yours.seed, note))
+quality = state.param(QUALITY)
 st.markdown(fx.overlap_sentence(note))
 pair = home_scenario(quality, yours)
 if pair == yours:

@@ -16,6 +16,7 @@ import pytest
 from streamlit_server import assert_clean, link_params, open_app, poll, rerun_waiter
 
 from specviz.figures import captions
+from specviz.figures import exactness as fx
 from specviz.figures.live import LIVE_JS
 from specviz.figures.numbers import percent
 from specviz.limits import DECODE_COSTS, ROUNDING
@@ -369,22 +370,31 @@ def test_homes_quality_moves_the_pair_in_the_browser(page, streamlit_server) -> 
     control.focus()
     page.keyboard.press("ArrowRight")  # 35 %: α = .6 + .4 × .35 = 74 %
     poll(page, lambda: number(page) == "74%", "α to follow")
+    # The tally beside the bars follows in the same frame: the words drawn at 0 %, 35 % and 100 %
+    # (Python drew them at every quality), before the server hears of the move.
+    assert tally(page) == home_tally((0, 35, 100))
     assert page.evaluate("() => window.sentToServer") == 0  # the browser did it
     poll(page, lambda: link_params(page.url).get("quality") == "35", "the link")
     assert page.evaluate("() => window.sentToServer") >= 1
-    # The server's tally beside the bars follows: the words drawn at 0 %, 35 % and 100 %.
-    poll(page, lambda: tally_heads(page)[2:] == ["draft 0%", "draft 35%", "draft 100%"], "tally")
     page.keyboard.press("End")
     poll(page, lambda: number(page) == "100%", "α at a perfect draft")
+    assert tally(page) == home_tally((0, 100))
     poll(page, lambda: link_params(page.url).get("quality") == "100", "the link")
-    poll(page, lambda: tally_heads(page)[2:] == ["draft 0%", "draft 100%"], "the tally at 100%")
+    assert tally(page) == home_tally((0, 100))  # the server's run changed nothing there
     assert_clean(page, watcher)
 
 
-def tally_heads(page) -> list[str]:
-    """The column heads of Home's tally of drawn words."""
-    table = page.locator("[data-testid=stMarkdownContainer] table").filter(has_text="guesses kept")
-    return [h.strip() for h in table.locator("th").all_inner_texts()]
+def tally(page) -> list[list[str]]:
+    """Home's table of drawn words as the view shows it: its rows, heads first."""
+    rows = page.locator(".tally tr")
+    return [[c.strip() for c in row.locator("th, td").all_inner_texts()] for row in rows.all()]
+
+
+def home_tally(qualities: tuple[int, ...]) -> list[list[str]]:
+    """The rows of Python's table of Home's draws (seed 7) at ``qualities``, heads first."""
+    columns, _ = fx.home_tally(7, Notation())
+    heads = ["word", "target p", *(f"draft {k}%" for k in qualities)]
+    return [heads, *([columns[h][i] for h in heads] for i in range(len(columns["word"])))]
 
 
 def number(page, name: str = "alpha") -> str:

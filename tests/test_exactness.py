@@ -291,7 +291,7 @@ def test_the_share_kept_is_the_overlap(quality: int) -> None:
         assert abs(z_score(kept, run.n * overlap, math.sqrt(run.n * overlap * (1 - overlap)))) < 4
     else:
         assert kept == run.n * overlap
-    table = fx.tally_table((quality,), (run,), NOTE)
+    table, _ = fx.home_tally(7, NOTE)
     assert table[f"draft {quality}%"][-1] == percent(overlap)
     assert table[f"draft {quality}%"][-2] == f"{100 * kept / run.n:.1f}%"
 
@@ -311,13 +311,14 @@ def test_the_overlap_line_is_computed() -> None:
 
 def test_the_tally_table() -> None:
     runs = [home_draws(k, 7) for k in (0, 30, 100)]
-    table = fx.tally_table((0, 30, 100), runs, NOTE)
-    assert list(table) == ["word", "target p", "draft 0%", "draft 30%", "draft 100%"]
+    table, note = fx.home_tally(7, NOTE)
+    assert list(table) == ["word", "target p", *(f"draft {k}%" for k in QUALITY.choices)]
+    assert note.startswith("Draft k%: 100,000 words drawn") and "(seed 7)" in note
     assert table["word"] == [*WORDS, "guesses kept", "Σ min(p, q)"]
     assert table["target p"] == ["40%", "30%", "20%", "10%", "", ""]
     assert table["draft 100%"][-2:] == ["100.0%", "100%"] and table["draft 0%"][-1] == "60%"
     for k, run in zip((0, 30, 100), runs, strict=True):
         shares = [f"{100 * c / run.n:.1f}%" for c in run.counts.output_counts]
         assert table[f"draft {k}%"][:4] == shares
-    swapped = fx.tally_table((0,), runs[:1], Notation(swapped=True))
+    swapped, _ = fx.home_tally(7, Notation(swapped=True))
     assert "target q" in swapped and swapped["word"][-1] == "Σ min(q, p)"

@@ -7,13 +7,13 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from helpers import all_text, open_page
 from streamlit.testing.v1 import AppTest
 
-from specviz.exactness import home_draws
 from specviz.figures import exactness as fx
-from specviz.figures.tables import markdown_table
 from specviz.palette import Notation
 
 pytestmark = pytest.mark.slow  # the app under AppTest
@@ -21,22 +21,23 @@ pytestmark = pytest.mark.slow  # the app under AppTest
 NOTE = Notation()
 
 
-def tally(at: AppTest) -> str:
-    """Home's one Markdown table: the words drawn per draft quality."""
-    (shown,) = [m.value for m in at.markdown if m.value.startswith("| word |")]
-    return shown
+def tally(at: AppTest) -> dict:
+    """Home's table of words drawn at every quality and its note, as the page hands the live view
+    (the browser shows three of its columns: tests/test_browser_live.py)."""
+    (view,) = at.get("bidi_component")
+    return json.loads(view.proto.json)["tally"]
 
 
-@pytest.mark.parametrize(
-    ("quality", "shown"), [("30", (0, 30, 100)), ("0", (0, 100)), ("100", (0, 100))]
-)
-def test_the_tally_is_the_cores_draws(quality: str, shown: tuple[int, ...]) -> None:
+@pytest.mark.parametrize("quality", ["30", "0", "100"])
+def test_the_tally_is_the_cores_draws(quality: str) -> None:
     at = open_page("app.py", {"quality": quality, "seed": "8"})
-    runs = [home_draws(k, 8) for k in shown]
-    assert tally(at) == markdown_table(fx.tally_table(shown, runs, NOTE))
+    shown = tally(at)
+    assert (shown["columns"], shown["note"]) == fx.home_tally(8, NOTE)
+    assert (
+        "100,000 words drawn by speculative sampling" in shown["note"]
+        and "(seed 8)" in shown["note"]
+    )
     text = all_text(at)
-    assert "**The same words, whatever the draft**" in text
-    assert "100,000 words drawn by speculative sampling" in text and "(seed 8)" in text
     # The old claim, said without draws, is gone; the line on the backwards draft is computed.
     assert "Whatever the draft, the words that come out follow" not in text
     assert fx.overlap_sentence(NOTE) in text and "keeps 60% of its guesses" in text
@@ -45,5 +46,5 @@ def test_the_tally_is_the_cores_draws(quality: str, shown: tuple[int, ...]) -> N
 
 def test_the_tally_follows_the_lettering() -> None:
     at = open_page("app.py", {"letters": "chen"})
-    assert tally(at).startswith("| word | target q | draft 0% | draft 30% | draft 100% |")
+    assert list(tally(at)["columns"])[:3] == ["word", "target q", "draft 0%"]
     assert "Σ min(q, p) = min(40%, 10%)" in all_text(at)

@@ -10,14 +10,22 @@ from dataclasses import replace
 import numpy as np
 
 from specviz import palette
-from specviz.exactness import CASES_BY_KEY, FILTER, QUESTIONS_BY_KEY, WORDS, Float32Leak, Question
+from specviz.exactness import (
+    CASES_BY_KEY,
+    FILTER,
+    QUESTIONS_BY_KEY,
+    WORDS,
+    Float32Leak,
+    Question,
+    home_draws,
+)
 from specviz.figures import captions, fit, vega
 from specviz.figures.numbers import percent
 from specviz.figures.style import ChartStyle
 from specviz.limits import ROUNDING
+from specviz.links import QUALITY
 from specviz.one_token import OneTokenStep
 from specviz.palette import Notation, Role
-from specviz.runs import MonteCarloRun
 from specviz.scenario import home_scenario
 from specviz.theory import expected_tokens_per_step
 
@@ -408,20 +416,23 @@ def question_figure(key: str, style: ChartStyle) -> tuple[dict, str]:
     return proof_figure(WORDS, one, style), captions.proof_caption(WORDS, one, note)
 
 
-def tally_table(
-    qualities: Sequence[int], runs: Sequence[MonteCarloRun], notation: Notation
-) -> dict[str, list[str]]:
-    """Home's draws (:func:`~specviz.exactness.home_draws`) at each quality as table columns:
-    the words' shares, then the guesses kept, drawn and exactly (α = Σ min(p, q))."""
+def home_tally(seed: int, notation: Notation) -> tuple[dict[str, list[str]], str]:
+    """Home's draws (:func:`~specviz.exactness.home_draws`, with ``seed``) at every quality Home
+    offers as table columns — the words' shares, then the guesses kept, drawn and exactly
+    (α = Σ min(p, q)) — and the note that says what they are."""
     t, d = notation.target, notation.draft
-    p = home_scenario(0).step().p
     columns = {"word": [*WORDS, "guesses kept", f"Σ min({t}, {d})"]}
-    columns[f"target {t}"] = [*map(percent, p), "", ""]
-    for k, run in zip(qualities, runs, strict=True):
+    columns[f"target {t}"] = [*map(percent, home_scenario(0).step().p), "", ""]
+    for k in QUALITY.choices:
+        run = home_draws(k, seed)
         shares = (*run.counts.output_counts, run.counts.accepted_counts.sum())
         drawn = [f"{100 * c / run.n:.1f}%" for c in shares]
         columns[f"draft {k}%"] = [*drawn, percent(home_scenario(k).step().alpha)]
-    return columns
+    return columns, (
+        f"Draft k%: {run.n:,} words drawn by speculative sampling with the draft at quality k% "
+        f"(seed {seed}). Up to chance they follow the target: a better draft only keeps more "
+        "guesses (Σ min: the exact share kept), so each call yields more words."
+    )
 
 
 def overlap_sentence(notation: Notation) -> str:

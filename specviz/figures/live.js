@@ -266,6 +266,13 @@ class LiveView {
       p.legend = html("div", { class: "legend" }, p.fig);
       p.fig.insertBefore(p.legend, p.caption);
     }
+    if (this.home) {
+      // Home's words drawn by Python at every quality: the columns of 0 %, the quality on show
+      // and 100 % follow the control in the browser.
+      const fig = html("figure", { class: "panel tally" }, grid);
+      write(html("h3", {}, fig), "The same words, whatever the draft");
+      this.tally = { table: html("table", {}, fig), note: html("p", { class: "note" }, fig), shown: "" };
+    }
     this.data = null;
     this.local = null;       // the weights on show: {p: [...], q: [...]}
     this.gesture = 0;        // gestures sent to the server
@@ -381,6 +388,7 @@ class LiveView {
     this.renderDrag(view);
     if (view.step && this.home) {
       this.renderQuality();
+      this.renderTally();
       this.describe("dist", view.captions.pair);
     } else if (view.step) {
       this.renderFlow(shown);
@@ -399,6 +407,27 @@ class LiveView {
     write(this.qualityValue, `${this.quality}%`);
     set(this.qualityInput, { "aria-valuetext": `${this.quality}%` });
     write(this.qualityHelp, fill("0%: the draft has {T}'s preferences backwards. 100%: draft = target.", d.T, d.D));
+  }
+
+  renderTally() {
+    const t = this.data.tally;
+    if (!t) return;
+    const drafts = [...new Set([0, this.quality, 100])].sort((a, b) => a - b);
+    const heads = ["word", `target ${this.data.T}`, ...drafts.map((k) => `draft ${k}%`)];
+    const rows = t.columns.word.map((_, i) => heads.map((h) => t.columns[h][i]));
+    const shown = JSON.stringify([heads, rows]);
+    write(this.tally.note, t.note);
+    if (shown === this.tally.shown) return;
+    this.tally.shown = shown;
+    const table = this.tally.table;
+    table.replaceChildren();
+    const cells = (values, tag, parent) => {
+      const tr = html("tr", {}, parent);
+      for (const v of values) write(html(tag, tag === "th" ? { scope: "col" } : {}, tr), v);
+    };
+    cells(heads, "th", html("thead", {}, table));
+    const body = html("tbody", {}, table);
+    for (const row of rows) cells(row, "td", body);
   }
 
   describe(key, text) {

@@ -39,13 +39,15 @@ def live_data(
     gesture: int = 0,
     quality: int | None = None,
     cost: float = 0.0,
+    tally: tuple[dict[str, list[str]], str] | None = None,
 ) -> dict:
     """The data of one live view: plain JSON.
 
     ``gesture`` is the number of the learner's last gesture this state includes (the browser keeps
     its own weights while a newer one is on its way). With a ``quality`` the view is Home's, not
     draggable: the target ``p_weights`` and the draft of that quality
-    (:func:`specviz.scenario.home_scenario`). ``cost`` is a draft guess's cost in target calls.
+    (:func:`specviz.scenario.home_scenario`), and a ``tally`` of the words drawn at every quality
+    (the browser shows 0 %, the quality on show and 100 %). ``cost``: a guess's cost in calls.
     """
     font = style.html_font_size
     return {
@@ -65,4 +67,4 @@ def live_data(
         "quality": quality,
         # What the charts' fixed parts depend on: they are built anew when it changes.
         "key": "|".join([*labels, style.notation.target, str(style.projector)]),
-    }
+    } | ({"tally": {"columns": tally[0], "note": tally[1]}} if tally else {})

@@ -90,12 +90,12 @@ def live_view(gamma: int, cost: float, style: ChartStyle) -> None:
     _mount("pg.live", data, "weights", _apply_weights)
 
 
-def home_view(style: ChartStyle) -> int:
-    """Mount Home's example: the draft quality (moved in the browser), the pair and its
-    numbers. Returns the quality the page shows."""
+def home_view(style: ChartStyle, tally: tuple[dict[str, list[str]], str]) -> None:
+    """Mount Home's example: the draft quality (moved in the browser), the pair, its numbers, and
+    its ``tally`` (:func:`specviz.figures.exactness.home_tally`)."""
     quality = state.param(QUALITY)
     pair = home_scenario(quality)
     gesture = st.session_state.get(_GESTURE, 0)
-    data = live_data(pair.labels, pair.p_weights, pair.q_weights, 4, style, gesture, quality)
+    data = live_data(pair.labels, pair.p_weights, pair.q_weights, 4, style, gesture, quality,
+                     tally=tally)  # fmt: skip
     _mount("home.live", data, "quality", _apply_quality)
-    return state.param(QUALITY)
