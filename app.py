@@ -31,24 +31,20 @@ st.header("Try it: how good is the draft?")
 st.markdown(f"Next word after *“{PROMPT}”*")
 yours = state.current()
 home_view(page.style(), page.cached(fx.home_tally, yours.seed, note))
-quality = state.param(QUALITY)
 st.markdown(fx.overlap_sentence(note))
-pair = home_scenario(quality, yours)
-if pair == yours:
-    st.caption("The Playground shows this very pair.")
-else:
-    st.caption(
-        f"Your Playground has its own pair (it keeps {percent(yours.step().alpha)} of its guesses)."
-        if yours.distributions_ok
-        else "Your Playground has its own pair."
-    )
-    if st.button(
-        "Open this pair in the Playground",
-        icon=":material/tune:",
-        on_click=lambda: state.save(home_scenario(state.param(QUALITY), state.current())),
-        help="This replaces the Playground's words and weights with the pair above.",
-    ):
-        st.switch_page("pages/1_Playground.py")
+# Nothing below the view depends on the quality: a move of it changes the view alone.
+st.caption(
+    f"Your Playground's pair keeps {percent(yours.step().alpha)} of its guesses."
+    if yours.distributions_ok
+    else "Your Playground has its own pair."
+)
+if st.button(
+    "Open this pair in the Playground",
+    icon=":material/tune:",
+    on_click=lambda: state.save(home_scenario(state.param(QUALITY), state.current())),
+    help="This replaces the Playground's words and weights with the pair above.",
+):
+    st.switch_page("pages/1_Playground.py")
 
 st.header("Take the pages in this order")
 learners = [e for e in page.PAGES[1:] if e.for_learners]

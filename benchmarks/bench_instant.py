@@ -79,6 +79,8 @@ PROBE = """
     const now = performance.now();
     probe.any = now;  // any mutation at all: the quiet wait waits for bookkeeping too
     const counted = records.filter((r) => {
+      // The head (the tab's title and icon, set again by every run) is not on screen.
+      if (document.head.contains(r.target)) return false;
       if (r.type !== "attributes") return true;
       if (bookkeeping.has(r.attributeName)) return false;
       if (r.attributeName !== "class") return true;

@@ -15,6 +15,7 @@ from streamlit.testing.v1 import AppTest
 
 from specviz.figures import exactness as fx
 from specviz.palette import Notation
+from specviz.scenario import home_scenario
 
 pytestmark = pytest.mark.slow  # the app under AppTest
 
@@ -48,3 +49,17 @@ def test_the_tally_follows_the_lettering() -> None:
     at = open_page("app.py", {"letters": "chen"})
     assert list(tally(at)["columns"])[:3] == ["word", "target q", "draft 0%"]
     assert "Σ min(q, p) = min(40%, 10%)" in all_text(at)
+
+
+def test_the_pair_opens_in_the_playground_and_nothing_below_the_view_follows_the_quality() -> None:
+    """What the page shows under the view is the same at every quality (a move of the control
+    changes the view alone); the button puts the pair on show into the Playground."""
+    pages = [open_page("app.py", {"quality": k}) for k in ("0", "55")]
+    below = [[m.value for m in at.main.caption] for at in pages]
+    assert below[0] == below[1] and "Your Playground's pair keeps 60% of its guesses." in below[0]
+    at = pages[1]
+    at.button(key=at.button[0].key).click().run()
+    assert not at.exception
+    pair = home_scenario(55)
+    assert (at.query_params["p"], at.query_params["q"]) == tuple(
+        ",".join(map(str, w)) for w in (pair.p_weights, pair.q_weights))  # fmt: skip
