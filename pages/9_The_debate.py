@@ -41,7 +41,7 @@ def claim(key: str, evidence: str, script: str, label: str) -> None:
     """A claim's tab: what was said, the verdict, the evidence in your numbers, where to see it."""
     quote, verdict = CLAIM_WORDS[key]
     with tabs[key]:
-        st.markdown(f"### “{quote}”\n\n**{verdict}**\n\n{note.fill(evidence)}")
+        st.markdown(f"## “{quote}”\n\n**{verdict}**\n\n{note.fill(evidence)}")
         st.page_link(script, label=label, icon=":material/arrow_forward:")
 
 

@@ -156,8 +156,9 @@ def test_a_step_asks_the_phones_and_the_bar_counts_and_reveals(browser, page, st
     shows_step(page, number)  # with the row of the phones, still on one screen
     answers.click()
     split = page.get_by_test_id("stPopoverBody")
+    shown = "C. Yes, exactly 10% of the time — 1 (100%)"
+    poll(page, lambda: shown in split.inner_text(), "the room's split")
     assert f"Room {code}" in split.inner_text()
-    assert "C. Yes, exactly 10% of the time — 1 (100%)" in split.inner_text()
     page.keyboard.press("Escape")
     with rerun_waiter(page):
         page.get_by_role("button", name="Reveal").click()

@@ -58,7 +58,7 @@ def test_the_evidence_is_the_cores_numbers(name) -> None:
 
 def test_every_claim_links_to_the_page_that_shows_it() -> None:
     at = open_page(DEBATE)
-    quotes = [m.value for m in at.markdown if m.value.startswith("### “")]
+    quotes = [m.value for m in at.markdown if m.value.startswith("## “")]
     assert len(quotes) == 4
     links = [link.proto.page for link in at.main.get("page_link")]
     assert links == ["Many_words_per_call", "Playground", "Rejection_sampling", "Why_its_exact"]

@@ -213,9 +213,10 @@ const PATTERNS = `
 
 /** One panel: a heading, an SVG chart and its description. The chart one drags is a group of
  * sliders, not a picture (a picture may not hold controls). */
-function panel(parent, name, title, role = "img") {
+// A panel's heading: h2 under the Playground's h1, h3 under Home's "Try it" (h2).
+function panel(parent, name, title, role = "img", level = "h2") {
   const fig = html("figure", { class: `panel ${name}` }, parent);
-  const head = html("h3", {}, fig);
+  const head = html(level, {}, fig);
   write(head, title);
   const svg = node("svg", { role }, fig);
   const note = html("p", { class: "note" }, fig);
@@ -255,7 +256,7 @@ class LiveView {
     this.sentence = html("p", { class: "sentence" }, this.box);
     // Home shows the pair only, as a picture; the Playground's pair is a group of sliders.
     this.panels = this.home
-      ? { dist: panel(grid, "dist", "") }
+      ? { dist: panel(grid, "dist", "", "img", "h3") }
       : {
         dist: panel(grid, "dist", "", "group"),
         flow: panel(grid, "flow", "Where each word's probability goes"),
