@@ -313,7 +313,7 @@ def test_the_tally_table() -> None:
     runs = [home_draws(k, 7) for k in (0, 30, 100)]
     table, note = fx.home_tally(7, NOTE)
     assert list(table) == ["word", "target p", *(f"draft {k}%" for k in QUALITY.choices)]
-    assert note.startswith("Draft k%: 100,000 words drawn") and "(seed 7)" in note
+    assert note.startswith("Draft k%: 100,000 words of speculative sampling") and "(seed 7)" in note
     assert table["word"] == [*WORDS, "guesses kept", "Σ min(p, q)"]
     assert table["target p"] == ["40%", "30%", "20%", "10%", "", ""]
     assert table["draft 100%"][-2:] == ["100.0%", "100%"] and table["draft 0%"][-1] == "60%"

@@ -34,10 +34,7 @@ def test_the_tally_is_the_cores_draws(quality: str) -> None:
     at = open_page("app.py", {"quality": quality, "seed": "8"})
     shown = tally(at)
     assert (shown["columns"], shown["note"]) == fx.home_tally(8, NOTE)
-    assert (
-        "100,000 words drawn by speculative sampling" in shown["note"]
-        and "(seed 8)" in shown["note"]
-    )
+    assert "100,000 words of speculative sampling" in shown["note"] and "(seed 8)" in shown["note"]
     text = all_text(at)
     # The old claim, said without draws, is gone; the line on the backwards draft is computed.
     assert "Whatever the draft, the words that come out follow" not in text

@@ -429,8 +429,9 @@ def home_tally(seed: int, notation: Notation) -> tuple[dict[str, list[str]], str
         drawn = [f"{100 * c / run.n:.1f}%" for c in shares]
         columns[f"draft {k}%"] = [*drawn, percent(home_scenario(k).step().alpha)]
     return columns, (
-        f"Draft k%: {run.n:,} words drawn by speculative sampling with the draft at quality k% "
-        f"(seed {seed}). Up to chance they follow the target: a better draft only keeps more "
+        f"Draft k%: {run.n:,} words of speculative sampling with the draft at quality k% "
+        f"(seed {seed}), their counts drawn directly from the exact law, as Monte Carlo does for "
+        "large runs. Up to chance they follow the target: a better draft only keeps more "
         "guesses (Σ min: the exact share kept), so each call yields more words."
     )
 
