@@ -74,6 +74,10 @@ CONTROLS: dict[str, tuple[str, ...]] = {
     "Monte_Carlo": ("w.n",),
     "Bug_zoo": ("w.bug",),
     "Many_words_per_call": ("w.pair", "w.gamma", "w.c", "w.temp", "w.length"),
+    "Why_its_exact": ("w.leak", "w.case"),
+    "Rejection_sampling": ("w.runs",),
+    "Variants_lab": ("w.k", "w.eps", "w.delta", "w.variant"),
+    "The_debate": ("w.gamma", "w.c"),
 }
 
 
