@@ -63,16 +63,8 @@ with right:
     )
 scenario, one = page.lesson()
 controls = {"k": k, "eps": eps, "delta": delta}
-checks = tuple(
-    page.computed(
-        rule_check,
-        name,
-        scenario.seed,
-        LAB_RUNS,
-        tuple((param.name, controls[param.name]) for param in RULES[name].params),
-    )
-    for name in VARIANTS
-)
+params = {name: tuple((p.name, controls[p.name]) for p in RULES[name].params) for name in VARIANTS}
+checks = tuple(page.computed(rule_check, n, scenario.seed, LAB_RUNS, params[n]) for n in VARIANTS)
 selected = VARIANTS.index(key)
 figures = page.figures(lab_figures, checks, selected, key=(scenario.seed, k, eps, delta, selected))
 check = checks[selected]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -144,7 +144,7 @@ def expected_tv_band(p: ArrayLike, n: ArrayLike, level: float = BAND_LEVEL) -> T
             f"computes {MAX_BAND_SIZES:,} sizes, and {MAX_BAND_WORK:,} size-word pairs)"
         )
     share = _level(level)
-    edges = _BandModel(law, share).evaluate(sizes.reshape(-1))
+    edges = _band_model(law.tobytes(), share).evaluate(sizes.reshape(-1))
     mean, lower, upper = (values.reshape(sizes.shape) for values in edges)
     return TVBand(sizes, mean, lower, upper, share)
 
@@ -166,7 +166,7 @@ def detectable_from(p: ArrayLike, tv: float, level: float = BAND_LEVEL) -> int |
     share = _level(level)
     if bias <= ROUNDING:
         return None
-    model = _BandModel(law, share)
+    model = _band_model(law.tobytes(), share)
     if bias > model.max_tv:
         return 1  # no N draws of p are that far from p (an exact sampler's TV is 0 for V = 1)
     # Up to N = 64 every size is looked at. Above, the edge lies between the smooth edge
@@ -226,6 +226,13 @@ _NORMAL_MOMENTS = 1_000.0  # N p q from which E|X/N - p| uses its local normal e
 _NORMAL_POISSON = 100.0  # N p from which the Poisson moments use their normal limit
 _EXACT_PAIRS = 1024  # words whose covariances the limit's variance computes exactly
 _BAND_SEED = 20_250_601
+
+
+# Kept: the bands of a page's laws (each rule's check on the Variants lab, every run's band on
+# Monte Carlo) reuse one model's simulations. A few kB each, 160 kB at 20,000 words.
+@lru_cache(maxsize=16)
+def _band_model(raw: bytes, level: float) -> _BandModel:
+    return _BandModel(np.frombuffer(raw), level)
 
 
 class _BandModel:
