@@ -133,7 +133,6 @@ class Student:
     gestures: int = 0  # gestures sent to the live view
     query: str = ""  # the address bar's query string (page_info_changed follows it)
     cached: set[str] = field(default_factory=set)  # hashes of cacheable messages received
-    texts: dict[str, str] = field(default_factory=dict)  # last code block (the share link)
     socket: object = None  # the websocket in use
 
 
@@ -201,12 +200,11 @@ def _note_element(student: Student, element, fragment: str) -> None:
         student.fragments[widget_id] = fragment
     if kind == "exception":
         student.errors.append(f"exception: {element.exception.type}: {element.exception.message}")
-    elif kind == "code":
-        student.texts["code"] = element.code.code_text
     elif kind == "bidi_component":
-        view = student.widgets[BARS] = element.bidi_component
-        student.ids[BARS] = view.id
-        # A tab sends its component's state with every run, as it does a slider's value.
+        view = element.bidi_component
+        if view.component_name == "specviz.live":
+            student.widgets[BARS], student.ids[BARS] = view, view.id
+        # A tab sends its components' state with every run, as it does a slider's value.
         student.sent.setdefault(view.id, WidgetState(id=view.id, json_value="{}"))
     elif kind in WIDGET_TYPES:
         widget = getattr(element, kind)

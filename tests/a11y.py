@@ -636,6 +636,8 @@ _SIZES = """() => {
   const out = [];
   const skip = 'style, script, noscript, title, .katex-mathml, '
     + '[data-testid=stSidebar][data-collapsed=true]';
+  // closest() across shadow roots: a component's text in the collapsed sidebar is skipped too.
+  const closest = (el, sel) => el && (el.closest(sel) || closest(el.getRootNode().host, sel));
   const drawn = (el) => {
     if (!el.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true })) return false;
     const r = el.getBoundingClientRect();
@@ -656,7 +658,7 @@ _SIZES = """() => {
     return px * scale;
   };
   const where = (el) => {
-    const id = el.closest('[data-testid]')?.dataset.testid || '';
+    const id = closest(el, '[data-testid]')?.dataset.testid || '';
     const cls = (el.getAttribute('class') || '').split(' ')[0];
     return `${id} ${el.tagName.toLowerCase()}${cls ? '.' + cls : ''}`.trim();
   };
@@ -665,7 +667,7 @@ _SIZES = """() => {
     for (let n = w.nextNode(); n; n = w.nextNode()) {
       const el = n.parentElement;
       let chars = n.textContent.replace(/[\\s\\u200b-\\u200d\\ufeff]/g, '').length;
-      if (!chars || !el || el.closest(skip) || !drawn(el)) continue;
+      if (!chars || !el || closest(el, skip) || !drawn(el)) continue;
       if (el.closest('[data-testid=stIconMaterial]')) chars = 1;  // one glyph
       const index = !!el.closest('.msupsub');
       out.push([size(el), chars, n.textContent.trim().slice(0, 40), where(el), index]);

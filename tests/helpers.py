@@ -98,6 +98,17 @@ def query(at: AppTest) -> dict[str, str]:
     return {key: at.query_params[key] for key in at.query_params}
 
 
+def component_data(at: AppTest, name: str) -> dict:
+    """The data the page hands its one component ``name`` (components v2, e.g. "specviz.live")."""
+    (view,) = [v for v in at.get("bidi_component") if v.proto.component_name == name]
+    return json.loads(view.proto.json)
+
+
+def share_link(at: AppTest) -> str:
+    """The share link the sidebar shows, as the run wrote it (share.js shows it)."""
+    return component_data(at, "specviz.share")["link"]
+
+
 def metrics(at: AppTest) -> dict[str, str]:
     """Metric label -> shown value."""
     return {m.label: m.value for m in at.metric}

@@ -413,6 +413,13 @@ def link_params(url: str) -> dict[str, str]:
     return {k: v[-1] for k, v in parse_qs(urlparse(url).query).items()}
 
 
+def share_link(page: Page) -> str:
+    """The share link the sidebar shows, "" if none (in its component's shadow root, which a
+    locator pierces); read at once, without waiting."""
+    shown = page.locator("[data-testid=stSidebar] .share code").all_inner_texts()
+    return shown[0].strip() if shown else ""
+
+
 def poll(page: Page, check: Any, what: str, timeout_ms: float = 10_000) -> Any:
     """Charts redraw a moment after the rerun: retry ``check`` (pumping the page) until it
     returns something truthy, and return that."""

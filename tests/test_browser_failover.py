@@ -26,6 +26,7 @@ from streamlit_server import (
     open_app,
     poll,
     rerun_waiter,
+    share_link,
     watch_stream,
 )
 
@@ -38,8 +39,6 @@ _SNAPSHOT = """() => ({
   charts: (() => { const v = window.specviz?.live; return v && v.view ? JSON.stringify({
     p: v.local.p, q: v.local.q, alpha: v.view.step && v.view.step.alpha,
     numbers: Object.values(v.numbers).map((n) => n.value.textContent)}) : null; })(),
-  link: document.querySelector('[data-testid="stSidebar"] [data-testid="stCode"]')
-    ?.innerText.trim() ?? null,
   exceptions: document.querySelectorAll('[data-testid="stException"]').length,
 })"""
 
@@ -55,7 +54,7 @@ def snapshot(page) -> dict:
     previous = None
     for _ in range(40):
         now = page.evaluate(_SNAPSHOT)
-        now["url"] = page.url
+        now["url"], now["link"] = page.url, share_link(page) or None
         if now == previous:
             return now
         previous = now

@@ -19,7 +19,7 @@ from urllib.parse import urlencode
 
 import numpy as np
 import pytest
-from streamlit_server import link_params, open_app, poll, watch_stream
+from streamlit_server import link_params, open_app, poll, share_link, watch_stream
 
 from specviz.one_token import normalize
 from specviz.story import one_draw_story
@@ -424,8 +424,7 @@ def test_the_link_keeps_the_players_place(page, browser, streamlit_server, error
     shown = state(frame)
     assert (shown["draw"], shown["stage"]) == (1, 2)
     assert frame.evaluate("document.activeElement.id") == "step", "the player was reloaded"
-    share = page.get_by_test_id("stSidebar").get_by_test_id("stCode").inner_text()
-    assert "at=6" in share
+    assert link_params(share_link(page))["at"] == "6"
     other = browser.new_context(viewport={"width": 1280, "height": 1600}).new_page()
     watch_stream(other)
     again = open_player(other, page.url)

@@ -7,10 +7,8 @@
 
 from __future__ import annotations
 
-import json
-
 import pytest
-from helpers import all_text, open_page
+from helpers import all_text, component_data, open_page
 from streamlit.testing.v1 import AppTest
 
 from specviz.figures import exactness as fx
@@ -25,8 +23,7 @@ NOTE = Notation()
 def tally(at: AppTest) -> dict:
     """Home's table of words drawn at every quality and its note, as the page hands the live view
     (the browser shows three of its columns: tests/test_browser_live.py)."""
-    (view,) = at.get("bidi_component")
-    return json.loads(view.proto.json)["tally"]
+    return component_data(at, "specviz.live")["tally"]
 
 
 @pytest.mark.parametrize("quality", ["30", "0", "100"])

@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from helpers import assert_alive, open_page, query, walk
+from helpers import assert_alive, component_data, open_page, query, walk
 from streamlit.testing.v1 import AppTest
 
 from specviz.figures.numbers import percent
@@ -63,8 +63,7 @@ def playground(link: dict[str, str] | None = None, *, via_home: bool = False) ->
 
 def live(at: AppTest) -> dict:
     """The data the page hands its live view (the browser draws every chart from it)."""
-    (view,) = at.get("bidi_component")
-    return json.loads(view.proto.json)
+    return component_data(at, "specviz.live")
 
 
 def metrics(at: AppTest) -> dict[str, str]:

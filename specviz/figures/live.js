@@ -366,6 +366,9 @@ class LiveView {
 
   render() {
     const d = this.data;
+    // The share link follows what is on show (share.js), before the server hears of it.
+    const link = this.home ? { quality: this.quality } : { p: this.local.p.join(","), q: this.local.q.join(",") };
+    window.dispatchEvent(new CustomEvent("specviz:link", { detail: link }));
     const T = d.T, D = d.D;
     const view = viewOf(d.labels, this.local.p, this.local.q, d.gamma, T, D, d.rounding, d.cost);
     write(this.message, view.problem || "");

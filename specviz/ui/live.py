@@ -77,6 +77,7 @@ def _mount(key: str, data: dict, event: str, apply: Callable[[Any], bool]) -> No
     # ``get``: a client that sends a trigger without the view's state must not break the page.
     callback = {f"on_{event}_change": lambda: apply((st.session_state.get(key) or {}).get(event))}
     result = _component(key=key, data=data, **callback)
+    st.session_state[state.FOLLOW] = ["p", "q"] if event == "weights" else [QUALITY.name]
     sent = getattr(result, event)
     if reconnect.first_run() and sent is not None and apply(sent):
         st.session_state[reconnect.REPLAYED] = True

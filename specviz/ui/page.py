@@ -16,7 +16,6 @@ import gc
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, NoReturn, TypeVar
 
 # Imported here, at the first page's import, not lazily inside a rerun: a session's first run
@@ -149,9 +148,7 @@ PAGES: tuple[PageInfo, ...] = (
 )
 
 #: Every page's style, and projector mode's on top (read once).
-_BASE_CSS, _PROJECTOR_CSS = (
-    Path(__file__).with_name(f).read_text("utf-8") for f in ("page.css", "projector.css")
-)
+_BASE_CSS, _PROJECTOR_CSS = state.asset("page.css"), state.asset("projector.css")
 
 
 def setup(script: str) -> None:

@@ -3,7 +3,6 @@ the step on show is a page setting (``step`` in the URL; no bar while it is 0)."
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import streamlit as st
@@ -15,10 +14,8 @@ from specviz.ui import state
 
 _SHOWN = "specviz.presenter.shown"  # the step the last run showed, as its link wrote it
 KEPT = ("seed", "projector", "letters")  #: what a step's link keeps of the lecturer's state
-_keys = st.components.v2.component(
-    "specviz.presenter_keys", js=(Path(__file__).parent / "presenter.js").read_text("utf-8")
-)
-_CSS = f"<style>{Path(__file__).with_name('presenter.css').read_text('utf-8')}</style>"
+_keys = st.components.v2.component("specviz.presenter_keys", js=state.asset("presenter.js"))
+_CSS = f"<style>{state.asset('presenter.css')}</style>"
 
 
 def link(number: int, label: str, **kwargs: Any) -> None:

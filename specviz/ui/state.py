@@ -26,9 +26,16 @@ from specviz.ui import reconnect
 _SCENARIO = "specviz.scenario"
 _NOTICES = "specviz.notices"
 _PAGE_PARAMS = "specviz.page_params"  # the Params the current run's page reads, in order
-_tab_focus = st.components.v2.component(
-    "specviz.tab_focus", js=Path(__file__).with_name("tab_focus.js").read_text("utf-8")
-)
+FOLLOW = "specviz.share.follow"  # session_state: the link's parameters a live view moves
+
+
+def asset(name: str) -> str:
+    """The text of ``name``, a file of this package (a component's script, a style sheet)."""
+    return Path(__file__).with_name(name).read_text("utf-8")
+
+
+_tab_focus = st.components.v2.component("specviz.tab_focus", js=asset("tab_focus.js"))
+_share = st.components.v2.component("specviz.share", js=asset("share.js"), css=asset("share.css"))
 
 
 def current() -> Scenario:
@@ -148,7 +155,7 @@ def sync_url() -> None:
     with st.sidebar:
         shared = {name: value for name, value in wanted.items() if name not in personal}
         link = f"{st.context.url or ''}?{urlencode(shared, safe=',')}"
-        st.code(link, language=None, wrap_lines=True)
+        _share(key="share", data={"link": link, "follow": st.session_state.pop(FOLLOW, [])})
     reconnect.end_run()
 
 

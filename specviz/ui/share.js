@@ -1,0 +1,54 @@
+// The share link in the sidebar, with a copy button. Python writes the link at the end of each
+// run; a live view (Playground, Home) moves in the browser before the server hears of it, and
+// tells this link what it shows ("specviz:link" on window), so the link changes in the same frame.
+// The live view's words stand only for the names Python lets it move on this page ("follow").
+const COPY = "📋 Copy the link";
+
+function rewrite(link, params, follow) {
+  const [base, query] = link.split("?");
+  if (!query || !params) return link;
+  const parts = query.split("&").map((part) => {
+    const name = part.split("=")[0];
+    return follow.includes(name) && name in params ? `${name}=${params[name]}` : part;
+  });
+  return `${base}?${parts.join("&")}`;
+}
+
+function show(view) {
+  const { link, follow } = view.data;
+  const text = rewrite(link, follow.length ? view.params : null, follow);
+  if (view.code.textContent !== text) view.code.textContent = text;
+}
+
+export default function ({ data, parentElement }) {
+  let view = parentElement.specvizShare;
+  if (!view) {
+    const box = document.createElement("div");
+    box.className = "share";
+    const code = document.createElement("code");
+    const copy = document.createElement("button");
+    copy.type = "button";
+    copy.textContent = COPY;
+    copy.addEventListener("click", async () => {
+      try {
+        await navigator.clipboard.writeText(code.textContent);
+        copy.textContent = "✓ Copied";
+      } catch {
+        // No clipboard here (a page served over plain http): select the link for Ctrl+C.
+        getSelection().selectAllChildren(code);
+        copy.textContent = "Selected: press Ctrl+C";
+      }
+      setTimeout(() => { copy.textContent = COPY; }, 2000);
+    });
+    box.append(code, copy);
+    parentElement.append(box);
+    view = parentElement.specvizShare = { code, params: null };
+    view.heard = (e) => { view.params = e.detail; show(view); };
+  }
+  view.data = data;
+  if (!data.follow.length) view.params = null;  // a page without a live view
+  show(view);
+  window.removeEventListener("specviz:link", view.heard);
+  window.addEventListener("specviz:link", view.heard);
+  return () => window.removeEventListener("specviz:link", view.heard);
+}
