@@ -352,6 +352,22 @@ def test_a_share_link_restores_the_dragged_weights(page, streamlit_server) -> No
     assert json.loads(json.dumps(state))  # plain data
 
 
+def test_the_share_link_is_copied_from_the_keyboard(browser, streamlit_server) -> None:
+    context = browser.new_context(permissions=["clipboard-read", "clipboard-write"])
+    page = context.new_page()
+    try:
+        open_live(page, f"{streamlit_server}/Playground?gamma=6")
+        button = page.locator("[data-testid=stSidebar] .share button")
+        assert button.inner_text() == "📋 Copy the link"
+        button.focus()
+        page.keyboard.press("Enter")
+        poll(page, lambda: button.inner_text() == "✓ Copied", "the button to say so")
+        copied = page.evaluate("() => navigator.clipboard.readText()")
+        assert copied == share_link(page) and link_params(copied)["gamma"] == "6"
+    finally:
+        context.close()
+
+
 # ------------------------------------------------------------------------------------ Home
 
 
