@@ -166,7 +166,9 @@ def outcome(tap: Tap) -> str:
 
 async def answer(s: Answerer, url: str, code: str, t0: float, end: float, rng) -> None:
     """Pick, click (again after a traceback or no reply), and the 5-s timer, until ``end``."""
-    radio = s.widgets[f"polls.pick.{code}.1"]
+    # The round in play: 1 in a room just started, more once a lecturer has asked again.
+    radio = next(w for k, w in s.widgets.items() if k.startswith(f"polls.pick.{code}."))
+    send = f"polls.send.{radio.id.rsplit('.', 1)[-1]}"
     s.choice = rng.randrange(len(radio.options))
     pick = t0 + rng.uniform(0, WINDOW - 1)
     events = [(pick, "pick"), (pick + rng.uniform(0.3, 1.0), "click")]
@@ -180,7 +182,7 @@ async def answer(s: Answerer, url: str, code: str, t0: float, end: float, rng) -
             s.sent[radio.id] = WidgetState(id=radio.id, string_value=radio.options[s.choice])
             s.fragment = s.fragments.get(radio.id, "")
         elif action == "click":
-            button = s.ids["polls.send.1"]
+            button = s.ids[send]
             s.trigger = WidgetState(id=button, trigger_value=True)
             s.fragment = s.fragments.get(button, "")
         else:

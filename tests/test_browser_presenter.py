@@ -7,6 +7,10 @@ back."""
 
 from __future__ import annotations
 
+import asyncio
+import random
+import time
+from concurrent.futures import ThreadPoolExecutor
 from urllib.parse import urlencode, urlparse
 
 import pytest
@@ -22,6 +26,8 @@ from streamlit_server import (
 )
 from visits import box
 
+from benchmarks import bench_polls
+from benchmarks.bench_mixed_class import told_in
 from specviz.lesson_plan import PLAN
 from specviz.links import CLAIM, CLAIMS
 from specviz.ui.page import PAGES
@@ -125,10 +131,9 @@ def test_an_arrow_key_moves_a_focused_control_not_the_step(page, streamlit_serve
     assert_clean(page, watcher)
 
 
-def test_a_step_asks_the_phones_and_the_bar_counts_and_reveals(browser, page, streamlit_server):
-    """A lecturer starts a class, presents the step whose question is 'bed' (the phones can
-    answer it), asks, sees a student's answer counted and the room's split, and reveals, on a
-    1280x720 projector with the Playground's control and chart still on one screen."""
+def ask_the_phones(page, streamlit_server: str):
+    """A lecturer on a 1280x720 projector starts a class, presents the step whose question is
+    'bed' (the phones can answer it) and asks it: the room's code, the step, the stream."""
     page.set_viewport_size({"width": 1280, "height": 720})
     watcher = open_app(page, f"{streamlit_server}/For_lecturers?{urlencode(LECTURER)}")
     with rerun_waiter(page):
@@ -141,6 +146,13 @@ def test_a_step_asks_the_phones_and_the_bar_counts_and_reveals(browser, page, st
     shows_step(page, number)
     with rerun_waiter(page):
         page.get_by_role("button", name="Ask the phones").click()
+    return code, number, watcher
+
+
+def test_a_step_asks_the_phones_and_the_bar_counts_and_reveals(browser, page, streamlit_server):
+    """A lecturer asks from a step, sees a student's answer counted and the room's split, and
+    reveals, with the Playground's control and chart still on one screen."""
+    code, number, watcher = ask_the_phones(page, streamlit_server)
     phone = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
     try:
         watch_stream(phone)
@@ -165,4 +177,69 @@ def test_a_step_asks_the_phones_and_the_bar_counts_and_reveals(browser, page, st
     answers.click()
     poll(page, lambda: "✓ right answer" in split.inner_text(), "the reveal")
     assert "key" not in link_params(page.url)
+    assert_clean(page, watcher)
+
+
+#: Real phones (one browser, a tab each) and simulated students (websockets) in one poll.
+PHONES, SIMULATED = 20, 30
+
+
+async def _simulated_class(url: str, code: str) -> list:
+    """``SIMULATED`` students join the room and each answers once, at a random moment of the
+    10 s window, as benchmarks/bench_polls.py's do."""
+    class_ = [bench_polls.Answerer(i, query=f"room={code}") for i in range(SIMULATED)]
+    far = time.perf_counter() + 300
+    await asyncio.gather(*(bench_polls.open_page(s, url, far) for s in class_))
+    t0 = time.perf_counter()
+    end = t0 + bench_polls.WINDOW + bench_polls.SETTLE
+    rngs = [random.Random(f"class-{s.index}") for s in class_]
+    await asyncio.gather(
+        *(bench_polls.answer(s, url, code, t0, end, r) for s, r in zip(class_, rngs, strict=True))
+    )
+    for s in class_:
+        await s.socket.close()
+    return class_
+
+
+def test_phones_and_a_simulated_class_answer_one_poll_each_counted_once(
+    browser, page, streamlit_server
+):
+    """Issue 20's class: the lecturer asks from the projector; 20 phones (real tabs) and 30
+    simulated students answer; the projector counts every answer once, and its split is theirs."""
+    code, _, watcher = ask_the_phones(page, streamlit_server)
+    phones = browser.new_context(viewport={"width": 390, "height": 844})
+    try:
+        tabs = [phones.new_page() for _ in range(PHONES)]
+        for tab in tabs:  # every tab loads at once
+            tab.goto(f"{streamlit_server}/Ask_the_room?room={code}", wait_until="commit")
+        options = tabs[0].get_by_test_id("stRadioOption")
+        options.first.wait_for(timeout=300_000)
+        labels = options.all_inner_texts()
+        # The simulated class in a thread of its own (Playwright's loop runs in this one),
+        # answering while the phones do.
+        with ThreadPoolExecutor(1) as thread:
+            class_ = thread.submit(asyncio.run, _simulated_class(streamlit_server, code))
+            for i, tab in enumerate(tabs):
+                tab.get_by_test_id("stRadioOption").nth(i % len(labels)).click(timeout=300_000)
+                tab.get_by_role("button", name="Send my answer").click()
+            for tab in tabs:
+                tab.get_by_text("Your answer is in").wait_for(timeout=300_000)
+            simulated = class_.result()
+    finally:
+        phones.close()
+    # Each student told their answer is in: at once, or on a press sent again after no reply
+    # (the first one had counted). The projector's count below holds that none counted twice.
+    assert not [s.errors for s in simulated if s.errors]
+    assert all(s.outcomes and told_in(s.outcomes[-1]) for s in simulated)
+    picked = [i % len(labels) for i in range(PHONES)] + [s.choice for s in simulated]
+    total = PHONES + SIMULATED
+    answers = page.locator(".st-key-presenter-phones").get_by_role(
+        "button", name=f"{total} answers"
+    )
+    answers.wait_for(timeout=30_000)  # counted within a refresh (every 2 s)
+    answers.click()
+    split = page.get_by_test_id("stPopoverBody")
+    for k, label in enumerate(labels):
+        n = picked.count(k)
+        poll(page, lambda label=label, n=n: f"{label.strip()} — {n} (" in split.inner_text(), label)
     assert_clean(page, watcher)
