@@ -8,8 +8,10 @@ message when one model has no weight left.
 
 from __future__ import annotations
 
+from urllib.parse import urlencode
+
 import pytest
-from helpers import REPO, assert_alive, open_page, query
+from helpers import REPO, assert_alive, component_data, open_page, query
 from streamlit_server import (
     all_scripts,
     app_root,
@@ -21,6 +23,7 @@ from streamlit_server import (
 )
 
 from specviz.ui.page import PAGES
+from specviz.ui.state import FOLLOW
 
 pytestmark = pytest.mark.slow  # the app under AppTest
 
@@ -130,3 +133,17 @@ def test_other_pages_send_an_all_zero_model_to_the_playground(script: str, model
     assert not at.metric
     # The link still describes the state, so it can be shared to get help.
     assert query(at)[model] == "0,0,0,0"
+
+
+@pytest.mark.parametrize("info", PAGES, ids=[info.label for info in PAGES])
+def test_only_a_live_view_moves_the_share_link_in_the_browser(info) -> None:
+    """The link's parameters the browser may rewrite (share.js): the bars' weights on the
+    Playground, the quality on Home, none elsewhere — even after a run that mounted a live view
+    and stopped before writing its link (it left its parameters in the session)."""
+    at = open_page(info.script)
+    at.session_state[FOLLOW] = ["p", "q"]
+    at.run()
+    assert_alive(at)
+    want = {"Home": ["quality"], "Playground": ["p", "q"]}.get(info.label, [])
+    assert component_data(at, "specviz.share")["follow"] == want
+    assert component_data(at, "specviz.share")["link"].endswith(urlencode(query(at), safe=","))

@@ -76,8 +76,9 @@ def notices() -> list[str]:
 
 
 def start_run() -> None:
-    """Forget which settings the previous run's page read (called by ``page.setup``)."""
+    """Forget the settings the last run read and what its live view moved (``page.setup``)."""
     st.session_state[_PAGE_PARAMS] = []
+    st.session_state.pop(FOLLOW, None)
 
 
 def _key(param: Param[Any]) -> str:
