@@ -16,7 +16,7 @@ import streamlit as st
 from specviz.figures.live import LIVE_CSS, LIVE_JS, live_data
 from specviz.figures.style import ChartStyle
 from specviz.limits import MAX_WEIGHT
-from specviz.links import QUALITY
+from specviz.links import P_WEIGHTS, Q_WEIGHTS, QUALITY, Param
 from specviz.scenario import home_scenario
 from specviz.ui import reconnect, state
 
@@ -39,12 +39,10 @@ def gesture_weights(payload: Any, size: int) -> tuple[tuple[int, ...], tuple[int
     if not isinstance(payload, dict) or not _whole(payload.get("gesture"), 2**53):
         return None
     p, q = payload.get("p"), payload.get("q")
-    for weights in (p, q):
-        if not isinstance(weights, list) or len(weights) != size:
-            return None
-        if not all(_whole(w, MAX_WEIGHT) for w in weights):
-            return None
-    return tuple(p), tuple(q), payload["gesture"]
+    if all(isinstance(w, list) and len(w) == size and all(_whole(x, MAX_WEIGHT) for x in w)
+           for w in (p, q)):  # fmt: skip
+        return tuple(p), tuple(q), payload["gesture"]
+    return None
 
 
 def _apply_weights(payload: Any) -> bool:
@@ -70,14 +68,16 @@ def _apply_quality(payload: Any) -> bool:
     return True
 
 
-def _mount(key: str, data: dict, event: str, apply: Callable[[Any], bool]) -> None:
-    """Mount the view; its ``event`` trigger is applied by ``apply`` — also when it reaches a new
-    server session as its first run (a replica died), where Streamlit has no callback to call
-    for it yet (see :mod:`specviz.ui.reconnect`)."""
+def _mount(
+    key: str, data: dict, event: str, apply: Callable[[Any], bool], moves: tuple[Param, ...]
+) -> None:
+    """Mount the view, whose ``moves`` (link parameters) the share link follows in the browser;
+    ``apply`` applies its ``event`` trigger, also on a new server's first run (a replica died:
+    Streamlit has no callback for it yet, see :mod:`specviz.ui.reconnect`)."""
     # ``get``: a client that sends a trigger without the view's state must not break the page.
     callback = {f"on_{event}_change": lambda: apply((st.session_state.get(key) or {}).get(event))}
     result = _component(key=key, data=data, **callback)
-    st.session_state[state.FOLLOW] = ["p", "q"] if event == "weights" else [QUALITY.name]
+    st.session_state[state.FOLLOW] = [param.name for param in moves]
     sent = getattr(result, event)
     if reconnect.first_run() and sent is not None and apply(sent):
         st.session_state[reconnect.REPLAYED] = True
@@ -88,7 +88,7 @@ def live_view(gamma: int, cost: float, style: ChartStyle) -> None:
     s = state.current()
     gesture = st.session_state.get(_GESTURE, 0)
     data = live_data(s.labels, s.p_weights, s.q_weights, gamma, style, gesture, cost=cost)
-    _mount("pg.live", data, "weights", _apply_weights)
+    _mount("pg.live", data, "weights", _apply_weights, (P_WEIGHTS, Q_WEIGHTS))
 
 
 def home_view(style: ChartStyle, tally: tuple[dict[str, list[str]], str]) -> None:
@@ -99,4 +99,4 @@ def home_view(style: ChartStyle, tally: tuple[dict[str, list[str]], str]) -> Non
     gesture = st.session_state.get(_GESTURE, 0)
     data = live_data(pair.labels, pair.p_weights, pair.q_weights, 4, style, gesture, quality,
                      tally=tally)  # fmt: skip
-    _mount("home.live", data, "quality", _apply_quality)
+    _mount("home.live", data, "quality", _apply_quality, (QUALITY,))

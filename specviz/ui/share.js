@@ -16,7 +16,7 @@ function rewrite(link, params, follow) {
 
 function show(view) {
   const { link, follow } = view.data;
-  const text = rewrite(link, follow.length ? view.params : null, follow);
+  const text = rewrite(link, view.params, follow);
   if (view.code.textContent !== text) view.code.textContent = text;
 }
 
