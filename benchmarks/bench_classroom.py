@@ -29,6 +29,7 @@ Run from the repository root, e.g.::
     .venv/bin/python -m benchmarks.bench_classroom --page Playground --students 100 --seconds 60
     .venv/bin/python -m benchmarks.bench_classroom --page Monte_Carlo --own-seed
     .venv/bin/python -m benchmarks.bench_classroom --url http://127.0.0.1:8600 --students 300
+    .venv/bin/python -m benchmarks.bench_classroom --cpu-quota 0.078   # Community Cloud's floor
 
 Importable: ``run_class(ClassPlan(...), url)`` returns a :class:`ClassResult`; ``summary`` turns
 it into numbers; the CI test (tests/test_classroom.py) drives a small class through nginx.
@@ -55,6 +56,7 @@ from streamlit.proto.BackMsg_pb2 import BackMsg
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 from streamlit.proto.WidgetStates_pb2 import WidgetState
 
+from benchmarks.floor import cpu_quota, minimal_server
 from tests.streamlit_server import REPO_ROOT, StreamlitServer
 
 TIMEOUT = 60.0  # a rerun or first page slower than this counts as an error
@@ -786,6 +788,10 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     ap.add_argument("--server-cores", default="0", help="taskset cores of the started server")
     ap.add_argument("--client-cores", default="1", help="cores of this load generator")
     ap.add_argument("--server-arg", action="append", default=[], help="extra streamlit flag")
+    ap.add_argument("--cpu-quota", type=float, metavar="CORES",
+                    help="hold the started server to this share of a core (0.078: Community "
+                    "Cloud's guarantee; needs root), and run the same class on the minimal page "
+                    "(one slider, one Plotly chart) held to it too, for reference")  # fmt: skip
     return ap.parse_args(argv)
 
 
@@ -821,16 +827,42 @@ def main(argv: Sequence[str] | None = None, out: Callable[[str], None] = print) 
         result.reference_ms = reference
         out(report(result))
         return result
-    server = pinned_server(args.server_cores, [a for arg in args.server_arg for a in arg.split()])
+    extra = [a for arg in args.server_arg for a in arg.split()]
+    server = pinned_server(args.server_cores, extra)
     try:
         out(f"server on cores {args.server_cores}: healthy after {server.startup_seconds:.2f} s")
-        lecturer_first(plan, server.url, args.lecturer_first, out)
-        result = run_watched(plan, server.url, [server.process.pid])
+        if args.cpu_quota:
+            warm_up(plan, server.url)
+        with cpu_quota([server.process.pid], args.cpu_quota) as held:
+            out(f"the server is {held}")
+            lecturer_first(plan, server.url, args.lecturer_first, out)
+            result = run_watched(plan, server.url, [server.process.pid])
         result.reference_ms = reference
         out(report(result))
-        return result
     finally:
         server.stop()
+    if args.cpu_quota:
+        out(minimal_page(plan, args.server_cores, args.cpu_quota, reference))
+    return result
+
+
+def warm_up(plan: ClassPlan, url: str) -> None:
+    """One first page before the quota (the lecturer opening the link before class, as the
+    README asks): the imports a fresh server does on its first run are not the class's."""
+    run_class(replace(plan, students=1, seconds=0.0, own_seed=False), url)
+
+
+def minimal_page(plan: ClassPlan, cores: str, share: float, reference: float) -> str:
+    """The same class on the minimal Streamlit page (one slider, one Plotly chart) held to the
+    same share: what any design that runs a script per student per change costs at best."""
+    minimal = replace(plan, page="", query="", own_seed=False, controls=("v",))
+    wrap = ["taskset", "-c", cores] if shutil.which("taskset") else []
+    with minimal_server(wrap) as server:
+        warm_up(minimal, server.url)
+        with cpu_quota([server.process.pid], share):
+            result = run_watched(minimal, server.url, [server.process.pid])
+    result.reference_ms = reference
+    return report(result, "the minimal page (reference, same quota)")
 
 
 if __name__ == "__main__":

@@ -29,7 +29,6 @@ import shutil
 import statistics
 import sys
 import tempfile
-import textwrap
 import time
 from pathlib import Path
 
@@ -41,19 +40,10 @@ import itertools
 
 from streamlit_server import StreamlitServer, launch_chromium, page_url
 
+from benchmarks.floor import MINIMAL_APP
 from specviz.ui.page import PAGES
 
 ROOT = Path(__file__).resolve().parents[1]
-
-MINIMAL_APP = textwrap.dedent(
-    """
-    import plotly.graph_objects as go
-    import streamlit as st
-
-    v = st.slider("value", 0, 100, 50, key="v")
-    st.plotly_chart(go.Figure(go.Bar(x=list("abcd"), y=[v, 100 - v, 30, 20])), key="chart")
-    """
-)
 
 # Every change to the page, inside shadow roots too: the time of the last one, anywhere and
 # outside the sidebar; the time of the last input (a key or a pointer move); messages sent.
