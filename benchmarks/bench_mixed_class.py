@@ -53,6 +53,7 @@ import contextlib
 import multiprocessing
 import os
 import random
+import secrets
 import shutil
 import statistics
 import subprocess
@@ -66,6 +67,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+import httpx2 as httpx
 
 from benchmarks import bench_polls
 from benchmarks.bench_classroom import (
@@ -207,16 +210,13 @@ PROJECTOR_JS = """() => {
   }, 100);
 }"""
 
-OUTCOME_JS = """(inText) => {
-  const now = Date.now();
-  if (document.querySelectorAll('[data-testid=stException]').length) return [now, 'traceback'];
-  for (const el of document.querySelectorAll('[data-testid=stAlert]')) {
-    const text = el.innerText;
-    if (text.includes(inText)) return [now, 'accepted'];
-    if (text.includes('already')) return [now, 'refused: You have already answered'];
-    if (/could not|not answering|closed|moved on|revealed|too many/i.test(text)) {
-      return [now, 'refused: ' + text.slice(0, 60)];
-    }
+OUTCOME_JS = """(inText) => {  // the phone page's status line, once a send has an outcome
+  const now = Date.now(), text = document.getElementById('status').innerText;
+  if (document.getElementById('sendButton').disabled) return null;  // the send is in flight
+  if (text.includes(inText)) return [now, 'accepted'];
+  if (text.includes('already')) return [now, 'refused: You have already answered'];
+  if (/could not|not answering|closed|moved on|revealed|too many|not one/i.test(text)) {
+    return [now, text.includes('could not be sent') ? 'no reply' : 'refused: ' + text.slice(0, 60)];
   }
   return null;
 }"""
@@ -293,12 +293,12 @@ class TabAnswer:
 
 async def answer_tab(page, t0: float, rng: random.Random) -> TabAnswer:
     """Pick an option at a random moment of the window, press Send 0.3–1 s later (again 2 s after
-    a traceback or no reply, at most 3 presses), as bench_polls' students do."""
+    no reply, at most 3 presses), as bench_polls' phones do."""
     from playwright.async_api import Error as PlaywrightError
 
     done = TabAnswer()
     try:
-        options = page.locator("[data-testid=stRadioOption]")
+        options = page.locator("label.option")
         pick = t0 + rng.uniform(0, bench_polls.WINDOW - 1)
         due = pick + rng.uniform(0.3, 1.0)
         done.choice = rng.randrange(await options.count())
@@ -318,7 +318,7 @@ async def answer_tab(page, t0: float, rng: random.Random) -> TabAnswer:
             done.outcomes.append(outcome)
             if told_in(outcome):
                 done.told_in_at = perf_of(at)
-            if not outcome.startswith(("traceback", "no reply")):
+            if outcome != "no reply":
                 break
             due = time.perf_counter() + 2.0
     except PlaywrightError as problem:
@@ -421,7 +421,7 @@ async def join(page, url: str, at: float) -> dict[str, Any]:
     await until(at)
     try:
         await page.goto(url, timeout=TAB_TIMEOUT * 1e3)
-        await page.locator("[data-testid=stRadio]").wait_for(timeout=TAB_TIMEOUT * 1e3)
+        await page.locator("label.option").first.wait_for(timeout=TAB_TIMEOUT * 1e3)
     except PlaywrightError as problem:
         return {"error": str(problem).splitlines()[0][:160]}
     return {"seconds": time.perf_counter() - at}
@@ -695,7 +695,6 @@ def poll_report(
     last = Counter((t.outcomes[-1] if t.outcomes else t.error or "never clicked") for t in tabs)
     sims = Counter(s.outcomes[-1] if s.outcomes else "never clicked" for s in students)
     tracebacks = sum(n for k, n in [*last.items(), *sims.items()] if k.startswith("traceback"))
-    tracebacks += sum(any(e.startswith("exception") for e in s.errors) for s in students)
     # From each student told "in" (the k-th) to the projector first showing k or more answers.
     lags = []
     for k, at in enumerate(sorted(t for _, t in told if t is not None), 1):
@@ -717,7 +716,7 @@ def poll_report(
         f"  counts      told in {tally} = {len(told)} of {everyone}; database {counts} = "
         f"{sum(counts)}; lost {lost}",
         f"  press → 'in' tabs {ms([1e3 * c for t in tabs for c in t.clicks])}; simulated "
-        f"{ms([1e3 * c for s in students for c in s.clicks])}",
+        f"{ms([1e3 * c for s in students for c in s.sends])}",
         f"  projector   shows {final} at the end; from 'in' to counted p50 "
         f"{percentile(lags, 0.5):.2f} s, max {max(lags, default=float('nan')):.2f} s; later than "
         f"one refresh + 1 s: {late}",
@@ -772,29 +771,28 @@ def open_the_link(args, replicas: Replicas, tabs: Tabs, usage: Usage, out) -> No
 
 
 async def _students_answer(url: str, code: str, students: int, tabs: Tabs, join_url: str):
-    """The simulated students join with the tabs; once all have the question, everyone answers."""
-    class_ = [bench_polls.Answerer(i, query=f"room={code}") for i in range(students)]
+    """The simulated phones join with the tabs; once all have the question, everyone answers."""
+    class_ = [bench_polls.Phone(i, secrets.token_urlsafe(16)) for i in range(students)]
     far = time.perf_counter() + 600
     at = time.perf_counter() + 1.0
     tabs_joined = asyncio.create_task(asyncio.to_thread(tabs.ask, "join", join_url, at))
     await until(at)
-    await asyncio.gather(*(bench_polls.open_page(s, url, far) for s in class_))
-    students_joined = time.perf_counter() - at
-    joined = await tabs_joined
-    t0 = time.perf_counter() + 1.0
-    end = t0 + bench_polls.WINDOW + bench_polls.SETTLE
-    tabs_answered = asyncio.create_task(asyncio.to_thread(tabs.ask, "answer", t0))
-    rngs = [random.Random(f"polls-{s.index}") for s in class_]
-    done = await asyncio.gather(
-        *(bench_polls.answer(s, url, code, t0, end, r) for s, r in zip(class_, rngs, strict=True)),
-        return_exceptions=True,
-    )
+    limits = httpx.Limits(max_connections=4 * students + 10)
+    async with httpx.AsyncClient(limits=limits, timeout=60.0) as client:
+        await asyncio.gather(*(bench_polls.join(client, s, url, code, far) for s in class_))
+        students_joined = time.perf_counter() - at
+        joined = await tabs_joined
+        t0 = time.perf_counter() + 1.0
+        tabs_answered = asyncio.create_task(asyncio.to_thread(tabs.ask, "answer", t0))
+        rngs = [random.Random(f"polls-{s.index}") for s in class_]
+        done = await asyncio.gather(
+            *(bench_polls.answer(client, s, url, code, t0, r)
+              for s, r in zip(class_, rngs, strict=True)),
+            return_exceptions=True,
+        )  # fmt: skip
     for s, result in zip(class_, done, strict=True):
         if isinstance(result, BaseException):
             s.errors.append(f"{type(result).__name__}: {result}")
-    for s in class_:
-        if s.socket is not None:
-            await s.socket.close()
     return class_, await tabs_answered, joined, students_joined
 
 
@@ -806,7 +804,7 @@ def run_poll(args, replicas: Replicas, tabs: Tabs, usage: Usage, out) -> None:
     except RuntimeError as problem:  # the projector's page did not load (a starved browser)
         out(f"\npoll not run: the lecturer's page failed: {str(problem).splitlines()[-1]}")
         return
-    join_url = f"{replicas.url}/Ask_the_room?room={started['code']}"
+    join_url = f"{replicas.url}/join?room={started['code']}"
     begin = time.perf_counter()
     class_, answers, joined, students_joined = asyncio.run(
         _students_answer(replicas.url, started["code"], args.students, tabs, join_url)

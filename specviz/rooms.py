@@ -4,6 +4,7 @@ room started. A lecturer's change is one UPDATE naming the room *and* its key's 
 
 from __future__ import annotations
 
+import ipaddress
 import tempfile
 import time
 from dataclasses import dataclass
@@ -82,6 +83,19 @@ class Room:
     answered: int | None = None  # the voter's answer to this round, if :func:`room` was given one
 
 
+def visitor_address(peer: str | None, forwarded: str) -> str | None:
+    """The address a miss counts against: the peer's (the server's own view), unless that is a
+    private one and a proxy sent ``forwarded`` (an X-Forwarded-For), whose last entry is what the
+    nearest proxy saw. Behind a proxy the peer is that proxy's private address for a whole class,
+    and one guesser would lock them all out. None (no address: this machine, a test): no limit."""
+    address = forwarded.rsplit(",", 1)[-1].strip() or None
+    try:
+        private = ipaddress.ip_address(peer or "").is_private
+    except ValueError:  # no address, or a name (a test client's): as if none
+        return address
+    return address if address and private else peer
+
+
 def purge(eng: Engine) -> None:
     """Delete rooms, and their answers, older than a room's lifetime, and misses out of date."""
     old = {"t": time.time() - ROOM_LIFETIME_S, "m": time.time() - JOIN_WINDOW_S}
@@ -117,20 +131,21 @@ def room(eng: Engine, code: str, address: str | None = None, voter: str = "") ->
     tell a guesser which code is right."""
     now = time.time()
     # Hashed, so that the table is no plain list of addresses; rows out of the window go.
-    who = {"a": classroom.key_hash(address), "t": now, "s": now - JOIN_WINDOW_S} if address else {}
-    with eng.connect() as db:
-        if address and db.execute(
-            text("SELECT COUNT(*) FROM polls_misses WHERE address = :a AND created >= :s"), who
-        ).scalar_one() >= JOIN_MISSES_PER_ADDRESS:  # fmt: skip
-            raise ValueError(REFUSED)
+    hashed = classroom.key_hash(address) if address else None
+    who = {"a": hashed, "t": now, "s": now - JOIN_WINDOW_S}
+    with eng.connect() as db:  # one statement: the address's misses, and the room if any
         row = db.execute(
-            text("SELECT r.code, key_hash, r.question, r.round, revealed, choice "
-                 "FROM polls_rooms r LEFT JOIN polls_answers a ON a.code = r.code "
-                 "AND a.round = r.round AND voter = :v WHERE r.code = :c AND r.created >= :t"),
-            {"c": code, "t": now - ROOM_LIFETIME_S, "v": voter},
-        ).first()  # fmt: skip
-    if row:
-        return Room(*row[:4], bool(row[4]), row[5])
+            text("SELECT (SELECT COUNT(*) FROM polls_misses WHERE address = :a AND created >= :s), "
+                 "r.code, key_hash, r.question, r.round, revealed, choice FROM (SELECT 1) AS one "
+                 "LEFT JOIN polls_rooms r ON r.code = :c AND r.created >= :r "
+                 "LEFT JOIN polls_answers a ON a.code = r.code AND a.round = r.round "
+                 "AND voter = :v"),
+            who | {"c": code, "r": now - ROOM_LIFETIME_S, "v": voter},
+        ).one()  # fmt: skip
+    if address and row[0] >= JOIN_MISSES_PER_ADDRESS:
+        raise ValueError(REFUSED)
+    if row[1] is not None:
+        return Room(*row[1:5], bool(row[5]), row[6])
     if address:
         with eng.begin() as db:
             db.execute(text("DELETE FROM polls_misses WHERE created < :s"), who)

@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import asyncio
 import random
+import secrets
 import time
 from concurrent.futures import ThreadPoolExecutor
 from urllib.parse import urlencode, urlparse
 
+import httpx2 as httpx
 import pytest
 from streamlit_server import (
     REPO_ROOT,
@@ -22,7 +24,6 @@ from streamlit_server import (
     page_url_path,
     poll,
     rerun_waiter,
-    watch_stream,
 )
 from visits import box
 
@@ -154,15 +155,10 @@ def test_a_step_asks_the_phones_and_the_bar_counts_and_reveals(browser, page, st
     reveals, with the Playground's control and chart still on one screen."""
     code, number, watcher = ask_the_phones(page, streamlit_server)
     phone = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
-    try:
-        watch_stream(phone)
-        open_app(phone, f"{streamlit_server}/Ask_the_room?room={code}")
-        phone.get_by_text("C. Yes, exactly 10% of the time").click()
-        with rerun_waiter(phone):
-            phone.get_by_role("button", name="Send my answer").click()
-        phone.get_by_text("Your answer is in").wait_for()
-    finally:
-        phone.context.close()
+    phone.goto(f"{streamlit_server}/join?room={code}")  # the join link: the phone page
+    phone.get_by_text("C. Yes, exactly 10% of the time").click()
+    phone.get_by_role("button", name="Send my answer").click()
+    phone.get_by_role("status").get_by_text("Your answer is in").wait_for()
     answers = page.locator(".st-key-presenter-phones").get_by_role("button", name="1 answer")
     answers.wait_for()  # counted within a refresh (every 2 s)
     shows_step(page, number)  # with the row of the phones, still on one screen
@@ -176,28 +172,34 @@ def test_a_step_asks_the_phones_and_the_bar_counts_and_reveals(browser, page, st
         page.get_by_role("button", name="Reveal").click()
     answers.click()
     poll(page, lambda: "✓ right answer" in split.inner_text(), "the reveal")
+    # The phone's waiting request brings the reveal: its answer marked, and where to see why.
+    phone.get_by_text("✓ Answer: C. Yes, exactly 10% of the time").wait_for()
+    assert (
+        phone.get_by_role("listitem").all_inner_texts()[2].endswith("— your answer ✓ right answer")
+    )
+    assert phone.get_by_role("link", name="See why on its page").get_attribute("href") == (
+        "Why_its_exact"
+    )
+    phone.context.close()
     assert "key" not in link_params(page.url)
     assert_clean(page, watcher)
 
 
-#: Real phones (one browser, a tab each) and simulated students (websockets) in one poll.
+#: Real phones (one browser, a tab each) and simulated phones (HTTP) in one poll.
 PHONES, SIMULATED = 20, 30
 
 
 async def _simulated_class(url: str, code: str) -> list:
-    """``SIMULATED`` students join the room and each answers once, at a random moment of the
+    """``SIMULATED`` phones join the room and each answers once, at a random moment of the
     10 s window, as benchmarks/bench_polls.py's do."""
-    class_ = [bench_polls.Answerer(i, query=f"room={code}") for i in range(SIMULATED)]
+    class_ = [bench_polls.Phone(i, secrets.token_urlsafe(16)) for i in range(SIMULATED)]
     far = time.perf_counter() + 300
-    await asyncio.gather(*(bench_polls.open_page(s, url, far) for s in class_))
-    t0 = time.perf_counter()
-    end = t0 + bench_polls.WINDOW + bench_polls.SETTLE
-    rngs = [random.Random(f"class-{s.index}") for s in class_]
-    await asyncio.gather(
-        *(bench_polls.answer(s, url, code, t0, end, r) for s, r in zip(class_, rngs, strict=True))
-    )
-    for s in class_:
-        await s.socket.close()
+    async with httpx.AsyncClient(timeout=60.0) as client:
+        await asyncio.gather(*(bench_polls.join(client, s, url, code, far) for s in class_))
+        t0 = time.perf_counter()
+        rngs = [random.Random(f"class-{s.index}") for s in class_]
+        await asyncio.gather(*(bench_polls.answer(client, s, url, code, t0, r)
+                               for s, r in zip(class_, rngs, strict=True)))  # fmt: skip
     return class_
 
 
@@ -205,14 +207,16 @@ def test_phones_and_a_simulated_class_answer_one_poll_each_counted_once(
     browser, page, streamlit_server
 ):
     """Issue 20's class: the lecturer asks from the projector; 20 phones (real tabs) and 30
-    simulated students answer; the projector counts every answer once, and its split is theirs."""
+    simulated phones answer on the phone page; the projector counts every answer once, and its
+    split is theirs."""
     code, _, watcher = ask_the_phones(page, streamlit_server)
-    phones = browser.new_context(viewport={"width": 390, "height": 844})
+    # A browser context each: a phone's voter id is in its storage, one per browser.
+    phones = [browser.new_context(viewport={"width": 390, "height": 844}) for _ in range(PHONES)]
     try:
-        tabs = [phones.new_page() for _ in range(PHONES)]
+        tabs = [phone.new_page() for phone in phones]
         for tab in tabs:  # every tab loads at once
-            tab.goto(f"{streamlit_server}/Ask_the_room?room={code}", wait_until="commit")
-        options = tabs[0].get_by_test_id("stRadioOption")
+            tab.goto(f"{streamlit_server}/join?room={code}", wait_until="commit")
+        options = tabs[0].locator("label.option")
         options.first.wait_for(timeout=300_000)
         labels = options.all_inner_texts()
         # The simulated class in a thread of its own (Playwright's loop runs in this one),
@@ -220,13 +224,14 @@ def test_phones_and_a_simulated_class_answer_one_poll_each_counted_once(
         with ThreadPoolExecutor(1) as thread:
             class_ = thread.submit(asyncio.run, _simulated_class(streamlit_server, code))
             for i, tab in enumerate(tabs):
-                tab.get_by_test_id("stRadioOption").nth(i % len(labels)).click(timeout=300_000)
+                tab.locator("label.option").nth(i % len(labels)).click(timeout=300_000)
                 tab.get_by_role("button", name="Send my answer").click()
             for tab in tabs:
-                tab.get_by_text("Your answer is in").wait_for(timeout=300_000)
+                tab.get_by_role("status").get_by_text("Your answer is in").wait_for(timeout=300_000)
             simulated = class_.result()
     finally:
-        phones.close()
+        for phone in phones:
+            phone.close()
     # Each student told their answer is in: at once, or on a press sent again after no reply
     # (the first one had counted). The projector's count below holds that none counted twice.
     assert not [s.errors for s in simulated if s.errors]

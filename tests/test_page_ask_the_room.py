@@ -1,41 +1,43 @@
-"""Ask the room under AppTest, against a real SQLite file: a lecturer starts a class on "For
-lecturers", two students join by link or code and answer, the counts are exact; a doubled answer,
-an answer outside the options and a student trying to reveal change nothing; wrong room codes are
-limited per session and per address. Each test runs on a SQLite file and on a PostgreSQL server
+"""Ask the room against a real SQLite file: a lecturer starts a class on "For lecturers" and runs
+it (AppTest), students join on the phone page by link or code and answer (its routes under
+Starlette's TestClient), the counts are exact; a doubled answer, an answer outside the options
+and a student trying to reveal change nothing; wrong room codes are limited per phone and per
+address; a waiting phone is woken when the room moves on, and costs one read a second per room.
+Each test runs on a SQLite file and on a PostgreSQL server
 the test module starts (deploy/replicas.py's cluster, as replicas use it); and two replicas behind
 nginx share one PostgreSQL and see each student's own address."""
 
 from __future__ import annotations
 
-import asyncio
 import importlib.util
+import json
 import secrets
 import time
 import uuid
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from http.client import HTTPConnection
+from urllib.parse import urlsplit
 
 import pytest
-import streamlit as st
-import websockets
 from conftest import _skip_or_fail
 from helpers import assert_alive, open_page, query, share_link
 from sqlalchemy import Engine, create_engine, text
-from streamlit.proto.BackMsg_pb2 import BackMsg
-from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+from starlette.applications import Starlette
+from starlette.testclient import TestClient
 from streamlit.testing.v1 import AppTest
 
 from deploy.replicas import PG_BIN, Replicas, find_nginx, free_port, postgres_cluster
 from specviz import classroom, rooms
 from specviz.lesson_plan import PLAN
 from specviz.limits import (
-    ANSWERS_PER_SESSION,
     JOIN_MISSES_PER_ADDRESS,
     JOIN_TRIES,
     JOIN_WINDOW_S,
     ROOM_LIFETIME_S,
 )
-from specviz.ui import polls
+from specviz.palette import Notation
+from specviz.ui import phones, polls
 
 pytestmark = pytest.mark.slow  # the app under AppTest
 
@@ -91,26 +93,52 @@ def lecturer(code: str, key: str) -> AppTest:
     return at
 
 
-def student(code: str) -> AppTest:
-    at = open_page(ROOM_PAGE, {"room": code})
-    assert not [b for b in at.button if b.key in ("polls.reveal", "polls.ask")]
-    assert "key" not in query(at)
-    return at
+def app() -> Starlette:
+    return Starlette(routes=phones.routes())
 
 
-IN = "Your answer is in. Discuss with a neighbour while the room answers."
+class Phone:
+    """A student's phone on the room's page (its JSON routes), at ``address``, with a voter id
+    of its own (kept in the phone's storage: a reload is the same voter)."""
+
+    def __init__(self, code: str, address: str = "203.0.113.50", client: TestClient | None = None,
+                 **headers: str) -> None:  # fmt: skip
+        self.code, self.voter = code, secrets.token_urlsafe(16)
+        self.client = client or TestClient(app(), client=(address, 50000), headers=headers)
+
+    def open(self, **query: str) -> tuple[int, dict]:
+        """The first request of the page: the room with this voter's answer, or why not."""
+        got = self.client.get(f"/api/room/{self.code}", params={"voter": self.voter} | query)
+        assert got.headers["content-type"] == "application/json"
+        return got.status_code, got.json()
+
+    def send(self, choice: object, round_: object = 1) -> tuple[int, dict]:
+        body = {"round": round_, "choice": choice}
+        got = self.client.post(f"/api/room/{self.code}/answer", params={"voter": self.voter},
+                               json=body)  # fmt: skip
+        return got.status_code, got.json()
+
+    def wait(self, round_: int, revealed: bool) -> dict:
+        """A waiting phone's request: answered when the room is no longer at ``round_``."""
+        got = self.client.get(f"/api/room/{self.code}",
+                              params={"round": round_, "revealed": int(revealed)})  # fmt: skip
+        assert got.status_code == 200
+        return got.json()
 
 
 def shown_counts(at: AppTest) -> list[str]:
     return [bar.proto.text for bar in at.get("progress")]
 
 
-def send(at: AppTest, choice: int | None = None) -> None:
-    if choice is not None:
-        at.radio[0].set_value(choice).run()
-    (button,) = [b for b in at.button if b.key.startswith("polls.send.")]
-    button.click().run()
-    assert_alive(at)
+def phone(code: str, **kwargs) -> Phone:
+    one = Phone(code, **kwargs)
+    status, seen = one.open()
+    assert status == 200 and seen["round"] >= 1 and "answer" not in seen, seen
+    return one
+
+
+def send(one: Phone, choice: int) -> None:
+    assert one.send(choice, one.open()[1]["round"]) == (200, {"answered": choice})
 
 
 def test_a_class_answers_and_the_counts_are_exact(database) -> None:
@@ -119,13 +147,17 @@ def test_a_class_answers_and_the_counts_are_exact(database) -> None:
     assert room is not None and room.round == 1 and not room.revealed
     assert classroom.opens(key, room.key_hash) and key not in room.key_hash
 
-    first, second = student(code), student(code)
+    first, second = phone(code), phone(code)
+    assert first.open()[1] == {"round": 1, "revealed": False, "answered": None,
+                               "title": classroom.poll(room.question).title,
+                               "prompt": Notation().fill(classroom.poll(room.question).prompt),
+                               "options": list(classroom.poll(room.question).options)}  # fmt: skip
     send(first, 2)
-    assert next(s.value for s in first.success).startswith("Your answer is in")
     send(second, 0)
     with database.connect() as db:
         rows = db.execute(text("SELECT round, choice FROM polls_answers ORDER BY choice")).all()
     assert rows == [(1, 0), (1, 2)]
+    assert first.open()[1]["answered"] == 2  # a reload: the same voter, its answer shown
 
     teacher = lecturer(code, key)
     assert "2 answers" in " ".join(m.value for m in teacher.markdown)
@@ -139,8 +171,8 @@ def test_a_class_answers_and_the_counts_are_exact(database) -> None:
     assert "right answer" in shown_counts(teacher)[answer]
     links = [link.proto.page for link in teacher.main.get("page_link")]
     assert "Why_its_exact" in links
-    first.run()  # the student's page shows the reveal too
-    assert [s.value for s in first.success if s.value.startswith("Answer:")]
+    shown = first.wait(1, False)  # the phone's page shows the reveal too, and where to see why
+    assert (shown["revealed"], shown["answer"], shown["why"]) == (True, answer, "Why_its_exact")
 
 
 def test_a_doubled_or_foreign_answer_changes_nothing(database) -> None:
@@ -160,39 +192,87 @@ def test_a_doubled_or_foreign_answer_changes_nothing(database) -> None:
         rooms.answer(database, "ZZZZZZ", "another", 1, 0)
     assert rooms.counts(database, code, 1, question) == (0, 1, 0, 0)
 
-    # The voter's link in another tab (a neighbour it was sent to): their answer, no second vote.
-    voter = secrets.token_urlsafe(16)
-    rooms.answer(database, code, voter, 1, 1)
-    at = open_page(ROOM_PAGE, {"room": code, "voter": voter})
-    assert not at.radio and [s.value for s in at.success] == [IN]
+    # The same through the phone's page: each refused in plain words, nothing saved.
+    one = phone(code)
+    send(one, 1)
+    for choice, round_, words in ((0, 1, "already answered"), (7, 1, "not one of"),
+                                  ("1", 1, "not one of"), (None, 1, "not one of"),
+                                  (0, 2, "moved on"), (0, "1", "not one of")):  # fmt: skip
+        status, said = phone(code).send(choice, round_) if words != "already answered" else \
+            one.send(choice, round_)  # fmt: skip
+        assert status == 409 and words in said["error"], said
+    assert rooms.counts(database, code, 1, question) == (0, 2, 0, 0)
+    for body in (b"", b"[1, 2]", b"{", b"\xff" * 50, b'{"round": 1e999, "choice": 0}'):
+        got = one.client.post(f"/api/room/{code}/answer", params={"voter": one.voter},
+                              content=body)  # fmt: skip
+        assert got.status_code == 409 and "nothing was saved" in got.json()["error"]
+    # A student's phone cannot reveal: the page has no such request, and no route takes one.
+    assert one.client.post(f"/api/room/{code}/reveal").status_code in (404, 405)
     assert rooms.counts(database, code, 1, question) == (0, 2, 0, 0)
 
 
-def test_a_new_session_of_the_same_tab_is_the_same_voter(database) -> None:
-    """The voter travels in the student's link: a tab whose server died after saving its click
-    (or a reload) opens a new session at that address, which finds the answer in the database,
-    says so and offers no second vote — and so does a neighbour opening that link."""
-    code, _, _ = start(database)
-    tab = student(code)
-    tab.radio[0].set_value(2).run()
-    # The click reached a replica that saved it and died before replying.
-    rooms.answer(database, code, query(tab)["voter"], 1, 2)
-    for again in (open_page(ROOM_PAGE, query(tab)), open_page(ROOM_PAGE, query(tab))):
-        assert not again.radio and [s.value for s in again.success] == [IN]
-        assert "C. " in next(m.value for m in again.markdown if "your answer" in m.value)
-        assert query(again)["voter"] == query(tab)["voter"]
-        assert "voter=" not in share_link(again)  # the link to pass on has none
-    other = student(code)  # by the join link: a voter of their own
-    assert query(other)["voter"] != query(tab)["voter"]
-    send(other, 0)
-    assert rooms.counts(database, code, 1, "why.alpha") == (1, 0, 1, 0)
+def test_a_waiting_phone_is_woken_when_the_room_moves_on(database) -> None:
+    """A phone holds one request while the room stays as it saw it; the lecturer asks again,
+    reveals, asks a new question: each wakes it with the room as it is now."""
+    code, key, _ = start(database)
+    one = phone(code)
+    with ThreadPoolExecutor(1) as pool:
+        for action, question in (("again", ""), ("reveal", ""), ("ask", "claim.leaks")):
+            before = one.open()[1]
+            waiting = pool.submit(one.wait, before["round"], before["revealed"])
+            time.sleep(0.2)  # the request is waiting (were it not yet, it sees the change anyway)
+            assert rooms.lecture(database, code, key, action, question)
+            after = waiting.result(timeout=phones.WAIT_S + 5)
+            assert (after["round"], after["revealed"]) != (before["round"], before["revealed"])
+            assert after == {k: v for k, v in one.open()[1].items() if k != "answered"}
+    assert after["title"] == classroom.poll("claim.leaks").title and not after["revealed"]
 
 
-def test_a_link_with_a_malformed_voter_gets_a_new_one_and_a_notice(database) -> None:
+def test_waiting_phones_cost_one_read_a_second_per_room(database, monkeypatch) -> None:
+    """Twenty phones waiting on one room for ~3 s: the room is read at most once a second (plus
+    the first read), not once per phone; the room closing wakes them all."""
     code, _, _ = start(database)
-    at = open_page(ROOM_PAGE, {"room": code, "voter": "<b>x</b>"})
-    assert any("'voter' is not a voter's id" in w.value for w in at.warning)
-    assert len(query(at)["voter"]) == 22 and at.radio
+    # One client, one event loop, as a server has (a client of its own starts one per request).
+    shared = TestClient(app(), client=("203.0.113.50", 50000)).__enter__()
+    class_ = [phone(code, client=shared) for _ in range(20)]
+    reads = []
+    real = rooms.room
+    monkeypatch.setattr(rooms, "room", lambda *a, **k: reads.append(1) or real(*a, **k))
+    monkeypatch.setattr(phones, "WAIT_S", 3.0)
+    started = time.perf_counter()
+    with ThreadPoolExecutor(len(class_)) as pool:
+        seen = list(pool.map(lambda one: one.wait(1, False), class_))
+    waited = time.perf_counter() - started
+    assert all(s["round"] == 1 for s in seen)
+    assert len(reads) <= waited / phones.READ_S + 2, (len(reads), waited)
+    with database.begin() as db:
+        db.execute(text("DELETE FROM polls_rooms"))
+    assert class_[0].wait(1, False) == {"closed": True}
+    shared.__exit__(None, None, None)
+
+
+def test_the_phone_page_is_small_and_bad_requests_get_plain_words(database) -> None:
+    code, _, _ = start(database)
+    one = Phone(code)
+    page = one.client.get("/join", headers={"Accept-Encoding": "gzip"})
+    assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
+    assert page.headers["cache-control"] == "public, max-age=3600"
+    assert len(phones.PAGE.encode()) < 30_000  # the whole first visit: no other file
+    assert '<html lang="en">' in page.text and "<script src" not in page.text
+    assert "<link " not in page.text and "http" not in page.text.split("<script>")[1]
+    for given, words in (({"voter": "<b>x</b>"}, "no voter's id"), ({}, "no voter's id"),
+                         ({"voter": "x" * 5000}, "no voter's id")):  # fmt: skip
+        got = one.client.get(f"/api/room/{code}", params=given)
+        assert got.status_code == 404 and words in got.json()["error"]
+    for path, given, words in ((f"/api/room/{'Z' * 3000}", {}, "no open room"),
+                               ("/api/room/0OIL11", {}, "no open room"),
+                               (f"/api/room/{code}", {"round": "x"}, "does not exist"),
+                               (f"/api/room/{code}", {"round": "9" * 99}, "does not")):  # fmt: skip
+        got = one.client.get(path, params={"voter": one.voter} | given)
+        assert got.status_code == 404 and words in got.json()["error"], got.text
+    assert one.open(letters="chen")[1]["prompt"].startswith(
+        "The draft has the target's taste backwards: q = 50%"
+    )
 
 
 @pytest.fixture
@@ -206,14 +286,15 @@ def dead_url(database, tmp_path) -> str:
 def test_a_database_fault_shows_a_message_never_a_traceback(
     database, dead_url, monkeypatch
 ) -> None:
-    """While the database does not answer (PostgreSQL restarting): a click is tried twice, then
-    refused in plain words and not saved; the refreshes keep their last view and say the room
-    is reconnecting; a page opened then says to reload. Once it is back, the click goes through."""
+    """While the database does not answer (PostgreSQL restarting): a phone's answer is refused
+    in plain words and not saved, its page says it is reconnecting, and a waiting phone keeps
+    waiting; the projector keeps its last view and says the room is reconnecting; a lecturer's
+    click is refused. Once it is back, the answer goes through."""
     code, key, _ = start(database)
     monkeypatch.setattr(polls, "_PAUSE_S", 0)
-    tab, projector = student(code), lecturer(code, key)
-    send(student(code), 1)
-    tab.radio[0].set_value(2).run()
+    shared = TestClient(app(), client=("203.0.113.50", 50000)).__enter__()  # one loop: a server's
+    tab, projector = phone(code, client=shared), lecturer(code, key)
+    send(phone(code), 1)
     projector.run()
     bars = shown_counts(projector)
     url = database.url.render_as_string(hide_password=False)
@@ -221,9 +302,11 @@ def test_a_database_fault_shows_a_message_never_a_traceback(
     monkeypatch.setattr(polls, "find", found.get)  # the pages' room, found before the fault
     monkeypatch.setenv("SPECVIZ_POLLS_URL", dead_url)
     reconnecting = "The room is reconnecting; this view is from a moment ago."
-    send(tab)
-    assert [e.value for e in tab.error] == [polls._UNSAVED] and not tab.success
-    assert any(reconnecting in c.value for c in tab.caption) and tab.radio[0].value == 2
+    assert tab.send(2) == (503, {"error": "Your answer could not be saved just now; press Send "
+                                          "again."})  # fmt: skip
+    assert Phone(code).open() == (503, {"error": phones._DOWN})
+    monkeypatch.setattr(phones, "WAIT_S", 1.5)
+    assert tab.wait(1, False)["round"] == 1  # its last view, from before the fault
     projector.run()
     assert_alive(projector)
     assert any(reconnecting in c.value for c in projector.caption)
@@ -236,7 +319,7 @@ def test_a_database_fault_shows_a_message_never_a_traceback(
     monkeypatch.undo()  # the page finds its room in the database again, or says it cannot
     monkeypatch.setattr(polls, "_PAUSE_S", 0)
     monkeypatch.setenv("SPECVIZ_POLLS_URL", dead_url)
-    opened = open_page(ROOM_PAGE, {"room": code})
+    opened = open_page(ROOM_PAGE, {"room": code, "key": key})
     assert opened.warning[0].value.startswith("The room's database is not answering")
     lecturers = open_page("pages/10_For_lecturers.py")
     lecturers.button(key="polls.start").click().run()
@@ -244,13 +327,9 @@ def test_a_database_fault_shows_a_message_never_a_traceback(
     assert lecturers.error[0].value.startswith("The class could not be started just now")
 
     monkeypatch.setenv("SPECVIZ_POLLS_URL", url)
-    send(tab)
-    assert [s.value for s in tab.success] == [IN] and not tab.error
+    send(tab, 2)
     assert rooms.counts(database, code, 1, "why.alpha") == (0, 1, 1, 0)
-    monkeypatch.setattr(polls, "find", found.get)
-    monkeypatch.setenv("SPECVIZ_POLLS_URL", dead_url)
-    tab.run()  # a refresh failed right after the answer went in: it is shown in, not offered
-    assert not tab.radio and [s.value for s in tab.success] == [IN]
+    shared.__exit__(None, None, None)
 
 
 def test_only_the_key_runs_the_room(database) -> None:
@@ -262,10 +341,11 @@ def test_only_the_key_runs_the_room(database) -> None:
     room = rooms.room(database, code)
     assert (room.round, room.revealed, room.question) == (1, False, "why.alpha")
 
-    # A wrong key in the link: the page says so and shows a student's view.
+    # A wrong key in the link: the page says so and sends them to the students' page.
     at = open_page(ROOM_PAGE, {"room": code, "key": other})
     assert not [b for b in at.button if b.key == "polls.reveal"]
     assert any("does not run this room" in w.value for w in at.warning)
+    assert [b.proto.url for b in at.get("link_button")] == [f"join?room={code}"]
 
     teacher = lecturer(code, key)
     # The key stays in the lecturer's address bar, never in the sidebar's link to share.
@@ -280,25 +360,26 @@ def test_only_the_key_runs_the_room(database) -> None:
 
 
 def test_a_student_joins_by_code_and_bad_codes_are_refused(database) -> None:
+    """The page Ask the room sends a student to the room's phone page, with the link's code if
+    it had one; there a typed code is tidied (case, dashes) or refused in plain words."""
     code, _, _ = start(database)
-    at = open_page(ROOM_PAGE)
-    at.text_input(key="polls.code").input("0OIL11").run()
-    at.button(key="polls.join").click().run()
-    assert next(e.value for e in at.error).startswith("There is no open room with that code")
-    at.text_input(key="polls.code").input(f"{code[:3].lower()}-{code[3:]}").run()
-    at.button(key="polls.join").click().run()
-    assert_alive(at)
-    assert query(at)["room"] == code and at.radio
+    for given, target in (({}, "join"), ({"room": code}, f"join?room={code}")):
+        at = open_page(ROOM_PAGE, given)
+        assert [b.proto.url for b in at.get("link_button")] == [target]
+        assert not at.radio and not at.error
+    status, said = Phone("0OIL11").open()
+    assert status == 404 and said["error"].startswith("There is no open room with that code")
+    assert phone(f"{code[:3].lower()}-{code[3:]}").open()[1]["round"] == 1
 
 
-def test_joins_are_limited_per_session(database) -> None:
-    start(database)
-    at = open_page(ROOM_PAGE)
+def test_joins_are_limited_per_phone(database) -> None:
+    code, _, _ = start(database)
+    one = Phone("ABCDEF" if code != "ABCDEF" else "ABCDEG")
     for _ in range(JOIN_TRIES):
-        at.text_input(key="polls.code").input("ABCDEF").run()
-        at.button(key="polls.join").click().run()
-    at.button(key="polls.join").click().run()
-    assert next(e.value for e in at.error).startswith("Too many room codes")
+        assert one.open()[0] == 404
+    one.code = code
+    status, said = one.open()
+    assert status == 429 and said["error"].startswith("Too many room codes")
 
 
 def test_old_rooms_and_answers_are_deleted(database) -> None:
@@ -352,14 +433,14 @@ def test_presenter_mode_asks_the_phones_counts_and_reveals(database) -> None:
     at.button(key="presenter.ask").click().run()
     room = rooms.room(database, code)
     assert (room.question, room.round, room.revealed) == ("claim.speed", 2, False)
-    send(student(code), 1)
+    send(phone(code), 1)
     at.run()
     assert at.button(key="presenter.ask").label == "Vote again"
     assert [p.proto.popover.label for p in at.main.get("popover")] == ["1 answer"]
     assert key not in str(query(at))
     assert [b.split(" — ")[1] for b in shown_counts(at)] == ["0 (0%)", "1 (100%)"]
     at.button(key="presenter.ask").click().run()  # after the neighbours argued
-    send(student(code), 0)
+    send(phone(code), 0)
     at.run()
     before, now = ["0 (0%)", "1 (100%)"], ["1 (100%)", "0 (0%)"]
     assert [b.split(" — ")[1] for b in shown_counts(at)] == before + now  # side by side
@@ -373,15 +454,15 @@ def test_presenter_mode_asks_the_phones_counts_and_reveals(database) -> None:
     assert not [b for b in student_only.button if b.key == "presenter.ask"]
 
 
-def test_answers_are_limited_per_session(database) -> None:
-    code, _, _ = start(database)
-    at = student(code)
-    at.session_state["polls.sent"] = ANSWERS_PER_SESSION
-    send(at, 1)
-    assert [e.value for e in at.error] == [
-        "This page has sent too many answers; nothing was saved."
-    ]
-    assert rooms.counts(database, code, 1, "why.alpha") == (0, 0, 0, 0)
+def test_answers_are_limited_per_phone(database, monkeypatch) -> None:
+    code, key, _ = start(database)
+    one = phone(code)
+    monkeypatch.setattr(phones, "ANSWERS_PER_SESSION", 1)
+    send(one, 1)
+    assert rooms.lecture(database, code, key, "again")
+    assert one.send(1, 2) == (429, {"error": "This page has sent too many answers; nothing was "
+                                             "saved."})  # fmt: skip
+    assert rooms.counts(database, code, 2, "why.alpha") == (0, 0, 0, 0)
 
 
 def test_wrong_codes_are_limited_per_address(database) -> None:
@@ -405,37 +486,25 @@ def test_wrong_codes_are_limited_per_address(database) -> None:
 
 
 def test_a_guesser_opening_new_tabs_is_refused_by_address(database, monkeypatch) -> None:
-    """Ten wrong codes from one address over several sessions, each under its own limit: the
-    page refuses that address any code, the right one too, typed or by link, in plain words;
-    another address, and a student already in the room, go on."""
+    """Ten wrong codes from one address over several phones, each under its own limit: the
+    server refuses that address any code, the right one too, in plain words; another address,
+    and a phone already in the room, go on."""
     code, _, _ = start(database)
     monkeypatch.setattr(rooms, "JOIN_MISSES_PER_ADDRESS", 10)
     address = "203.0.113.7"
-    monkeypatch.setattr(type(st.context), "ip_address", property(lambda _: address))
-    inside = student(code)
+    inside = phone(code, address=address)
     wrong = "ABCDEF" if code != "ABCDEF" else "ABCDEG"
-    for typed in (["0OIL11", wrong, wrong, wrong], [wrong] * 3, [wrong] * 3):  # three new tabs
-        at = open_page(ROOM_PAGE)
+    for typed in (["0OIL11", wrong, wrong, wrong], [wrong] * 3, [wrong] * 4):  # three new phones
+        one = Phone(wrong, address=address)
         for value in typed:
-            at.text_input(key="polls.code").input(value).run()
-            at.button(key="polls.join").click().run()
-            assert next(e.value for e in at.error).startswith("There is no open room")
-    by_link = open_page(ROOM_PAGE, {"room": wrong})  # the tenth
-    assert by_link.error and "room" not in query(by_link) and not by_link.radio
+            one.code = value
+            status, said = one.open()
+            assert status == 404 and said["error"].startswith("There is no open room")
     with database.connect() as db:  # a malformed code names no room: it is not counted
         assert db.execute(text("SELECT COUNT(*) FROM polls_misses")).scalar_one() == 10
-
-    at = open_page(ROOM_PAGE)
-    at.text_input(key="polls.code").input(code).run()
-    at.button(key="polls.join").click().run()
-    assert [e.value for e in at.error] == [rooms.REFUSED] and not at.radio
-    by_link = open_page(ROOM_PAGE, {"room": code})
-    assert [e.value for e in by_link.error] == [rooms.REFUSED] and not by_link.radio
-
-    inside.run()
-    assert inside.radio and not inside.error
-    address = "198.51.100.2"
-    assert student(code).radio
+    assert Phone(code, address=address).open() == (404, {"error": rooms.REFUSED})
+    assert inside.open()[0] == 200 and inside.wait(0, False)["round"] == 1
+    assert Phone(code, address="198.51.100.2").open()[0] == 200
 
 
 def test_an_older_schema_is_brought_up_to_date_and_a_newer_refused(database) -> None:
@@ -451,66 +520,54 @@ def test_an_older_schema_is_brought_up_to_date_and_a_newer_refused(database) -> 
         rooms.create_schema(database)
 
 
-async def _tab(url: str, query: str, source: str) -> list[str]:
-    """What Ask the room shows (messages, the answer's radio) to a tab at ``source``, a loopback
-    address of its own, opening the page at ``url`` with ``query``: Streamlit's protocol."""
-    ws_url = url.replace("http://", "ws://") + "/_stcore/stream"
-    async with websockets.connect(ws_url, subprotocols=["streamlit"], local_addr=(source, 0)) as ws:
-        msg = BackMsg()
-        msg.rerun_script.page_name, msg.rerun_script.query_string = "Ask_the_room", query
-        msg.rerun_script.context_info.url = f"{url}/Ask_the_room"
-        await ws.send(msg.SerializeToString())
-        shown, done = [], ForwardMsg.ScriptFinishedStatus.FINISHED_SUCCESSFULLY
-        while True:
-            reply = ForwardMsg.FromString(await asyncio.wait_for(ws.recv(), 60))
-            element = reply.delta.new_element
-            if element.WhichOneof("type") in ("alert", "radio", "exception"):
-                shown.append(element.alert.body or element.radio.label or str(element.exception))
-            if reply.WhichOneof("type") == "script_finished" and reply.script_finished == done:
-                return shown
+def _opens(url: str, code: str, source: str) -> tuple[int, dict]:
+    """A phone at ``source`` (a loopback address of its own) opening ``code``'s room at ``url``."""
+    host, port = urlsplit(url).hostname, urlsplit(url).port
+    http = HTTPConnection(host, port, timeout=30, source_address=(source, 0))
+    http.request("GET", f"/api/room/{code}?voter={secrets.token_urlsafe(16)}")
+    reply = http.getresponse()
+    return reply.status, json.loads(reply.read())
 
 
 @pytest.mark.xdist_group("replicas")  # one nginx class at a time
 def test_replicas_share_one_room_store_and_know_each_students_address() -> None:
-    """deploy/replicas.py with PostgreSQL: wrong codes from a tab at 127.0.0.2 are counted under
+    """deploy/replicas.py with PostgreSQL: wrong codes from a phone at 127.0.0.2 are counted under
     that address (nginx's X-Forwarded-For, which Streamlit's server believes from 127.0.0.1) in
     the one database, whichever replica served them; at the limit that address is refused the
-    right code too, and a tab at 127.0.0.3 opens the room."""
+    right code too, and a phone at 127.0.0.3 opens the room."""
     if find_nginx() is None or not PG_BIN:
         _skip_or_fail("no nginx or PostgreSQL (apt-get install -y nginx postgresql)")
-    with Replicas(count=2, postgres=True, pin=False) as replicas, ThreadPoolExecutor(1) as pool:
-        # A thread of its own: the browser tests' Playwright may run an event loop in this one.
-        def tab(query: str, source: str) -> list[str]:
-            return pool.submit(asyncio.run, _tab(replicas.url, query, source)).result()
-
+    with Replicas(count=2, postgres=True, pin=False) as replicas:
         eng = rooms.connect(replicas.polls_url)
         code = rooms.start_room(eng, classroom.new_key())
         wrong, guesser = "ABCDEF" if code != "ABCDEF" else "ABCDEG", "127.0.0.2"
         for _ in range(4):  # round robin: two on each replica
-            assert tab(f"room={wrong}", guesser)[0].startswith("There is no open room")
+            assert _opens(replicas.url, wrong, guesser)[1]["error"].startswith("There is no open")
         with eng.begin() as db:
             misses = db.execute(text("SELECT address, COUNT(*) FROM polls_misses GROUP BY address"))
             assert dict(misses.all()) == {classroom.key_hash(guesser): 4}
             db.execute(text("INSERT INTO polls_misses (address, created) VALUES (:a, :t)"),
                        [{"a": classroom.key_hash(guesser), "t": time.time()}]
                        * (JOIN_MISSES_PER_ADDRESS - 4))  # fmt: skip
-        assert tab(f"room={code}", guesser) == [rooms.REFUSED]
-        assert tab(f"room={code}", "127.0.0.3") == ["Your answer"]
+        assert _opens(replicas.url, code, guesser) == (404, {"error": rooms.REFUSED})
+        assert _opens(replicas.url, code, "127.0.0.3")[1]["round"] == 1
         eng.dispose()
 
 
-def test_the_address_is_the_one_the_nearest_proxy_saw(database, monkeypatch) -> None:
-    """Behind a proxy Streamlit's server does not believe (a private address), a miss counts
-    against the last X-Forwarded-For, what that proxy saw; a public peer's own address counts,
-    whatever it claims; with no address at all (this machine) a miss counts against no one."""
+def test_the_address_is_the_one_the_nearest_proxy_saw(database) -> None:
+    """Behind a proxy the server does not believe (a private address), a miss counts against the
+    last X-Forwarded-For, what that proxy saw; a public peer's own address counts, whatever it
+    claims; with no address at all (a name, as this test client's) against no one — on the phone
+    page and on the lecturer's page alike."""
     start(database)
-    seen: dict = {}
-    monkeypatch.setattr(type(st.context), "ip_address", property(lambda _: seen["ip"]))
-    monkeypatch.setattr(type(st.context), "headers", property(lambda _: seen))
     claimed = "198.51.100.66, 203.0.113.9"
-    for ip, forwarded in (("10.0.0.5", claimed), ("8.8.8.8", claimed), (None, "")):
-        seen.update({"ip": ip, "X-Forwarded-For": forwarded})
-        open_page(ROOM_PAGE, {"room": "ABCDEF"})
+    for peer in ("10.0.0.5", "8.8.8.8", "testclient"):
+        forwarded = "" if peer == "testclient" else claimed
+        Phone("ABCDEF", address=peer, **{"X-Forwarded-For": forwarded}).open()
     with database.connect() as db:
         misses = db.execute(text("SELECT address, COUNT(*) FROM polls_misses GROUP BY address"))
         assert dict(misses.all()) == {classroom.key_hash(a): 1 for a in ("203.0.113.9", "8.8.8.8")}
+    assert rooms.visitor_address("10.0.0.5", claimed) == "203.0.113.9"
+    assert rooms.visitor_address("8.8.8.8", claimed) == "8.8.8.8"
+    assert rooms.visitor_address(None, "") is None
+    assert rooms.visitor_address("10.0.0.5", "") == "10.0.0.5"

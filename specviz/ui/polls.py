@@ -3,12 +3,9 @@ address :mod:`specviz.rooms` works with."""
 
 from __future__ import annotations
 
-import ipaddress
 import os
-import secrets
 import time
 from collections.abc import Callable
-from dataclasses import replace
 from typing import Any
 from urllib.parse import urlencode, urlsplit, urlunsplit
 
@@ -20,12 +17,9 @@ from streamlit.logger import get_logger
 
 from specviz import classroom, rooms
 from specviz.classroom import Poll
-from specviz.limits import ANSWERS_PER_SESSION, JOIN_TRIES
-from specviz.links import KEY, ROOM, VOTER
+from specviz.links import KEY, ROOM
 from specviz.ui import page, state
 
-_SENT = "polls.sent"
-_TRIES = "polls.tries"
 _STARTED = "polls.started"
 _JOINED = "polls.joined"
 _FAULT = "polls.fault"
@@ -33,8 +27,6 @@ _NO_ROOM = (
     "There is no open room with that code. Check it with your lecturer: it has 6 letters and "
     "digits, without 0, O, 1, I or L, and a room lasts 24 hours."
 )
-_IN = "Your answer is in. Discuss with a neighbour while the room answers."
-_UNSAVED = "Your answer could not be saved just now — press Send again in a moment."
 _PAUSE_S = 1.0  # before a click's one retry: PostgreSQL restarted in 0.57 s under a class
 
 
@@ -78,15 +70,9 @@ def find(code: str) -> rooms.Room | None:
     """The live room of ``code`` for this visitor, or None and a message why not. A room this
     session has been in is looked up freely; any other counts against the visitor's address."""
     joined = st.session_state.setdefault(_JOINED, set())
-    # The last X-Forwarded-For is the address the nearest proxy saw; Streamlit's server believes
-    # it from 127.0.0.1 only, so behind another proxy (Community Cloud? containers) ip_address is
-    # that proxy's private one for all, and one guesser would lock the whole class out. No
-    # address (this machine, or AppTest's stand-in): no limit per address.
-    ip, forwarded = st.context.ip_address, st.context.headers.get("X-Forwarded-For", "")
-    address = forwarded.rsplit(",", 1)[-1].strip() or None
     try:
-        if isinstance(ip, str) and not (address and ipaddress.ip_address(ip).is_private):
-            address = ip
+        address = rooms.visitor_address(st.context.ip_address,
+                                        st.context.headers.get("X-Forwarded-For", ""))  # fmt: skip
         now = _retried(lambda: rooms.room(engine(), code, None if code in joined else address))
         if now is None:
             raise ValueError(_NO_ROOM)
@@ -102,10 +88,10 @@ def find(code: str) -> rooms.Room | None:
 
 
 def show_join(code: str) -> None:
-    """The room's code in large type, its join link (this server, page Ask the room; never the
-    key, nor a voter's id) and a QR code of it (SVG, drawn here)."""
+    """The room's code in large type, its join link (this server's phone page; never the key)
+    and a QR code of it (SVG, drawn here)."""
     here = urlsplit(st.context.url or "")
-    path = here.path.rsplit("/", 1)[0] + "/Ask_the_room"
+    path = here.path.rsplit("/", 1)[0] + "/join"
     link = urlunsplit((here.scheme, here.netloc, path, urlencode({"room": code}), ""))
     # An <img> of a data URI: Streamlit's sanitiser strips inline <svg>, and an image carries alt.
     qr = segno.make(link, error="m").svg_data_uri(scale=6, dark="#1a1a1a")
@@ -118,7 +104,7 @@ def show_join(code: str) -> None:
         f'<p style="font-size:4rem;font-weight:700;letter-spacing:.3rem;'
         f'margin:0;font-family:monospace">{code}</p></div></div>'
     )
-    st.markdown(f"Join at [{link}]({link}) or type the code on the page *Ask the room*.")
+    st.markdown(f"Join at [{link}]({link}), or type the code there.")
 
 
 def start_class() -> None:
@@ -151,27 +137,18 @@ def start_class() -> None:
         )
 
 
-def join_form() -> None:
-    """A student without a room: type the code."""
+def join_form(code: str) -> None:
+    """A student: the room is answered on a page of its own (light enough for a class of phones
+    on the host's smallest share), opened here with ``code`` if the link had one."""
     st.markdown(
         "In class, your lecturer puts a question to the whole room: you answer on your phone, "
         "the projector shows how the room split, you argue with a neighbour and vote again, and "
-        "then the answer is revealed. No account, no name: type the room code your lecturer "
-        "shows, or scan their QR code."
+        "then the answer is revealed. No account, no name: open your lecturer's join link, scan "
+        "their QR code, or type the room code on the room's page."
     )
-    typed = st.text_input("Room code", max_chars=20, key="polls.code", placeholder="e.g. K7M2QX")
-    if not st.button("Join", icon=":material/login:", key="polls.join"):
-        return
-    st.session_state[_TRIES] = tries = st.session_state.get(_TRIES, 0) + 1
-    if tries > JOIN_TRIES:
-        st.error("Too many room codes tried from this page. Open your lecturer's join link.")
-        return
-    value, notice = ROOM.read({"room": typed or ""})
-    if notice:
-        st.error(_NO_ROOM)
-    elif find(value):
-        state.set_param(ROOM, value)
-        st.rerun()
+    query = urlencode({"room": code} if code else {})
+    st.link_button("Open the room's page", f"join?{query}" if query else "join",
+                   icon=":material/smartphone:", type="primary")  # fmt: skip
 
 
 def _bars(question: Poll, tally: tuple[int, ...], revealed: bool, heading: str) -> None:
@@ -304,51 +281,3 @@ def in_plan(question: str, ask: str) -> None:
         with row.popover(answers, icon=":material/bar_chart:", key="presenter.answers"):
             st.caption(f"Room {code}")
             _split(now, tally, before)
-
-
-@st.fragment(run_every=5)
-def student_view(code: str) -> None:
-    """The question in play; one answer per round (as the database has it: any session of this
-    voter's link sees it); the reveal when the lecturer shows it."""
-    if not (voter := state.param(VOTER)):
-        state.set_param(VOTER, voter := secrets.token_urlsafe(16))
-
-    view = _latest(f"polls.view.{code}", lambda: (rooms.room(engine(), code, voter=voter),))
-    if view is None:
-        return
-    (now,) = view
-    if now is None:
-        st.warning("This room has closed or does not exist. Ask your lecturer for the code.")
-        return
-    question, note = classroom.poll(now.question), state.notation()
-    st.markdown(f"## {question.title}\n\n{note.fill(question.prompt)}")
-    labels = [f"{chr(65 + i)}. {note.fill(o)}" for i, o in enumerate(question.options)]
-    if (mine := now.answered) is not None or now.revealed:
-        # Text, not a disabled radio: greyed-out options are too faint to read (axe, 2.5:1).
-        st.markdown("\n".join(f"- {label}{' — **your answer**' if i == mine else ''}"
-                               for i, label in enumerate(labels)))  # fmt: skip
-        if mine is not None and not now.revealed:
-            st.success(_IN)
-    else:
-        picked = st.radio("Your answer", range(len(labels)), format_func=labels.__getitem__,
-                          index=None, key=f"polls.pick.{code}.{now.round}")  # fmt: skip
-        if st.button("Send my answer", key=f"polls.send.{now.round}"):
-            sent = st.session_state.get(_SENT, 0)
-            if picked is None:
-                st.warning("Pick an answer first.")
-            elif sent >= ANSWERS_PER_SESSION:
-                st.error("This page has sent too many answers; nothing was saved.")
-            else:
-                try:
-                    _retried(lambda: rooms.answer(engine(), code, voter, now.round, picked))
-                except ValueError as problem:
-                    st.error(str(problem))
-                except SQLAlchemyError:
-                    st.error(_UNSAVED)  # the radio keeps the pick: Send again sends it
-                else:
-                    st.session_state[_SENT] = sent + 1
-                    # Kept as the view now: a refresh the database fails must not offer it again.
-                    st.session_state[f"polls.view.{code}"] = (replace(now, answered=picked),)
-                    st.success(_IN)
-    if now.revealed:
-        _reveal_text(question)

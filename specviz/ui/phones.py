@@ -1,0 +1,279 @@
+"""Ask the room on a phone: one small page and its JSON, served beside Streamlit by ``st.App``.
+
+A script run per phone per refresh cannot fit a class in Community Cloud's guaranteed 0.078 of a
+core (300 phones refreshing every 5 s were 60 runs a second). Here a phone fetches one page
+(~10 kB, no Streamlit frontend), its room once, sends its answer, and then holds one long request
+that answers when the lecturer moves on: one reader per process looks up each room phones wait on
+at most once a second, whatever their number. Rooms, answers, keys and limits stay
+:mod:`specviz.rooms`'s, in the same database as the lecturer's page (:func:`polls.engine`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import gzip
+import json
+import math
+import os
+import re
+import weakref
+from collections import Counter, defaultdict
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import Engine
+from sqlalchemy.exc import SQLAlchemyError
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.routing import Route, Router
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from specviz import classroom, rooms
+from specviz.limits import ANSWERS_PER_SESSION, JOIN_TRIES
+from specviz.links import LETTERS, ROOM, VOTER
+from specviz.palette import Notation
+
+#: The phone's page, and gzipped once (a phone caches it for an hour).
+PAGE = (Path(__file__).with_name("phone.html")).read_text(encoding="utf-8")
+_PAGE_GZ = gzip.compress(PAGE.encode(), 9, mtime=0)
+WAIT_S = 45.0  # a waiting phone's longest request: under the 60 s idle timeout of common proxies
+READ_S = 1.0  # how stale a room may be: the projector refreshes every 2 s
+_NO_ROOM = (
+    "There is no open room with that code. Check it with your lecturer: it has 6 letters and "
+    "digits, without 0, O, 1, I or L, and a room lasts 24 hours."
+)
+_DOWN = "The room's database is not answering; trying again."
+
+
+def _engine() -> Engine:
+    """:func:`polls.engine`, kept per database URL: it costs a millisecond, a request far less."""
+    from specviz.ui import polls  # Streamlit's connection, made outside a script run
+
+    url = os.environ.get("SPECVIZ_POLLS_URL", "")
+    if url not in _ENGINES:
+        _ENGINES[url] = polls.engine()
+    return _ENGINES[url]
+
+
+_ENGINES: dict[str, Engine] = {}
+
+
+def public(now: rooms.Room | None) -> dict[str, Any]:
+    """What every phone may see of a room: its round, its question (still lettered {T}/{D}),
+    and once revealed the answer, the verdict and the page that shows why."""
+    if now is None:
+        return {"closed": True}
+    question = classroom.poll(now.question)
+    seen: dict[str, Any] = {"round": now.round, "revealed": now.revealed,
+                            "title": question.title, "prompt": question.prompt,
+                            "options": list(question.options)}  # fmt: skip
+    if now.revealed:
+        page = Path(question.page).stem.split("_", 1)[1]
+        query = "&".join(f"{k}={v}" for k, v in question.query)
+        seen |= {"answer": question.answer, "verdict": question.verdict,
+                 "why": page + (f"?{query}" if query else "")}  # fmt: skip
+    return seen
+
+
+def _lettered(seen: dict[str, Any], note: Notation) -> dict[str, Any]:
+    filled = {k: note.fill(seen[k]) for k in ("title", "prompt", "verdict") if k in seen}
+    return seen | filled | ({"options": [note.fill(o) for o in seen["options"]]}
+                            if "options" in seen else {})  # fmt: skip
+
+
+class _Rooms:
+    """The rooms phones wait on in this process: each read at most once every ``READ_S``, and
+    its waiting phones woken when it changes."""
+
+    def __init__(self) -> None:
+        self.seen: dict[str, tuple[float, dict[str, Any]]] = {}
+        self.changed: dict[str, asyncio.Event] = {}
+        self.locks: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self.waiting: Counter[str] = Counter()
+        self.reader: asyncio.Task[None] | None = None
+
+    def keep(self, code: str, seen: dict[str, Any]) -> None:
+        before = self.seen.get(code, (0.0, None))[1]
+        self.seen[code] = asyncio.get_running_loop().time(), seen
+        if seen != before and (event := self.changed.pop(code, None)):
+            event.set()
+
+    async def fresh(self, code: str) -> dict[str, Any]:
+        """``code``'s room as read at most ``READ_S`` ago (one read for all who ask at once)."""
+        loop = asyncio.get_running_loop()
+        async with self.locks[code]:
+            at, seen = self.seen.get(code, (-math.inf, {}))
+            if loop.time() - at > READ_S:
+                seen = public(await asyncio.to_thread(rooms.room, _engine(), code))
+                self.keep(code, seen)
+        return seen
+
+    async def _read(self) -> None:
+        while codes := [code for code, n in self.waiting.items() if n]:
+            for code in codes:
+                with contextlib.suppress(SQLAlchemyError):  # a restart: they wait, then ask
+                    await self.fresh(code)
+            await asyncio.sleep(READ_S)
+
+    async def wait(self, code: str, round_: int, revealed: bool) -> dict[str, Any]:
+        """``code``'s room as soon as it differs from ``round_``/``revealed``, or after WAIT_S."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + WAIT_S
+        self.waiting[code] += 1
+        try:
+            if self.reader is None or self.reader.done():
+                self.reader = asyncio.create_task(self._read())
+            try:
+                seen = await self.fresh(code)
+            except SQLAlchemyError:  # a restart: wait on what was seen last, if anything
+                if code not in self.seen:
+                    raise
+                seen = self.seen[code][1]
+            while (seen.get("round"), seen.get("revealed")) == (round_, revealed):
+                event = self.changed.setdefault(code, asyncio.Event())
+                try:
+                    await asyncio.wait_for(event.wait(), deadline - loop.time())
+                except TimeoutError:
+                    break
+                seen = self.seen[code][1]
+            return seen
+        finally:
+            self.waiting[code] -= 1
+            if not self.waiting[code]:
+                del self.waiting[code]
+
+
+#: One per event loop: a server has one; a test client may start one per request.
+_BY_LOOP: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Rooms] = weakref.WeakKeyDictionary()
+
+
+def _rooms() -> _Rooms:
+    loop = asyncio.get_running_loop()
+    if loop not in _BY_LOOP:
+        _BY_LOOP[loop] = _Rooms()
+    return _BY_LOOP[loop]
+
+
+#: Per voter, in this process: rooms joined (looked up freely again), codes tried, answers sent.
+_JOINED: set[tuple[str, str]] = set()
+_TRIED: Counter[str] = Counter()
+_SENT: Counter[str] = Counter()
+
+
+def _forget_if_large() -> None:
+    # Memory, not a limit: a million ids is ~100 MB; a class is hundreds.
+    for kept in (_JOINED, _TRIED, _SENT):
+        if len(kept) > 100_000:
+            kept.clear()
+
+
+def _problem(message: str, status: int) -> JSONResponse:
+    return JSONResponse({"error": message}, status, headers={"Cache-Control": "no-store"})
+
+
+def _answer(seen: dict[str, Any], request: Request) -> JSONResponse:
+    note = Notation(swapped=LETTERS.read(dict(request.query_params))[0])
+    return JSONResponse(_lettered(seen, note), headers={"Cache-Control": "no-store"})
+
+
+def _read(request: Request, param: Any) -> str:
+    """The room code of the path, or the voter of the query (needed), checked as links are."""
+    given = request.path_params["code"] if param is ROOM else request.query_params.get("voter")
+    value, notice = param.read({param.name: given or ""})
+    if notice or not value:
+        raise ValueError(_NO_ROOM if param is ROOM else "This page has no voter's id: reload it.")
+    return value
+
+
+async def page(request: Request) -> Response:
+    """The phone's page (the room, its code or none, is read by the page itself)."""
+    headers = {"Cache-Control": "public, max-age=3600", "Vary": "Accept-Encoding"}
+    if "gzip" in request.headers.get("Accept-Encoding", ""):
+        return HTMLResponse(_PAGE_GZ, headers=headers | {"Content-Encoding": "gzip"})
+    return HTMLResponse(PAGE, headers=headers)
+
+
+async def room(request: Request) -> Response:
+    """GET: the room of the code, with this voter's answer (first visit: counts a wrong code
+    against the visitor's address), or, given ``round`` and ``revealed``, as soon as it moves on."""
+    _forget_if_large()
+    try:
+        code = _read(request, ROOM)
+        if (held := request.query_params.get("round")) is not None:
+            revealed = request.query_params.get("revealed") == "1"
+            if not held.isdigit() or len(held) > 9:
+                raise ValueError("This page asked for a round that does not exist: reload it.")
+            return _answer(await _rooms().wait(code, int(held), revealed), request)
+        voter = _read(request, VOTER)
+        if (voter, code) in _JOINED:
+            address = None
+        else:
+            _TRIED[voter] += 1
+            if _TRIED[voter] > JOIN_TRIES:
+                return _problem("Too many room codes tried from this page. Open your "
+                                "lecturer's join link.", 429)  # fmt: skip
+            peer = request.client.host if request.client else None
+            address = rooms.visitor_address(peer, request.headers.get("X-Forwarded-For", ""))
+        now = await asyncio.to_thread(rooms.room, _engine(), code, address, voter)
+    except ValueError as problem:
+        return _problem(str(problem), 404)
+    except SQLAlchemyError:
+        return _problem(_DOWN, 503)
+    if now is None:
+        return _problem(_NO_ROOM, 404)
+    _JOINED.add((voter, code))
+    _rooms().keep(code, seen := public(now))  # a fresh read: the waiting phones' too
+    return _answer(seen | {"answered": now.answered}, request)
+
+
+async def send(request: Request) -> Response:
+    """POST ``{"round": r, "choice": i}``: this voter's answer to round r, saved once."""
+    try:
+        code, voter = _read(request, ROOM), _read(request, VOTER)
+        try:
+            sent = json.loads(await request.body())
+        except ValueError:  # not JSON, or not UTF-8
+            sent = None
+        if not isinstance(sent, dict) or type(sent.get("round")) is not int:
+            raise ValueError("That answer is not one of the options; nothing was saved.")
+        if _SENT[voter] >= ANSWERS_PER_SESSION:
+            return _problem("This page has sent too many answers; nothing was saved.", 429)
+        await asyncio.to_thread(rooms.answer, _engine(), code, voter, sent["round"],
+                                sent.get("choice"))  # fmt: skip
+    except ValueError as problem:
+        return _problem(str(problem), 409)
+    except SQLAlchemyError:
+        return _problem("Your answer could not be saved just now; press Send again.", 503)
+    _SENT[voter] += 1
+    return JSONResponse({"answered": sent["choice"]}, headers={"Cache-Control": "no-store"})
+
+
+def routes(prefix: str = "") -> list[Route]:
+    """The phone's page at ``prefix/join`` and its room's JSON at ``prefix/api/room/CODE``."""
+    return [
+        Route(f"{prefix}/join", page),
+        Route(f"{prefix}/api/room/{{code}}", room),
+        Route(f"{prefix}/api/room/{{code}}/answer", send, methods=["POST"]),
+    ]
+
+
+class FastPath:
+    """Outermost middleware: a phone's request goes straight to its route, past Streamlit's
+    (a signed session cookie, gzip, path checks for files), which cost more than the answer:
+    0.6 ms of a 0.7 ms request. Only this module's own paths, matched whole, take it."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        from streamlit import config
+
+        self.app = app
+        base = (config.get_option("server.baseUrlPath") or "").strip("/")
+        prefix = f"/{base}" if base else ""
+        self.phones = Router(routes(prefix))
+        self.paths = re.compile(rf"{re.escape(prefix)}/(join|api/room/[^/]{{1,64}}(/answer)?)")
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and self.paths.fullmatch(scope["path"]):
+            await self.phones(scope, receive, send)
+        else:
+            await self.app(scope, receive, send)
