@@ -270,6 +270,9 @@ def _random_state(widget, rng: random.Random) -> WidgetState:
 
 #: The control key of the Playground's live view (its bars).
 BARS = "bars"
+#: The live view tells the server of its weights once the bars rest this long (live.js's
+#: SYNC_REST_MS), or before the learner touches anything else: a drag is a run only then.
+SYNC_REST_S = 5.0
 
 
 def drag_bar(student: Student, rng: random.Random) -> WidgetState:
@@ -377,6 +380,10 @@ async def interact(ws, student: Student, plan: ClassPlan, url: str, end: float, 
         key = change_one(student, plan.keys(), rng)
         if key is None:
             return
+        following = due + plan.every + rng.uniform(-plan.jitter, plan.jitter)
+        if key == BARS and following < end and following - due < SYNC_REST_S:
+            due = following  # the view keeps the gesture: the learner is still dragging
+            continue
         try:
             await run_once(ws, student, plan.page, url)
         except websockets.ConnectionClosed:
@@ -390,7 +397,7 @@ async def interact(ws, student: Student, plan: ClassPlan, url: str, end: float, 
         student.rerun_at.append(time.perf_counter())
         student.reruns.append(student.rerun_at[-1] - due)
         check_kept(student, key)
-        due += plan.every + rng.uniform(-plan.jitter, plan.jitter)
+        due = following
 
 
 async def closed_while_waiting(ws, until: float) -> bool:
@@ -560,6 +567,10 @@ def report(result: ClassResult, label: str = "") -> str:
         f"  errors      {s['errors']} {error_kinds(result) or ''}",
         "  rerun p95 by 10 s: " + " ".join(f"{p:.0f}" for p in rerun_p95_by_window(result)) + " ms",
     ]
+    if gestures := sum(st.gestures for st in result.students):
+        lines.append(f"  drags       {gestures} gestures in the browser; the server heard "
+                     f"{s['reruns']} of them (a drag is sent when the bars rest "
+                     f"{SYNC_REST_S:g} s, or before another control)")  # fmt: skip
     if s["reconnects"] or s["lost_changes"]:
         lines.append(
             f"  failover    {s['reconnects']} reconnections, {s['lost_changes']} changes lost "

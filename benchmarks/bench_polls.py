@@ -314,7 +314,8 @@ async def lecture(url: str, db_url: str, code: str, key: str, students: int, fau
                     p.errors.append(f"{type(result).__name__}: {result}")
             readings = await projector
             answering = watch.stop()
-            quiet = ServerWatch(pids)  # the class waits for the next question
+            alive = [pid for pid in pids if os.path.exists(f"/proc/{pid}")]  # a replica killed
+            quiet = ServerWatch(alive)  # the class waits for the next question
             await asyncio.sleep(QUIET)
             quiet_cpu = quiet.stop()["server_cpu_s"]
             revealed_at = time.perf_counter()

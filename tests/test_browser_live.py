@@ -268,6 +268,52 @@ def test_a_mouse_drag_moves_every_chart_without_the_server_until_release(
     assert_clean(page, watcher)
 
 
+def test_drags_cost_the_server_nothing_until_another_page_needs_them(page, streamlit_server):
+    """Three drags in a row send nothing to the server: the view, the share link and the address
+    bar follow in the browser. A click on another page's link right after carries the weights:
+    that page opens with them, in the session and in its link."""
+    open_live(page, f"{streamlit_server}/Playground")
+    page.evaluate(COUNT_SENT)
+    for word in ("mat", "sofa", "floor"):
+        box = bar(page, "q", word).bounding_box()
+        x, bottom = box["x"] + box["width"] / 2, box["y"] + box["height"] - 2
+        page.mouse.move(x, bottom)
+        page.mouse.down()
+        for k in range(1, 6):
+            page.mouse.move(x, bottom - 10 * k)
+        page.mouse.up()
+    dragged = ",".join(map(str, live_state(page)["q"]))
+    poll(page, lambda: link_params(page.url)["q"] == dragged, "the address bar")
+    assert link_params(share_link(page))["q"] == dragged
+    assert page.evaluate("() => window.sentToServer") == 0  # within the rest of live.js
+    with rerun_waiter(page):
+        page.get_by_role("link", name="One draw at a time").click()
+    poll(page, lambda: "One_draw" in page.url, "the other page")
+    poll(page, lambda: link_params(share_link(page)).get("q") == dragged, "its share link")
+    assert link_params(page.url)["q"] == dragged
+
+
+def test_another_control_moved_after_a_drag_keeps_the_drag(page, streamlit_server) -> None:
+    """The drag is sent before the learner's next control acts: that control's run has both."""
+    open_live(page, f"{streamlit_server}/Playground")
+    box = bar(page, "p", "bed").bounding_box()
+    x, bottom = box["x"] + box["width"] / 2, box["y"] + box["height"] - 2
+    page.mouse.move(x, bottom)
+    page.mouse.down()
+    for k in range(1, 6):
+        page.mouse.move(x, bottom - 10 * k)
+    page.mouse.up()
+    dragged = live_state(page)["p"]
+    gamma = page.get_by_role("slider", name="Guesses per target call γ (for words per call)")
+    gamma.focus()
+    with rerun_waiter(page):  # the drag's run, then the key's (a run of the page's part)
+        page.keyboard.press("ArrowRight")
+    poll(page, lambda: link_params(page.url).get("gamma") == "5", "γ in the link")
+    server = "() => window.specviz.live.data.p"  # the server's copy of the weights
+    poll(page, lambda: page.evaluate(server) == dragged, "the drag in the session")
+    assert link_params(page.url)["p"] == ",".join(map(str, dragged))
+
+
 def test_a_touch_drag_moves_a_bar(browser, streamlit_server) -> None:
     context = browser.new_context(viewport={"width": 390, "height": 1600}, has_touch=True)
     page = context.new_page()

@@ -1,6 +1,7 @@
 // The share link in the sidebar, with a copy button. Python writes the link at the end of each
 // run; a live view (Playground, Home) moves in the browser before the server hears of it, and
-// tells this link what it shows ("specviz:link" on window), so the link changes in the same frame.
+// tells this link and the address bar what it shows ("specviz:link" on window), so they change
+// in the same frame.
 // The live view's words stand only for the names Python lets it move on this page ("follow").
 const COPY = "📋 Copy the link";
 
@@ -18,6 +19,9 @@ function show(view) {
   const { link, follow } = view.data;
   const text = rewrite(link, view.params, follow);
   if (view.code.textContent !== text) view.code.textContent = text;
+  // The address bar too: the server hears of a drag only when it needs it (live.js).
+  const here = rewrite(location.href, view.params, follow);
+  if (here !== location.href) history.replaceState(history.state, "", here);
 }
 
 export default function ({ data, parentElement }) {
