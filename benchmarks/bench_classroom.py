@@ -68,8 +68,9 @@ WIDGET_TYPES = ("slider", "selectbox", "radio", "checkbox", "number_input", "tex
 #: What a student moves on each page: widget keys (the suffix of Streamlit's widget id).
 CONTROLS: dict[str, tuple[str, ...]] = {
     # Home's quality and the Playground's bars move in the browser (a live view): the server
-    # hears of a gesture once, when it ends. "bars" sends what the view sends then: a trigger
-    # with the new weights (a drag of one bar) and the gesture's number.
+    # hears of the weights when the bars rest (SYNC_REST_S below) or before another control.
+    # "bars" sends what the view sends then: a trigger with the new weights (a drag of one bar)
+    # and the gesture's number.
     "": ("ui.seed",),
     "Playground": ("bars",),
     "One_draw": ("w.draws",),
@@ -803,6 +804,11 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
                     help="hold the started server to this share of a core (0.078: Community "
                     "Cloud's guarantee; needs root), and run the same class on the minimal page "
                     "(one slider, one Plotly chart) held to it too, for reference")  # fmt: skip
+    ap.add_argument(
+        "--no-reference",
+        action="store_true",
+        help="with --cpu-quota: no minimal page run (a sweep runs it once)",
+    )
     return ap.parse_args(argv)
 
 
@@ -852,7 +858,7 @@ def main(argv: Sequence[str] | None = None, out: Callable[[str], None] = print) 
         out(report(result))
     finally:
         server.stop()
-    if args.cpu_quota:
+    if args.cpu_quota and not args.no_reference:
         out(minimal_page(plan, args.server_cores, args.cpu_quota, reference))
     return result
 

@@ -186,6 +186,7 @@ class Phone:
     revealed_at: float | None = None  # perf_counter when its waiting request brought the reveal
     waits: int = 0  # waiting requests answered
     retries: int = 0  # waiting requests made again after a failure
+    rejoins: int = 0  # waiting requests another replica sent back to look the room up
     errors: list[str] = field(default_factory=list)
     room: dict = field(default_factory=dict)
 
@@ -216,7 +217,11 @@ async def follow(client, phone: Phone, url: str, code: str, end: float) -> None:
         room = phone.room
         try:
             got = await client.get(f"{url}/api/room/{code}", params={
-                "round": room["round"], "revealed": int(room["revealed"])})  # fmt: skip
+                "voter": phone.voter, "round": room["round"],
+                "revealed": int(room["revealed"])})  # fmt: skip
+            if got.status_code == 200 and got.json().get("rejoin"):  # another replica
+                phone.rejoins += 1
+                got = await client.get(f"{url}/api/room/{code}", params={"voter": phone.voter})
             if got.status_code != 200:
                 raise httpx.HTTPError(f"status {got.status_code}")
         except httpx.HTTPError:
@@ -412,7 +417,8 @@ def report(name: str, run: dict, db_counts: tuple[int, ...], reference: float, l
         f"  reveal        on every phone p50 {percentile(reveal, 0.5):.2f} s, max "
         f"{max(reveal):.2f} s after the lecturer's click; waiting requests answered "
         f"{sum(p.waits for p in class_)}, made again after a failure "
-        f"{sum(p.retries for p in class_)}",
+        f"{sum(p.retries for p in class_)}, looked up again on another replica "
+        f"{sum(p.rejoins for p in class_)}",
         f"  errors        {dict(errors) or 'none'}",
         f"  servers       {cpu:.2f} s of CPU for the first visits, the answers and the projector "
         f"({1e3 * cpu / len(class_):.1f} ms a phone); {run['quiet_cpu']:.2f} s in {QUIET:.0f} s "

@@ -120,8 +120,8 @@ class Phone:
 
     def wait(self, round_: int, revealed: bool) -> dict:
         """A waiting phone's request: answered when the room is no longer at ``round_``."""
-        got = self.client.get(f"/api/room/{self.code}",
-                              params={"round": round_, "revealed": int(revealed)})  # fmt: skip
+        got = self.client.get(f"/api/room/{self.code}", params={
+            "voter": self.voter, "round": round_, "revealed": int(revealed)})  # fmt: skip
         assert got.status_code == 200
         return got.json()
 
@@ -248,6 +248,10 @@ def test_waiting_phones_cost_one_read_a_second_per_room(database, monkeypatch) -
     with database.begin() as db:
         db.execute(text("DELETE FROM polls_rooms"))
     assert class_[0].wait(1, False) == {"closed": True}
+    # A phone that did not look the room up here (another replica's, or a guesser) is sent to
+    # look it up, where wrong codes count: waiting tells nothing about a code.
+    assert Phone(code, client=shared).wait(1, False) == {"rejoin": True}
+    assert Phone("ABCDEF", client=shared).wait(1, False) == {"rejoin": True}
     shared.__exit__(None, None, None)
 
 

@@ -195,17 +195,20 @@ async def page(request: Request) -> Response:
 
 
 async def room(request: Request) -> Response:
-    """GET: the room of the code, with this voter's answer (first visit: counts a wrong code
-    against the visitor's address), or, given ``round`` and ``revealed``, as soon as it moves on."""
+    """GET: the room of the code, with this voter's answer (a first look-up counts a wrong code
+    against the visitor's address), or, given ``round`` and ``revealed``, as soon as it moves on
+    — for a voter who looked it up here; anyone else is told to look it up (``rejoin``), so that
+    waiting tells a guesser nothing the limited look-up would not."""
     _forget_if_large()
     try:
-        code = _read(request, ROOM)
+        code, voter = _read(request, ROOM), _read(request, VOTER)
         if (held := request.query_params.get("round")) is not None:
-            revealed = request.query_params.get("revealed") == "1"
             if not held.isdigit() or len(held) > 9:
                 raise ValueError("This page asked for a round that does not exist: reload it.")
+            if (voter, code) not in _JOINED:  # another server's phone, or a guesser: look it up
+                return _answer({"rejoin": True}, request)
+            revealed = request.query_params.get("revealed") == "1"
             return _answer(await _rooms().wait(code, int(held), revealed), request)
-        voter = _read(request, VOTER)
         if (voter, code) in _JOINED:
             address = None
         else:
