@@ -103,13 +103,14 @@ class Phone:
 
     def __init__(self, code: str, address: str = "203.0.113.50", client: TestClient | None = None,
                  **headers: str) -> None:  # fmt: skip
-        self.code, self.voter = code, secrets.token_urlsafe(16)
+        self.code, self.voter, self.pass_ = code, secrets.token_urlsafe(16), ""
         self.client = client or TestClient(app(), client=(address, 50000), headers=headers)
 
     def open(self, **query: str) -> tuple[int, dict]:
         """The first request of the page: the room with this voter's answer, or why not."""
         got = self.client.get(f"/api/room/{self.code}", params={"voter": self.voter} | query)
         assert got.headers["content-type"] == "application/json"
+        self.pass_ = got.json().get("pass", self.pass_)
         return got.status_code, got.json()
 
     def send(self, choice: object, round_: object = 1) -> tuple[int, dict]:
@@ -121,7 +122,8 @@ class Phone:
     def wait(self, round_: int, revealed: bool) -> dict:
         """A waiting phone's request: answered when the room is no longer at ``round_``."""
         got = self.client.get(f"/api/room/{self.code}", params={
-            "voter": self.voter, "round": round_, "revealed": int(revealed)})  # fmt: skip
+            "voter": self.voter, "pass": self.pass_, "round": round_,
+            "revealed": int(revealed)})  # fmt: skip
         assert got.status_code == 200
         return got.json()
 
@@ -149,6 +151,7 @@ def test_a_class_answers_and_the_counts_are_exact(database) -> None:
 
     first, second = phone(code), phone(code)
     assert first.open()[1] == {"round": 1, "revealed": False, "answered": None,
+                               "pass": phones.voter_pass(room.key_hash, first.voter),
                                "title": classroom.poll(room.question).title,
                                "prompt": Notation().fill(classroom.poll(room.question).prompt),
                                "options": list(classroom.poll(room.question).options)}  # fmt: skip
@@ -224,7 +227,9 @@ def test_a_waiting_phone_is_woken_when_the_room_moves_on(database) -> None:
             assert rooms.lecture(database, code, key, action, question)
             after = waiting.result(timeout=phones.WAIT_S + 5)
             assert (after["round"], after["revealed"]) != (before["round"], before["revealed"])
-            assert after == {k: v for k, v in one.open()[1].items() if k != "answered"}
+            assert after == {
+                k: v for k, v in one.open()[1].items() if k not in ("answered", "pass")
+            }
     assert after["title"] == classroom.poll("claim.leaks").title and not after["revealed"]
 
 
@@ -245,6 +250,8 @@ def test_waiting_phones_cost_one_read_a_second_per_room(database, monkeypatch) -
     waited = time.perf_counter() - started
     assert all(s["round"] == 1 for s in seen)
     assert len(reads) <= waited / phones.READ_S + 2, (len(reads), waited)
+    phones._BY_LOOP.clear()  # another server (nothing kept) takes the pass the first one gave
+    assert class_[1].wait(1, False)["round"] == 1
     with database.begin() as db:
         db.execute(text("DELETE FROM polls_rooms"))
     assert class_[0].wait(1, False) == {"closed": True}
@@ -252,6 +259,9 @@ def test_waiting_phones_cost_one_read_a_second_per_room(database, monkeypatch) -
     # look it up, where wrong codes count: waiting tells nothing about a code.
     assert Phone(code, client=shared).wait(1, False) == {"rejoin": True}
     assert Phone("ABCDEF", client=shared).wait(1, False) == {"rejoin": True}
+    forged = Phone(code, client=shared)
+    forged.pass_ = class_[0].pass_  # another voter's pass
+    assert forged.wait(1, False) == {"rejoin": True}
     shared.__exit__(None, None, None)
 
 

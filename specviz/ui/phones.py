@@ -13,6 +13,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gzip
+import hashlib
+import hmac
 import json
 import math
 import os
@@ -88,6 +90,7 @@ class _Rooms:
 
     def __init__(self) -> None:
         self.seen: dict[str, tuple[float, dict[str, Any]]] = {}
+        self.keys: dict[str, str] = {}  # a room's key hash, once read
         self.changed: dict[str, asyncio.Event] = {}
         self.locks: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
         self.waiting: Counter[str] = Counter()
@@ -100,14 +103,27 @@ class _Rooms:
             event.set()
 
     async def fresh(self, code: str) -> dict[str, Any]:
-        """``code``'s room as read at most ``READ_S`` ago (one read for all who ask at once)."""
+        """``code``'s room as read at most ``READ_S`` ago (one read for all who ask at once); a
+        code that never named a room here is not kept (a guesser's fill no memory)."""
         loop = asyncio.get_running_loop()
         async with self.locks[code]:
             at, seen = self.seen.get(code, (-math.inf, {}))
             if loop.time() - at > READ_S:
-                seen = public(await asyncio.to_thread(rooms.room, _engine(), code))
-                self.keep(code, seen)
+                now = await asyncio.to_thread(rooms.room, _engine(), code)
+                seen = public(now)
+                if now is not None:
+                    self.keys[code] = now.key_hash
+                if code in self.keys:
+                    self.keep(code, seen)
+        if code not in self.keys:
+            self.locks.pop(code, None)
         return seen
+
+    def admits(self, code: str, voter: str, given: str) -> bool:
+        """Whether ``given`` is the pass this room gave ``voter`` (on any server: it is derived
+        from the room's key hash, which only servers know)."""
+        key = self.keys.get(code)
+        return key is not None and hmac.compare_digest(given, voter_pass(key, voter))
 
     async def _read(self) -> None:
         while codes := [code for code, n in self.waiting.items() if n]:
@@ -168,6 +184,12 @@ def _forget_if_large() -> None:
             kept.clear()
 
 
+def voter_pass(key_hash: str, voter: str) -> str:
+    """What proves a phone looked ``voter``'s room up: an HMAC of the voter by the room's key
+    hash (never sent to a phone), so every replica checks it without a shared session."""
+    return hmac.new(key_hash.encode(), voter.encode(), hashlib.sha256).hexdigest()[:32]
+
+
 def _problem(message: str, status: int) -> JSONResponse:
     return JSONResponse({"error": message}, status, headers={"Cache-Control": "no-store"})
 
@@ -197,18 +219,21 @@ async def page(request: Request) -> Response:
 async def room(request: Request) -> Response:
     """GET: the room of the code, with this voter's answer (a first look-up counts a wrong code
     against the visitor's address), or, given ``round`` and ``revealed``, as soon as it moves on
-    — for a voter who looked it up here; anyone else is told to look it up (``rejoin``), so that
-    waiting tells a guesser nothing the limited look-up would not."""
+    — given the pass a look-up gave this voter (any server's); anyone else is told to look it up
+    (``rejoin``), so that waiting tells a guesser nothing the limited look-up would not."""
     _forget_if_large()
     try:
         code, voter = _read(request, ROOM), _read(request, VOTER)
         if (held := request.query_params.get("round")) is not None:
             if not held.isdigit() or len(held) > 9:
                 raise ValueError("This page asked for a round that does not exist: reload it.")
-            if (voter, code) not in _JOINED:  # another server's phone, or a guesser: look it up
-                return _answer({"rejoin": True}, request)
+            waits = _rooms()
+            with contextlib.suppress(SQLAlchemyError):  # a restart: the pass seen last holds
+                await waits.fresh(code)
+            if not waits.admits(code, voter, request.query_params.get("pass", "")):
+                return _answer({"rejoin": True}, request)  # the same for any code: look it up
             revealed = request.query_params.get("revealed") == "1"
-            return _answer(await _rooms().wait(code, int(held), revealed), request)
+            return _answer(await waits.wait(code, int(held), revealed), request)
         if (voter, code) in _JOINED:
             address = None
         else:
@@ -226,8 +251,11 @@ async def room(request: Request) -> Response:
     if now is None:
         return _problem(_NO_ROOM, 404)
     _JOINED.add((voter, code))
-    _rooms().keep(code, seen := public(now))  # a fresh read: the waiting phones' too
-    return _answer(seen | {"answered": now.answered}, request)
+    waits = _rooms()
+    waits.keys[code] = now.key_hash
+    waits.keep(code, seen := public(now))  # a fresh read: the waiting phones' too
+    return _answer(seen | {"answered": now.answered, "pass": voter_pass(now.key_hash, voter)},
+                   request)  # fmt: skip
 
 
 async def send(request: Request) -> Response:
