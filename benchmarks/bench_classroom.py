@@ -375,8 +375,11 @@ async def interact(ws, student: Student, plan: ClassPlan, url: str, end: float, 
                 return
             # An idle tab sends nothing on reconnecting — unless its page has a timed fragment:
             # then Streamlit's frontend asks for a whole run at once (the Playground relies on it).
-            if student.timed_fragment:
+            if student.timed_fragment:  # a whole run; a drag still in the view is not in it
+                held, student.trigger = (student.fragment, student.trigger), None
+                student.fragment = ""
                 await run_once(ws, student, plan.page, url)
+                student.fragment, student.trigger = held
             continue
         key = change_one(student, plan.keys(), rng)
         if key is None:

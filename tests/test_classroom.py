@@ -178,7 +178,7 @@ def test_changes_are_timed_from_when_they_were_due(server) -> None:
     sending, as before, each would take about the same. The bound holds on any machine: a
     slower one only answers later."""
     every, delay = 0.2, 0.5
-    plan = ClassPlan(page="Playground", students=1, seconds=3.0, every=every, jitter=0.0)
+    plan = ClassPlan(page="One_draw", students=1, seconds=3.0, every=every, jitter=0.0)
     student = Relay(server.url, delay=delay).run_class(plan).students[0]
     assert not student.errors, student.errors
     assert len(student.reruns) >= 3, "the first page came too late for any change"
