@@ -505,8 +505,7 @@ def _optional(
 ROOM = _optional("room", room_code, "no room")
 #: Ask the room: the lecturer's key, only ever in the lecturer's own link.
 KEY = _optional("key", lecturer_key, "no lecturer's key", personal=True)
-#: Ask the room: a student's voter id, in their own link, so that a new session of their tab (its
-#: server died; a reload) is the same voter. Whoever opens that link (a neighbour it was sent to)
-#: is that voter too: the round's first answer counts for both, and the other is shown it as
-#: theirs — a vote lost, never one counted twice. Join links and QR codes carry none.
+#: Ask the room: a phone's voter id, kept in the phone's storage and sent with its requests
+#: (specviz/ui/phones.py), so that a reload, or another server, is the same voter: the round's
+#: first answer counts, never a second. Join links and QR codes carry none.
 VOTER = _optional("voter", voter_id, "a new voter's id", personal=True)

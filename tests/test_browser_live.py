@@ -268,6 +268,17 @@ def test_a_mouse_drag_moves_every_chart_without_the_server_until_release(
     assert_clean(page, watcher)
 
 
+def drag_up(page, model: str, word: str) -> None:
+    """A mouse drag of ``word``'s bar of ``model``, 50 px up in five moves, then let go."""
+    box = bar(page, model, word).bounding_box()
+    x, bottom = box["x"] + box["width"] / 2, box["y"] + box["height"] - 2
+    page.mouse.move(x, bottom)
+    page.mouse.down()
+    for k in range(1, 6):
+        page.mouse.move(x, bottom - 10 * k)
+    page.mouse.up()
+
+
 def test_drags_cost_the_server_nothing_until_another_page_needs_them(page, streamlit_server):
     """Three drags in a row send nothing to the server: the view, the share link and the address
     bar follow in the browser. A click on another page's link right after carries the weights:
@@ -275,13 +286,7 @@ def test_drags_cost_the_server_nothing_until_another_page_needs_them(page, strea
     open_live(page, f"{streamlit_server}/Playground")
     page.evaluate(COUNT_SENT)
     for word in ("mat", "sofa", "floor"):
-        box = bar(page, "q", word).bounding_box()
-        x, bottom = box["x"] + box["width"] / 2, box["y"] + box["height"] - 2
-        page.mouse.move(x, bottom)
-        page.mouse.down()
-        for k in range(1, 6):
-            page.mouse.move(x, bottom - 10 * k)
-        page.mouse.up()
+        drag_up(page, "q", word)
     dragged = ",".join(map(str, live_state(page)["q"]))
     poll(page, lambda: link_params(page.url)["q"] == dragged, "the address bar")
     assert link_params(share_link(page))["q"] == dragged
@@ -296,13 +301,7 @@ def test_drags_cost_the_server_nothing_until_another_page_needs_them(page, strea
 def test_another_control_moved_after_a_drag_keeps_the_drag(page, streamlit_server) -> None:
     """The drag is sent before the learner's next control acts: that control's run has both."""
     open_live(page, f"{streamlit_server}/Playground")
-    box = bar(page, "p", "bed").bounding_box()
-    x, bottom = box["x"] + box["width"] / 2, box["y"] + box["height"] - 2
-    page.mouse.move(x, bottom)
-    page.mouse.down()
-    for k in range(1, 6):
-        page.mouse.move(x, bottom - 10 * k)
-    page.mouse.up()
+    drag_up(page, "p", "bed")
     dragged = live_state(page)["p"]
     gamma = page.get_by_role("slider", name="Guesses per target call γ (for words per call)")
     gamma.focus()
