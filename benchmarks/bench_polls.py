@@ -122,14 +122,11 @@ class Tap:
 
 @dataclass
 class Answerer(Student):
-    choice: int = -1
-    outcomes: list[str] = field(default_factory=list)  # one per click
-    told_in_at: float | None = None  # perf_counter when "Your answer is in" came
-    clicks: list[float] = field(default_factory=list)  # seconds from due to finished
+    """The lecturer's projector: a Streamlit session whose live fragment reruns every 2 s."""
+
     timers: dict[float, str] = field(default_factory=dict)
-    resent: int = 0  # clicks in flight when the socket closed, sent again
-    runs: int = 0  # runs of the page (first pages, timers, picks, clicks, refreshes)
-    offered_again: bool = False  # told "in", then a page offered the question to answer again
+    resent: int = 0  # runs in flight when the socket closed, sent again
+    runs: int = 0  # runs of the page (its first page and its refreshes)
 
 
 async def attempt(s: Answerer, url: str, end: float) -> Tap:
