@@ -812,6 +812,13 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         action="store_true",
         help="with --cpu-quota: no minimal page run (a sweep runs it once)",
     )
+    ap.add_argument(
+        "--reference-pages",
+        type=int,
+        default=0,
+        metavar="N",
+        help="with --cpu-quota: N one-line pages beside the minimal page (11: SpecViz's layout)",
+    )
     return ap.parse_args(argv)
 
 
@@ -862,7 +869,7 @@ def main(argv: Sequence[str] | None = None, out: Callable[[str], None] = print) 
     finally:
         server.stop()
     if args.cpu_quota and not args.no_reference:
-        out(minimal_page(plan, args.server_cores, args.cpu_quota, reference))
+        out(minimal_page(plan, args.server_cores, args.cpu_quota, reference, args.reference_pages))
     return result
 
 
@@ -872,17 +879,21 @@ def warm_up(plan: ClassPlan, url: str) -> None:
     run_class(replace(plan, students=1, seconds=0.0, own_seed=False), url)
 
 
-def minimal_page(plan: ClassPlan, cores: str, share: float, reference: float) -> str:
-    """The same class on the minimal Streamlit page (one slider, one Plotly chart) held to the
-    same share: what any design that runs a script per student per change costs at best."""
+def minimal_page(
+    plan: ClassPlan, cores: str, share: float, reference: float, pages: int = 0
+) -> str:
+    """The same class on the minimal Streamlit page (one slider, one Plotly chart; ``pages``
+    empty pages beside it) held to the same share: what any design that runs a script per
+    student per change costs at best."""
     minimal = replace(plan, page="", query="", own_seed=False, controls=("v",))
     wrap = ["taskset", "-c", cores] if shutil.which("taskset") else []
-    with minimal_server(wrap) as server:
+    with minimal_server(wrap, pages) as server:
         warm_up(minimal, server.url)
         with cpu_quota([server.process.pid], share):
             result = run_watched(minimal, server.url, [server.process.pid])
     result.reference_ms = reference
-    return report(result, "the minimal page (reference, same quota)")
+    beside = f", {pages} pages beside it" if pages else ""
+    return report(result, f"the minimal page (reference, same quota{beside})")
 
 
 if __name__ == "__main__":

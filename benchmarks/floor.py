@@ -41,7 +41,7 @@ def cpu_quota(pids: Sequence[int], share: float | None) -> Iterator[str]:
     """Hold the processes ``pids`` (their threads, and children started later) to ``share`` of
     one core together; yields a description. None: no quota. The group goes on exit."""
     if not share:
-        yield "no CPU quota"
+        yield "not held (no CPU quota)"
         return
     if not (CGROUP / "cgroup.procs").exists() or os.geteuid() != 0:
         raise SystemExit(f"--cpu-quota needs root and a cgroup-v1 cpu controller at {CGROUP}")
@@ -60,12 +60,18 @@ def cpu_quota(pids: Sequence[int], share: float | None) -> Iterator[str]:
 
 
 @contextlib.contextmanager
-def minimal_server(wrap: Sequence[str] = ()) -> Iterator[StreamlitServer]:
+def minimal_server(wrap: Sequence[str] = (), pages: int = 0) -> Iterator[StreamlitServer]:
     """:data:`MINIMAL_APP` served by ``streamlit run`` from a folder of its own, with the app's
     server options (.streamlit/config.toml: without it, a garbage collection after every run
-    made a first page cost 48 ms instead of ~10)."""
+    made a first page cost 48 ms instead of ~10), and ``pages`` one-line pages beside it in a
+    ``pages/`` folder: Streamlit lists a folder's pages again on every run, so SpecViz's layout
+    (11 pages) has a floor of its own."""
     with tempfile.TemporaryDirectory(prefix="specviz-minimal-") as folder:
         Path(folder, "app.py").write_text(MINIMAL_APP)
+        if pages:
+            Path(folder, "pages").mkdir()
+            for i in range(1, pages + 1):
+                Path(folder, "pages", f"{i}_Page_{i}.py").write_text("import streamlit\n")
         Path(folder, ".streamlit").mkdir()
         shutil.copy(REPO_ROOT / ".streamlit" / "config.toml", Path(folder, ".streamlit"))
         server = _Wrapped(root=Path(folder))
