@@ -4,7 +4,7 @@ import streamlit as st
 
 from specviz.decoding import Decoding, WordsPerCall
 from specviz.figures import decoding as fig
-from specviz.figures.numbers import percent
+from specviz.figures.numbers import decimal, percent, times
 from specviz.language import toy_check, toy_curve, toy_run, toy_words
 from specviz.links import DECODE_PARAMS, DECODE_SECTIONS, YOUR_PAIR
 from specviz.ui import page, state
@@ -53,12 +53,19 @@ def lesson() -> None:
         m.metric("Guesses kept α", percent(here.alpha), help="The chance that the target keeps "
                  "a guess of the draft, on average in a long text; for your Playground pair, "
                  "every time.")  # fmt: skip
-        m.metric("Words/call", f"{here.long_run:.2f}", help="Predicted for a long text, exactly, "
-                 "from the two models" + (" (the simple formula, as on the Playground)" if yours
-                 else "") + f". This text: {run.words_per_call:.2f}.")  # fmt: skip
-        m.metric("Speed-up", f"{here.speedup(cost):.2f}×", help="Words per call ÷ (1 + γc): "
-                 "each call waits for γ guesses too. This text: "
-                 f"{run.speedup(cost):.2f}×.")  # fmt: skip
+        formula = " (the simple formula, as on the Playground)" if yours else ""
+        m.metric(
+            "Words/call",
+            decimal(here.long_run, 2),
+            help=f"Predicted for a long text, exactly, from the two models{formula}. "
+            f"This text: {decimal(run.words_per_call, 2)}.",
+        )
+        m.metric(
+            "Speed-up",
+            times(here.speedup(cost)),
+            help="Words per call ÷ (1 + γc): each call waits for γ guesses too. "
+            f"This text: {times(run.speedup(cost))}.",
+        )
     with right:
         page.chart(*fig.words_figure(curve, run, style), key="dec.chart.gamma")
         page.chart(*fig.speed_figure(curve, run, cost, style), key="dec.chart.speed")

@@ -3,7 +3,7 @@
 import streamlit as st
 
 from specviz.decoding import RANGES
-from specviz.figures.numbers import pace, percent
+from specviz.figures.numbers import decimal, pace, percent, times
 from specviz.links import CLAIM, CLAIM_WORDS, CLAIMS, DECODE_COST, GAMMA
 from specviz.rejection import classic_plan
 from specviz.rules import FLOAT32_STEP
@@ -49,8 +49,8 @@ published = "; ".join(f"{r.source}: {r.speedup:g}–{r.high:g}× ({r.setting})" 
 claim(
     "speed",
     f"{yours}: with γ = {gamma} each call writes "
-    f"{expected_tokens_per_step(alpha, gamma):.2f} words on average, and a guess costing "
-    f"c = {cost:g} makes it {speed:.2f}× — {pace(speed)} plain decoding.\n\n"
+    f"{decimal(expected_tokens_per_step(alpha, gamma), 2)} words on average, and a guess costing "
+    f"c = {cost:g} makes it {times(speed)} — {pace(speed)} plain decoding.\n\n"
     f"Published: {published}.",
     "pages/5_Many_words_per_call.py",
     "Many words per call: words per call and speed-up against γ, α and c",
@@ -66,7 +66,7 @@ claim(
         else f"With γ = {gamma} and c = {cost:g}, it is faster only when α is above "
         f"{percent(round(even, 3))}."
     )
-    + f" Your pair (α = {percent(alpha)}) runs at {speed:.2f}×."
+    + f" Your pair (α = {percent(alpha)}) runs at {times(speed)}."
     + " α is the overlap Σ min({T}, {D}): close where the target puts its weight.",
     "pages/1_Playground.py",
     "Playground: drag the draft towards the target and watch α and the speed-up",

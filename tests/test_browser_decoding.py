@@ -25,6 +25,7 @@ from streamlit_server import (
     watch_stream,
 )
 
+from specviz.figures.numbers import decimal, times
 from specviz.language import toy_curve, toy_run
 from specviz.links import DECODE_SECTIONS
 
@@ -70,8 +71,8 @@ def test_a_deep_link_restores_every_setting_on_a_fresh_server(page, fresh_stream
     ))  # fmt: skip
     assert "A strong draft" in shown, shown
     run, long = toy_run("strong", 0.7, 6, 30, 5), toy_curve("strong", 0.7)[6]
-    assert metric(page, "Words/call") == f"{long.long_run:.2f}"
-    assert metric(page, "Speed-up") == f"{long.speedup(0.05):.2f}×"
+    assert metric(page, "Words/call") == f"{decimal(long.long_run, 2)}"
+    assert metric(page, "Speed-up") == f"{times(long.speedup(0.05))}"
     frame = timeline_frame(page)
     assert frame.locator(".calls li").count() == run.target_calls
     assert frame.locator(".text .w").count() == 30
@@ -89,8 +90,8 @@ def test_the_keyboard_moves_gamma_and_the_chart_updates_in_place(page, streamlit
     with rerun_waiter(page):
         page.keyboard.press("ArrowRight")
     run, long = toy_run("ngram", 1.0, 5, 60, 7), toy_curve("ngram", 1.0)[5]
-    poll(page, lambda: metric(page, "Words/call") == f"{long.long_run:.2f}", "the metric")
-    assert metric(page, "Speed-up") == f"{long.speedup(0.1):.2f}×"
+    poll(page, lambda: metric(page, "Words/call") == f"{decimal(long.long_run, 2)}", "the metric")
+    assert metric(page, "Speed-up") == f"{times(long.speedup(0.1))}"
     assert link_params(page.url)["gamma"] == "5"
     frame = timeline_frame(page)
     poll(page, lambda: frame.locator(".calls li").count() == run.target_calls, "the timeline")

@@ -21,6 +21,7 @@ import numpy as np
 import pytest
 from streamlit_server import link_params, open_app, poll, share_link, watch_stream
 
+from specviz.figures.numbers import decimal
 from specviz.one_token import normalize
 from specviz.story import one_draw_story
 
@@ -100,7 +101,7 @@ def said_starts(frame, circled: str) -> bool:
 
 
 def dec(x: float) -> str:
-    return f"{x:.2f}"
+    return f"{decimal(x, 2)}"
 
 
 def pct(x: float) -> str:

@@ -4,10 +4,12 @@ guesses, one guess a call)."""
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 import pytest
 from helpers import all_text, open_page
 
-from specviz.figures.numbers import percent
+from specviz.figures.numbers import decimal, percent, times
 from specviz.one_token import normalize, step
 from specviz.rejection import classic_plan
 from specviz.theory import break_even_alpha, expected_tokens_per_step, walltime_speedup
@@ -35,10 +37,12 @@ def test_the_evidence_is_the_cores_numbers(name) -> None:
     one = step(p, q)
     speed = walltime_speedup(one.alpha, gamma, c)
     assert f"keeps {percent(one.alpha)} of the draft's guesses" in text
-    assert f"each call writes {expected_tokens_per_step(one.alpha, gamma):.2f} words" in text
-    shown = round(speed, 2)  # judged on the value on show, as the Playground does
+    assert (
+        f"each call writes {decimal(expected_tokens_per_step(one.alpha, gamma), 2)} words" in text
+    )
+    shown = Decimal(decimal(speed, 2))  # judged on the value on show, as the Playground does
     pace = "faster than" if shown > 1 else "as fast as" if shown == 1 else "slower than"
-    assert f"makes it {speed:.2f}× — {pace} plain decoding" in text
+    assert f"makes it {times(speed)} — {pace} plain decoding" in text
     even = break_even_alpha(gamma, c)
     if even is None:
         assert "no draft is faster" in text

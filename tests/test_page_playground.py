@@ -20,7 +20,7 @@ import pytest
 from helpers import assert_alive, component_data, open_page, query, walk
 from streamlit.testing.v1 import AppTest
 
-from specviz.figures.numbers import percent
+from specviz.figures.numbers import decimal, percent
 from specviz.links import LABEL_RULE
 from specviz.one_token import normalize, step
 from specviz.scenario import PRESETS_BY_KEY
@@ -74,7 +74,7 @@ def metrics(at: AppTest) -> dict[str, str]:
         "Acceptance α": percent(one.alpha),
         "TV distance": percent(one.z),
         "Bucket Z": percent(one.z),
-        "Words/call": f"{expected_tokens_per_step(one.alpha, data['gamma']):.2f}",
+        "Words/call": f"{decimal(expected_tokens_per_step(one.alpha, data['gamma']), 2)}",
     }
 
 

@@ -21,6 +21,7 @@ import numpy as np
 import pytest
 from helpers import gof_pvalue
 
+from specviz.figures.numbers import NUMBERS_JS
 from specviz.figures.player import player_html, story_data
 from specviz.figures.style import ChartStyle
 from specviz.limits import MAX_STORY
@@ -309,6 +310,7 @@ def test_player_embeds_exactly_the_story(case):
     # every placeholder of the template was filled, the letters too
     assert not re.search(r"__[A-Z]+__", html), re.findall(r"__[A-Z]+__", html)
     assert "{T}" not in html and "{D}" not in html
+    assert NUMBERS_JS in html  # the one formatter writes its numbers (tests/test_numbers.py)
 
 
 def test_player_of_an_empty_story_is_valid():

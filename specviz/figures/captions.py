@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from specviz.figures.numbers import percent
+from specviz.figures.numbers import decimal, percent
 from specviz.one_token import OneTokenStep
 from specviz.palette import Notation
 
@@ -15,7 +15,9 @@ def acceptance_caption(labels: Sequence[str], step: OneTokenStep, n: Notation) -
     """The acceptance probability and the ratio of every word (the chart drops the ratios when
     there are too many words to print them)."""
     parts = [
-        f"{w} {percent(a)} ({{T}}/{{D}} = {pi / qi:.2f})" if qi > 0 else f"{w} never proposed"
+        f"{w} {percent(a)} ({{T}}/{{D}} = {decimal(pi / qi, 2)})"
+        if qi > 0
+        else f"{w} never proposed"
         for w, a, pi, qi in zip(labels, step.accept, step.p, step.q, strict=True)
     ]
     return n.fill(f"Stacked bars of P(accept) = min(1, {{T}}/{{D}}) per word: {'; '.join(parts)}.")

@@ -16,7 +16,7 @@ from specviz import palette
 from specviz.decoding import LEVIATHAN_TABLE2, RANGES, Decoding, Origin, WordsPerCall
 from specviz.figures import vega
 from specviz.figures.html import palette_css
-from specviz.figures.numbers import count, pace, percent
+from specviz.figures.numbers import NUMBERS_JS, count, decimal, pace, percent, times
 from specviz.figures.style import ChartStyle
 from specviz.language import END, Measured
 from specviz.limits import CHECK_RUNS, CHECK_WORDS, COMMON_WORDS, PAIR_TITLES
@@ -97,10 +97,6 @@ STAR = "M0,-1L.3,-.3L1,-.3L.45,.15L.6,.9L0,.45L-.6,.9L-.45,.15L-1,-.3L-.3,-.3Z"
 _SERIES = ("● predicted from the two models", "▬ ▬ simple formula: same α each guess",
            "◆ this text", "★ best γ")  # fmt: skip
 _ROLES = (palette.TARGET, palette.NEUTRAL, palette.DRAFT, palette.ACCEPTED)
-
-
-def _x(value: float) -> str:
-    return f"{value:.2f}×"
 
 
 def best_gamma(curve: Sequence[WordsPerCall], cost: float) -> tuple[int, float]:
@@ -188,12 +184,12 @@ def words_figure(
              "fontSize": style.text_size, "color": palette.DRAFT.text_color}  # fmt: skip
     spec = _against_gamma("words", "words / call", data, [_layer("rows/point", label, x=_q("g"),
                           text={"field": "text"})], style)  # fmt: skip
-    values = ", ".join(f"γ = {w.gamma}: {w.long_run:.2f}" for w in curve[1::2])
+    values = ", ".join(f"γ = {w.gamma}: {decimal(w.long_run, 2)}" for w in curve[1::2])
     return spec, style.fill(
         f"Words per target call against γ = 0 to {len(curve) - 1}, predicted from the two models "
         f"({values}), the simple formula that gives every guess the same chance α = "
         f"{percent(curve[run.gamma].alpha)} (dashed), "
-        f"and this text's {run.words_per_call:.2f} at γ = {run.gamma} (diamond)."
+        f"and this text's {decimal(run.words_per_call, 2)} at γ = {run.gamma} (diamond)."
     )
 
 
@@ -224,9 +220,9 @@ def speed_figure(
              _layer("rows/point", label, x=x, y=y, text={"field": "text"})]  # fmt: skip
     return _against_gamma("speed", "speed-up", data, extra, style), (
         f"The speed-up against γ when a draft step costs c = {cost:g} target steps: predicted "
-        f"{curve[run.gamma].speedup(cost):.2f}× at γ = {run.gamma}, this text "
-        f"{run.speedup(cost):.2f}× (diamond); the best γ on the chart is {best} "
-        f"({best_speed:.2f}×). The shaded band below 1× is slower than plain decoding."
+        f"{times(curve[run.gamma].speedup(cost))} at γ = {run.gamma}, this text "
+        f"{times(run.speedup(cost))} (diamond); the best γ on the chart is {best} "
+        f"({times(best_speed)}). The shaded band below 1× is slower than plain decoding."
     )
 
 
@@ -317,7 +313,7 @@ def alpha_figure(
     title = vega.title("Speed-up against α, with your γ guesses per call", style)
     spec = vega.chart(style, title, {"rows": params + pairs, "published": PUBLISHED_ROWS}, layers,
                       width="container", height=style.height + 200)  # fmt: skip
-    ours = "; ".join(f"{PAIR_SHORT[k]} α = {percent(w.alpha)}, {_x(w.speedup(cost))}"
+    ours = "; ".join(f"{PAIR_SHORT[k]} α = {percent(w.alpha)}, {times(w.speedup(cost))}"
                      for k, w in zip(PAIR_SHORT, predictions, strict=True))  # fmt: skip
     costs = ", ".join(f"{c:g}" for c in sorted({0.0, cost, SLOW_COST}))
     ranges = "; ".join(f"{r.source}: {r.speedup:g}–{r.high:g}× ({r.setting})" for r in RANGES)
@@ -344,9 +340,16 @@ def check_table(check: Sequence[Measured], cost: float, current: str) -> str:
                                  else f"**{PAIR_TITLES[m.key]} (shown)**")  # fmt: skip
         words = CHECK_WORDS / m.mean_calls
         error = 2 * m.std_error * CHECK_WORDS / m.mean_calls**2  # two standard errors
-        lines.append(f"| {name} | {percent(w.alpha)} | {w.iid:.2f} | {w.long_run:.2f} | "
-                     f"{CHECK_WORDS / m.expected_calls:.2f} | {words:.2f} ± {error:.2f} | "
-                     f"{_x(speedup(words, w.gamma, cost))} |")  # fmt: skip
+        cells = (
+            name,
+            percent(w.alpha),
+            decimal(w.iid, 2),
+            decimal(w.long_run, 2),
+            decimal(CHECK_WORDS / m.expected_calls, 2),
+            f"{decimal(words, 2)} ± {decimal(error, 2)}",
+            times(speedup(words, w.gamma, cost)),
+        )
+        lines.append(f"| {' | '.join(cells)} |")
     return "\n".join(lines)
 
 
@@ -368,7 +371,7 @@ def check_note(check: Sequence[Measured]) -> str:
         f"come in runs). On these toy pairs {off}. Published numbers stray further: "
         f"{len(_ABOVE)} of the 12 speed-ups in Leviathan et al.'s Table 2 lie *above* what the "
         f"formula allows with free drafts — CNN/DM at T = 0 with {cnn.draft}: {cnn.speedup}× "
-        f"where α = {cnn.alpha:g} and γ = {cnn.gamma} allow at most {cnn.ceiling:.2f}×."
+        f"where α = {cnn.alpha:g} and γ = {cnn.gamma} allow at most {times(cnn.ceiling)}."
     )
 
 
@@ -442,7 +445,7 @@ def summary_sentence(curve: Sequence[WordsPerCall], run: Decoding, cost: float, 
     here = curve[run.gamma]
     if cost == 0 and best == len(curve) - 1:
         verdict = (f"With free drafts every extra guess helps: on the chart γ = {best} is best "
-                   f"({_x(best_speed)}).")  # fmt: skip
+                   f"({times(best_speed)}).")  # fmt: skip
     elif best == 0 and cost == 0:
         verdict = "Here no guess is ever kept, so every γ writes one word per call: with free "
         verdict += "drafts as fast as plain decoding, slower as soon as a guess costs anything."
@@ -450,13 +453,13 @@ def summary_sentence(curve: Sequence[WordsPerCall], run: Decoding, cost: float, 
         verdict = ("For this pair and cost every γ is slower than plain decoding: each guess costs "
                    "more than it saves, so the best is not to speculate (γ = 0).")  # fmt: skip
     else:
-        verdict = f"For this pair and cost the best is γ = {best} ({_x(best_speed)})."
+        verdict = f"For this pair and cost the best is γ = {best} ({times(best_speed)})."
     return n.fill(
         f"A guess of the draft {{D}} is kept **{percent(here.alpha)}** of the time on average "
         f"(α). With γ = {run.gamma} guesses per call, the target {{T}} wrote these "
         f"{run.n_tokens} words in **{run.target_calls} calls** (plain decoding needs one per "
-        f"word): **{run.words_per_call:.2f} words per call**; a long text averages "
-        f"{here.long_run:.2f}. {verdict}"
+        f"word): **{decimal(run.words_per_call, 2)} words per call**; a long text averages "
+        f"{decimal(here.long_run, 2)}. {verdict}"
     )
 
 
@@ -481,7 +484,7 @@ def time_figure(run: Decoding, cost: float, style: ChartStyle) -> tuple[dict, st
                  {"kind": "call", "x": ends[j + 1] - 1, "x2": ends[j + 1],
                   "tip": f"call {j + 1} of the target: {count(k, 'word')}"}]  # fmt: skip
     icon = {"faster than": "✓", "slower than": "✗", "as fast as": "="}[pace(speed)]
-    texts = [("verdict", 4.3, f"{icon} {_x(speed)}: {pace(speed)} plain decoding"),
+    texts = [("verdict", 4.3, f"{icon} {times(speed)}: {pace(speed)} plain decoding"),
              ("lane", 3.5, f"Plain decoding: {n} target calls = {n}"),
              ("lane", 1.5, f"Speculative: {calls} calls + {cost:g} × {run.draft_calls} guesses = "
               f"{total:g}")]  # fmt: skip
@@ -514,13 +517,13 @@ def time_figure(run: Decoding, cost: float, style: ChartStyle) -> tuple[dict, st
         f"This text's {n} words as time, a target call costing 1 and a guess of the draft "
         f"c = {cost:g}. Top lane, plain decoding: {n} target calls, time {n}. Bottom lane, "
         f"speculative decoding: {calls} target calls + {cost:g} × {run.draft_calls} guesses = "
-        f"time {total:g} (dashed line): {_x(speed)} plain decoding's speed, {pace(speed)} plain "
+        f"time {total:g} (dashed line): {times(speed)} plain decoding's speed, {pace(speed)} plain "
         "decoding."
     )
 
 
 #: The timeline view's code and style (the page mounts it).
-TIMELINE_JS = Path(__file__).with_name("timeline.js").read_text(encoding="utf-8")
+TIMELINE_JS = NUMBERS_JS + Path(__file__).with_name("timeline.js").read_text(encoding="utf-8")
 TIMELINE_CSS = Path(__file__).with_name("timeline.css").read_text(encoding="utf-8")
 
 
@@ -547,7 +550,7 @@ def timeline_data(words: Sequence[str], run: Decoding, style: ChartStyle) -> dic
     kept, bucket, bonus = (int((run.origin == o).sum()) for o in Origin)
     alt = style.fill(  # the run in words: calls, guesses kept, bucket and bonus words
         f"{run.n_tokens} words from {run.target_calls} calls of the target {{T}} "
-        f"({run.words_per_call:.2f} words per call) and {run.draft_calls} draft steps: "
+        f"({decimal(run.words_per_call, 2)} words per call) and {run.draft_calls} draft steps: "
         f"{kept} words are kept guesses of the draft {{D}}, {bucket} come from the leftover "
         f"bucket after a rejection, {bonus} are bonus words after a call whose {run.gamma} "
         "guesses were all kept."

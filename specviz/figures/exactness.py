@@ -20,7 +20,7 @@ from specviz.exactness import (
     home_draws,
 )
 from specviz.figures import captions, fit, vega
-from specviz.figures.numbers import percent
+from specviz.figures.numbers import decimal, percent
 from specviz.figures.style import ChartStyle
 from specviz.limits import ROUNDING
 from specviz.links import QUALITY
@@ -183,7 +183,7 @@ def _ratios(step: OneTokenStep, style: ChartStyle) -> tuple[list[str], list[str]
             full.append(style.fill("never proposed\n({D} = 0)"))
             compact.append(style.fill("{D} = 0"))
         else:
-            ratio = f"{pi / qi:.2f}"
+            ratio = f"{decimal(pi / qi, 2)}"
             hover.append(style.fill(f"{{T}}/{{D}} = {ratio}" + (" → 1" if ai >= 1 else "")))
             full.append(hover[-1])
             compact.append(style.fill(f"{{T}}/{{D}}\n{ratio}"))
@@ -399,8 +399,8 @@ def reveal(question: Question, guess: str, notation: Notation) -> str:
         why = (
             f"α falls from {percent(other.alpha)} to {percent(one.alpha)}, so with γ = {gamma} "
             "guesses a target call writes "
-            f"{float(expected_tokens_per_step(other.alpha, gamma)):.2f} words on average instead "
-            f"of {float(expected_tokens_per_step(one.alpha, gamma)):.2f}. But kept guesses + "
+            f"{decimal(expected_tokens_per_step(other.alpha, gamma), 2)} words on average instead "
+            f"of {decimal(expected_tokens_per_step(one.alpha, gamma), 2)}. But kept guesses + "
             "bucket = {T}, word by word, for both drafts: the chart shows the bad draft's words "
             "arriving mostly from the bucket, in exactly the target's proportions."
         )

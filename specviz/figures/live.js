@@ -64,7 +64,7 @@ export function speedUp(alpha, gamma, cost) {
 
 /** How the speed-up reads as it is shown (two decimals): faster, slower or the same. */
 export function pace(speedup) {
-  const shown = fixed(speedup, 2);
+  const shown = decimal(speedup, 2);
   const verdict = shown === "1.00" ? "the same speed as plain decoding"
     : speedup > 1 ? "faster than plain decoding" : "slower than plain decoding";
   return { shown: `${shown}×`, verdict, slower: shown !== "1.00" && speedup < 1 };
@@ -80,35 +80,8 @@ export function homeDraft(target, quality) {
 
 // ----------------------------------------------------------- numbers and words, as Python writes them
 
-// Python's f"{x:.{d}f}": correctly rounded, a tie to the even digit (JavaScript's toFixed takes the
-// larger one).
-function fixed(x, d) {
-  const scaled = x * 10 ** d;
-  const low = Math.floor(scaled);
-  if (scaled - low === 0.5 && low % 2 === 0) return (low / 10 ** d).toFixed(d);
-  return x.toFixed(d);
-}
-
-// Python's f"{x:.2g}": two significant digits, in powers of ten outside 1e-4 .. 1e2.
-function general2(x) {
-  const [mantissa, power] = x.toExponential(1).split("e");
-  const e = Number(power);
-  if (e < -4 || e >= 2) {
-    return `${mantissa.replace(/\.0$/, "")}e${e < 0 ? "-" : "+"}${String(Math.abs(e)).padStart(2, "0")}`;
-  }
-  return String(Number(x.toFixed(Math.max(0, 1 - e))));
-}
-
-/** specviz.figures.numbers.percent: a probability with the precision a reader needs. */
-export function percent(x) {
-  const value = 100 * x;
-  if (Math.abs(value - Math.round(value)) < 1e-9) return `${Math.round(value)}%`;
-  for (let d = 1; d < 7; d++) {
-    const text = fixed(value, d);
-    if (Number(text) !== 0 && Number(text) !== 100) return `${text}%`;
-  }
-  return `${general2(value)}%`;
-}
+// decimal() and percent(), as Python writes numbers, come from numbers.js, put before this file.
+export { decimal, percent };
 
 // A word is cut between the characters a reader sees (a family emoji or an accented letter is
 // one), as specviz.links counts them: Unicode's grapheme clusters.
@@ -143,7 +116,7 @@ export function captions(labels, s, T, D) {
   });
   const accept = labels.map((w, i) =>
     s.q[i] > 0
-      ? fill(`${w} ${percent(s.accept[i])} ({T}/{D} = ${fixed(s.p[i] / s.q[i], 2)})`, T, D)
+      ? fill(`${w} ${percent(s.accept[i])} ({T}/{D} = ${decimal(s.p[i] / s.q[i], 2)})`, T, D)
       : `${w} never proposed`,
   );
   const contents = labels.flatMap((w, i) => (s.residual[i] > 0 ? [`${w} ${percent(s.residual[i])}`] : []));
@@ -491,7 +464,7 @@ class LiveView {
     const values = s
       ? {
         alpha: percent(s.alpha), tv: percent(s.z), z: percent(s.z),
-        words: fixed(wordsPerCall(s.alpha, d.gamma), 2),
+        words: decimal(wordsPerCall(s.alpha, d.gamma), 2),
         speed: pace(speedUp(s.alpha, d.gamma, d.cost)).shown,
       }
       : { alpha: "—", tv: "—", z: "—", words: "—", speed: "—" };
@@ -513,7 +486,7 @@ class LiveView {
         `P(rejection) = ${percent(view.step.z)} = the size of the bucket Z: every rejection is ` +
         "refilled from the bucket, so the words that come out follow the target exactly. " +
         `With γ = ${d.gamma} guesses, one expensive target call yields ` +
-        `${fixed(view.words, 2)} words on average instead of 1. ` +
+        `${decimal(view.words, 2)} words on average instead of 1. ` +
         (d.cost > 0
           ? `Counting the draft's time (each guess costs ${d.cost} of a target call), that is ` +
             `${pace(view.speedup).shown}: ${pace(view.speedup).verdict}.`
@@ -839,7 +812,7 @@ class LiveView {
     this.placeAxis(parts.row, fr);
     const ok = s.q.map((q, i) => (q > 0 ? s.accept[i] : 0));
     parts.bars.forEach((c, i) => {
-      write(c.ratio, s.q[i] > 0 ? fixed(s.p[i] / s.q[i], 2) : fill("{D} = 0", d.T, d.D));
+      write(c.ratio, s.q[i] > 0 ? decimal(s.p[i] / s.q[i], 2) : fill("{D} = 0", d.T, d.D));
     });
     const ratios = this.fitValues(fr, parts.bars.map((c) => c.ratio), fr.column - 4, 2, "8.88");
     if (ratios.rows === 2) fr.top += ratios.line;

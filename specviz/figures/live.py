@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from specviz.figures.html import palette_css
+from specviz.figures.numbers import NUMBERS_JS
 from specviz.figures.style import ChartStyle
 from specviz.limits import MAX_WEIGHT, ROUNDING
 
@@ -25,8 +26,9 @@ def _compact(text: str) -> str:
     return "\n".join(line for line in lines if line and not line.startswith("//"))
 
 
-#: The view's code and style, read once (the component is registered with them at import).
-LIVE_JS = _compact(Path(__file__).with_name("live.js").read_text(encoding="utf-8"))
+#: The view's code (after the one number formatter, numbers.js) and style, read once (the
+#: component is registered with them at import).
+LIVE_JS = _compact(NUMBERS_JS + Path(__file__).with_name("live.js").read_text(encoding="utf-8"))
 LIVE_CSS = _compact(Path(__file__).with_name("live.css").read_text(encoding="utf-8"))
 
 

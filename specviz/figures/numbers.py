@@ -2,22 +2,63 @@
 
 from __future__ import annotations
 
+from decimal import ROUND_HALF_UP, Decimal
+from pathlib import Path
+
 import numpy as np
 
 from specviz.limits import ROUNDING
 
 
+def _snapped(x: float) -> Decimal:
+    """``x`` exactly, snapped to 12 significant digits, a tie to the larger magnitude (as
+    JavaScript's ``toExponential(11)`` rounds: numbers.js)."""
+    exact = Decimal(float(x))
+    if not exact:
+        return exact
+    return exact.quantize(Decimal(1).scaleb(exact.adjusted() - 11), rounding=ROUND_HALF_UP)
+
+
+def _written(value: Decimal, decimals: int) -> str:
+    rounded = value.quantize(Decimal(1).scaleb(-decimals), rounding=ROUND_HALF_UP)
+    return f"{rounded if rounded else abs(rounded):f}"  # never "-0.00"
+
+
+def decimal(x: float, decimals: int) -> str:
+    """``x`` with ``decimals`` decimals, rounded as a reader rounds by hand: 1.385 -> "1.39".
+
+    The one rule for every number SpecViz writes, in Python and in the browser (numbers.js, held
+    equal by tests/test_numbers.py): ``x`` snapped to 12 significant digits, so that float noise
+    (a sum added in another order) changes nothing, then rounded half away from zero, so that a
+    share k/N at its tie rounds up whichever float holds it (Python's own f"{x:.2f}" rounds the
+    float: 1.385 is 1.38499999999999989... and prints "1.38").
+    """
+    return _written(_snapped(x), decimals)
+
+
 def percent(x: float) -> str:
-    """A probability as a percentage with the precision a reader needs (no fake zeros)."""
-    value = 100 * float(x)
-    if abs(value - round(value)) < 1e-9:
-        return f"{round(value)}%"
-    # As few decimals as needed, but never print 0% or 100% for something that is neither.
+    """A probability as a percentage with the precision a reader needs and no fake zeros: one
+    decimal (1/3 -> "33.3%"), two significant digits below 1 % (0.0065 -> "0.65%", 0.0005 ->
+    "0.05%"), more only to keep something that is neither 0 nor 1 off "0%" and "100%"
+    (0.99996 -> "99.996%"; below a millionth of a percent, "<0.000001%")."""
+    value = _snapped(x).scaleb(2)
+    if value == value.to_integral_value():
+        return f"{_written(value, 0)}%"
+    if abs(value) < 1:
+        decimals = 1 - value.adjusted()
+        if decimals > 6:
+            return "<0.000001%"
+        return f"{_written(value, decimals).rstrip('0').rstrip('.')}%"
     for decimals in range(1, 7):
-        text = f"{value:.{decimals}f}"
-        if float(text) not in (0.0, 100.0):
+        text = _written(value, decimals)
+        if Decimal(text) != 100:
             return f"{text}%"
-    return f"{value:.2g}%"
+    return ">99.999999%"
+
+
+def times(x: float) -> str:
+    """A speed-up or a ratio of times, as the pages print it: 1.385 -> "1.39×"."""
+    return f"{decimal(x, 2)}×"
 
 
 def tv_text(tv: float) -> str:
@@ -45,5 +86,9 @@ def count(n: int, noun: str, plural: str | None = None) -> str:
 def pace(speedup: float) -> str:
     """How a speed-up compares with plain decoding, judged on the value shown (two decimals), as
     the Playground's live view judges it: "1.00×" is never called slower."""
-    shown = round(float(speedup), 2)
+    shown = Decimal(decimal(speedup, 2))
     return "faster than" if shown > 1 else "slower than" if shown < 1 else "as fast as"
+
+
+#: The same rule for the browser's views, put before their own code (they cannot import).
+NUMBERS_JS = Path(__file__).with_name("numbers.js").read_text(encoding="utf-8")

@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from specviz.figures.html import palette_css
-from specviz.figures.numbers import percent
+from specviz.figures.numbers import NUMBERS_JS, percent
 from specviz.figures.style import ChartStyle
 from specviz.one_token import OneTokenStep
 from specviz.story import DrawStory
@@ -63,6 +63,7 @@ def player_html(
         "__FONT__": str(style.html_font_size),
         "__PALETTE__": palette_css(),
         "__Z__": percent(step.z),
+        "__NUMBERS__": NUMBERS_JS,
         "__DATA__": json.dumps(data, allow_nan=False).translate(_SCRIPT_SAFE),
     }
     for key, value in replacements.items():

@@ -23,7 +23,6 @@ const SKELETON = `<div class="tl">
 
 const ICON = ["", "◌ ", "★ "], MARK = { 1: " ✓", 0: " ✗", "-1": " –" };
 const PLAY = "▶ Replay call by call";
-const pct = (x) => (x >= 0.001 || x === 0 ? +(100 * x).toFixed(1) : +(100 * x).toPrecision(2)) + "%";
 
 function el(tag, cls, text, tip) {
   const e = Object.assign(document.createElement(tag), { className: cls, textContent: text });
@@ -97,7 +96,7 @@ class Timeline {
       li.append(el("span", "num", "Call " + (c + 1)));
       S.drafts[c].forEach((w, i) => {
         const v = S.verdict[c][i], [p, q, keep] = S.odds[c][i];
-        const odds = ` (${T} = ${pct(p)}, ${D} = ${pct(q)}: kept with chance ${pct(keep)})`;
+        const odds = ` (${T} = ${percent(p)}, ${D} = ${percent(q)}: kept with chance ${percent(keep)})`;
         const tip = v < 0 ? "Guess “" + w + "” never checked: an earlier guess of this call was rejected"
           : "Guess “" + w + (v ? "” kept" : "” rejected") + odds;
         li.append(el("span", "chip " + ["bad", "ok", "skip"][v < 0 ? 2 : v] + (v === 1 && i >= shown

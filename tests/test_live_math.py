@@ -1,0 +1,172 @@
+"""The Playground's live view computes what the core computes: ``live.js``, exactly as the app
+ships it, run under Node (fast tier) on 1,200 random pairs and every edge case (zeros, one word,
+identical, disjoint, ties one rounding apart): numbers to 1e-12, every text it writes equal.
+tests/test_browser_live.py drives the same view in Chromium."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from node import run_module
+
+from specviz.figures import captions
+from specviz.figures.live import LIVE_JS
+from specviz.figures.numbers import times
+from specviz.limits import DECODE_COSTS, ROUNDING
+from specviz.links import QUALITY
+from specviz.one_token import normalize, step
+from specviz.palette import Notation
+from specviz.scenario import ALL_ZERO, HOME_TARGET, Scenario, home_scenario
+from specviz.theory import expected_tokens_per_step, walltime_speedup
+
+TOL = 1e-12
+COSTS = DECODE_COSTS
+FIELDS = ("p", "q", "accept", "kept", "bounced", "refill", "residual")
+
+
+def live(function: str, args: object = None):
+    """``function`` (JavaScript, of ``args``) with the view's exports in scope as ``m``."""
+    return run_module(LIVE_JS, f"(m, args) => ({function})(args)", args)
+
+
+def edge_pairs() -> list[tuple[list[float], list[float]]]:
+    """Every edge the core names: zeros, one word, identical, disjoint, one-sided filters,
+    entries one rounding apart, the app's own presets' shapes."""
+    return [
+        ([1.0], [1.0]),  # one word
+        ([40, 30, 20, 10], [40, 30, 20, 10]),  # identical
+        ([4, 3, 2, 1], [40, 30, 20, 10]),  # identical after normalising
+        ([1, 0, 0], [0, 1, 0]),  # disjoint
+        ([0, 0, 1, 1], [1, 1, 0, 0]),  # disjoint halves
+        ([50, 50, 0], [0, 50, 50]),  # a word the target forbids, one the draft never proposes
+        ([1, 0], [1, 1e-13]),  # the draft proposes a forbidden word almost never
+        ([0.3, 0.7], [0.3 + 1e-13, 0.7 - 1e-13]),  # equal up to rounding
+        ([0.3, 0.7], [0.3 + 2e-12, 0.7 - 2e-12]),  # just past rounding
+        ([100, 0, 0, 0, 0, 0, 0, 0, 0, 0], [0, 0, 0, 0, 0, 0, 0, 0, 0, 100]),
+        ([1] * 10, [1] * 9 + [100]),
+        ([49, 351], [51, 349]),  # 12.25 %: a tie Python rounds to even
+        ([1, 7], [3, 5]),  # 12.5 %, 37.5 %, 62.5 %: more ties
+        ([1e-9, 1], [1, 1e-9]),  # tiny but positive
+        # Issue 34: a ratio and a speed-up whose floats sit just below a tie (5.525, 1.385).
+        ([72, 16, 84, 1, 15, 10, 39, 52, 31], [59, 96, 84, 45, 96, 58, 40, 17, 83]),
+        ([94, 97, 8, 89, 100], [50, 45, 67, 80, 8]),
+    ]
+
+
+def random_pairs(n: int, seed: int = 20261203) -> list[tuple[list[float], list[float]]]:
+    """Pairs of weights: whole numbers as the sliders give (with zeros and ties), and floats."""
+    rng = np.random.default_rng(seed)
+    pairs = []
+    for i in range(n):
+        size = int(rng.integers(1, 13))
+        if i % 3 == 0:
+            p = rng.random(size)
+            q = rng.random(size)
+        else:
+            p = rng.integers(0, 101, size).astype(float)
+            q = rng.integers(0, 101, size).astype(float)
+            if i % 5 == 0:
+                q = p.copy()  # identical models
+            elif i % 7 == 0:
+                q[: size // 2] = p[: size // 2]  # ties on some words
+        p[rng.random(size) < 0.15] = 0
+        q[rng.random(size) < 0.15] = 0
+        if not p.any():
+            p[0] = 1
+        if not q.any():
+            q[-1] = 1
+        pairs.append((p.tolist(), q.tolist()))
+    return pairs
+
+
+def test_the_view_computes_what_the_core_computes() -> None:
+    pairs = edge_pairs() + random_pairs(1200)
+    labels = [[f"w{i}" for i in range(len(p))] for p, _ in pairs]
+    gammas = [1 + i % 8 for i in range(len(pairs))]
+    costs = [COSTS[i % len(COSTS)] for i in range(len(pairs))]
+    for swapped in (False, True):
+        n = Notation(swapped=swapped)
+        got = live(
+            """([pairs, labels, gammas, costs, T, D, rounding]) => pairs.map(([p, q], i) =>
+                m.viewOf(labels[i], p, q, gammas[i], T, D, rounding, costs[i]))""",
+            [pairs, labels, gammas, costs, n.target, n.draft, ROUNDING],
+        )
+        for (pw, qw), words, gamma, cost, js in zip(pairs, labels, gammas, costs, got, strict=True):
+            one = step(normalize(pw), normalize(qw))
+            s = js["step"]
+            for field in FIELDS:
+                np.testing.assert_allclose(s[field], getattr(one, field), rtol=0, atol=TOL)
+            assert s["balance"] == one.balance.tolist()
+            assert abs(s["alpha"] - one.alpha) <= TOL and abs(s["z"] - one.z) <= TOL
+            # The rounding rule holds exactly, not only to 1e-12.
+            assert (s["alpha"] == 1) == (one.alpha == 1) and (s["z"] == 0) == (one.z == 0)
+            assert abs(js["words"] - expected_tokens_per_step(one.alpha, gamma)) <= TOL * 10
+            assert abs(js["speedup"] - walltime_speedup(one.alpha, gamma, cost)) <= TOL * 10
+            assert js["captions"]["accept"] == captions.acceptance_caption(words, one, n)
+            assert js["captions"]["bucket"] == captions.bucket_caption(words, one, n)
+            assert js["captions"]["proof"] == captions.proof_caption(words, one, n)
+    identical = got[1]["step"]
+    assert identical["alpha"] == 1 and identical["z"] == 0
+
+
+@pytest.mark.parametrize(
+    ("alpha", "gamma", "cost", "shown", "verdict"),
+    [
+        (0.0, 4, 0.1, "0.71×", "slower than plain decoding"),  # a garbage draft costs time
+        (0.0, 1, 0.0, "1.00×", "the same speed as plain decoding"),
+        (1.0, 8, 1.0, "1.00×", "the same speed as plain decoding"),  # 9 words for 9 calls' time
+        (1.0, 8, 0.0, "9.00×", "faster than plain decoding"),
+        (0.6, 6, 0.5, "0.61×", "slower than plain decoding"),
+        (0.8, 4, 0.05, "2.80×", "faster than plain decoding"),
+    ],
+)
+def test_the_speed_up_says_slower_exactly_when_it_is_shown_below_one(
+    alpha, gamma, cost, shown, verdict
+) -> None:
+    got = live("([a, g, c]) => m.pace(m.speedUp(a, g, c))", [alpha, gamma, cost])
+    assert abs(walltime_speedup(alpha, gamma, cost) - float(shown[:-1])) <= 0.005
+    assert (got["shown"], got["verdict"]) == (shown, verdict)
+    assert got["slower"] == (verdict.startswith("slower"))
+
+
+def test_an_all_zero_model_gets_the_cores_message() -> None:
+    view = live("() => m.viewOf(['a', 'b'], [0, 0], [1, 1], 4, 'p', 'q', 1e-12)")
+    with pytest.raises(ValueError, match=ALL_ZERO) as raised:
+        Scenario(labels=("a", "b", "c"), p_weights=(0, 0, 0), q_weights=(1, 1, 1)).step()
+    assert view["problem"].startswith(str(raised.value))
+    assert "step" not in view
+
+
+def test_homes_draft_is_the_cores_at_every_quality() -> None:
+    qualities = list(QUALITY.choices)
+    drafts = live("([t, qs]) => qs.map((k) => m.homeDraft(t, k))", [list(HOME_TARGET), qualities])
+    assert drafts == [list(home_scenario(k).q_weights) for k in qualities]
+    caption = live(
+        "() => m.captions(['mat', 'sofa'], m.stepOf([.4, .6], [.7, .3], 1e-12), 'p', 'q').pair"
+    )
+    assert caption == (
+        "Bar chart of target p and draft q over mat, sofa. Target p: 40%, 60%; draft q: 70%, "
+        "30%. They overlap on 70% of their mass: that is the acceptance rate."
+    )
+
+
+def test_the_issues_links_print_what_the_other_pages_print() -> None:
+    """The Playground said "1.38×" and "p/q = 5.52" where The debate and the core said 1.39× and
+    5.53 (issue 34): one formatter now writes both."""
+    pw, qw = [94, 97, 8, 89, 100], [50, 45, 67, 80, 8]
+    one = step(normalize(pw), normalize(qw))
+    view = live(
+        "([p, q]) => m.pace(m.viewOf(['a','b','c','d','e'], p, q, 1, 'p', 'q', 1e-12, 0.2)"
+        ".speedup).shown",
+        [pw, qw],
+    )
+    assert view == times(walltime_speedup(one.alpha, 1, 0.2)) == "1.39×"
+    pw, qw = [72, 16, 84, 1, 15, 10, 39, 52, 31], [59, 96, 84, 45, 96, 58, 40, 17, 83]
+    words = list("abcdefghi")
+    accept = live(
+        "([w, p, q]) => m.viewOf(w, p, q, 4, 'p', 'q', 1e-12).captions.accept", [words, pw, qw]
+    )
+    assert "p/q = 5.53" in accept
+    assert accept == captions.acceptance_caption(
+        words, step(normalize(pw), normalize(qw)), Notation()
+    )
