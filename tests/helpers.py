@@ -123,9 +123,20 @@ def _vega_lite_validator() -> Any:
 
 
 def valid_vega_lite(spec: dict) -> None:
-    """Assert that a layered chart passes Vega-Lite's schema (a ValidationError says where not)."""
+    """Assert that a layered chart passes Vega-Lite's schema (a ValidationError says where not),
+    and that its tooltips show texts the app wrote, never a number in a format of Vega's own."""
     _vega_lite_validator().validate(spec)
     assert spec["layer"], "a chart without layers"
+    for layer in _layers(spec):
+        lines = layer.get("encoding", {}).get("tooltip", [])
+        for line in lines if isinstance(lines, list) else [lines]:
+            assert "format" not in line and line.get("type", "nominal") == "nominal", line
+
+
+def _layers(spec: dict) -> Iterator[dict]:
+    for layer in spec.get("layer", []):
+        yield layer
+        yield from _layers(layer)
 
 
 def vega_chart(at: AppTest, title: str) -> tuple[dict, dict[str, list[dict]]]:

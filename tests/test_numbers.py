@@ -8,6 +8,7 @@ rounding (``fractions.Fraction``) for the shares a learner sees, k/N.
 
 from __future__ import annotations
 
+import json
 from fractions import Fraction
 
 import numpy as np
@@ -16,8 +17,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 from node import run_module
 
+from specviz.figures import vega
 from specviz.figures.live import LIVE_JS
 from specviz.figures.numbers import NUMBERS_JS, decimal, pace, percent, times
+from specviz.figures.style import ChartStyle
 
 
 def _in_node(fixed: list[tuple[float, int]], shares: list[float]) -> list[list[str]]:
@@ -132,3 +135,17 @@ def test_a_speed_up_is_judged_on_what_it_shows() -> None:
     assert (times(1.385), pace(1.385)) == ("1.39×", "faster than")
     assert (times(0.9951), pace(0.9951)) == ("1.00×", "as fast as")
     assert (times(0.99499), pace(0.99499)) == ("0.99×", "slower than")
+
+
+def test_a_tooltip_number_is_written_by_the_one_formatter() -> None:
+    tip = vega.tooltip("word", ("share", None, percent))
+    layer = {"data": vega.data("bars"), "mark": "bar", "encoding": {"tooltip": tip}}
+    rows = [{"word": "a", "share": 0.0065}, {"word": "b"}]
+    spec = vega.chart(ChartStyle(), "t", {"bars": rows}, [{"layer": [layer]}])
+    line = spec["layer"][0]["layer"][0]["encoding"]["tooltip"][1]
+    assert line == {"field": "share_shown", "type": "nominal", "title": "share"}
+    assert [row.get("share_shown") for row in spec["datasets"]["bars"]] == ["0.65%", ""]
+    assert "share_shown" not in rows[0]  # the caller's rows are left as they were
+    json.dumps(spec)  # nothing but JSON is left in it
+    with pytest.raises(ValueError, match="reads no dataset"):
+        vega.chart(ChartStyle(), "t", {}, [{"mark": "bar", "encoding": {"tooltip": tip}}])

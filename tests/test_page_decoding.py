@@ -12,7 +12,7 @@ import json
 import altair as alt
 import numpy as np
 import pytest
-from helpers import all_text, assert_alive, metrics, open_page, query, vega_chart
+from helpers import all_text, assert_alive, metrics, open_page, query, valid_vega_lite, vega_chart
 from streamlit.testing.v1 import AppTest
 
 from specviz.decoding import LEVIATHAN_TABLE2, RANGES, Origin
@@ -63,6 +63,7 @@ def test_every_spec_passes_the_vega_lite_schema() -> None:
     """On a screen (a projector changes sizes only: the same properties)."""
     for name, spec in figures("ngram", 1.0, 4, 60, 7, 0.1, ChartStyle()).items():
         assert alt.LayerChart.from_dict(spec).to_dict(validate=True)["layer"], name
+        valid_vega_lite(spec)  # and its tooltips show the app's own texts
 
 
 @pytest.mark.parametrize("name", ["words", "speed", "alpha", "row", "shares", "time"])

@@ -13,7 +13,7 @@ import numpy as np
 
 from specviz import palette
 from specviz.figures import vega
-from specviz.figures.numbers import count, tv_text
+from specviz.figures.numbers import count, thousands, tv_text
 from specviz.figures.style import DEFAULT_STYLE, ChartStyle
 from specviz.palette import Notation
 from specviz.runs import MonteCarloRun
@@ -152,7 +152,7 @@ def _layers(looks: Sequence[Look], style: ChartStyle) -> list[dict]:
     band_legend = _legend(style) | {"orient": "bottom-left", "columns": 1, "symbolType": "square"}
     band_fill = {"field": "band", "type": "nominal", "scale": {"range": [palette.GRID]}}
     band_fill["legend"] = band_legend | {"fillColor": "white", "padding": 6}
-    tooltip = vega.tooltip(("series", "line"), ("n", "N", ","), ("tv", "TV", ".3g"))
+    tooltip = vega.tooltip(("series", "line"), ("n", "N", thousands), ("tv", "TV", tv_text))
     line = {"x": x, "y": y("tv"), **by_series}
     return [
         {

@@ -8,6 +8,7 @@ compute no probability themselves.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -268,8 +269,8 @@ PUBLISHED_ROWS = (
 def _published(x: dict, y: dict, style: ChartStyle, key: list[dict]) -> list[dict]:
     """The layers of :data:`PUBLISHED_ROWS` (dataset ``published``)."""
     cells, over, ranges = "published/cell", "published/over", "published/range"
-    tip = [{"field": "setting"}, {"field": "draft"}, _q("g", "γ"), _q("a", "α"),
-           _q("s", "reported ×"), _q("ceiling", "the formula's most", format=".2f")]  # fmt: skip
+    tip = vega.tooltip("setting", "draft", ("g", "γ"), ("a", "α"), ("s", "reported ×"),
+                       ("ceiling", "the formula's most", partial(decimal, decimals=2)))  # fmt: skip
     point = {"type": "point", "size": 260 if style.projector else 120, "stroke": palette.INK,
              "strokeWidth": 2}  # fmt: skip
     layers = [_layer(cells, point | {"filled": t == 0, "shape": ("circle", "square")[t]}, key[t],

@@ -200,8 +200,8 @@ def acceptance_figure(labels: Sequence[str], step: OneTokenStep, style: ChartSty
     colour = _colour(names, (palette.ACCEPTED, palette.REJECTED), style)
     tooltip = vega.tooltip(
         ("word", "word"),
-        ("accept", "P(accept)", ".1%"),
-        ("reject", "P(reject)", ".1%"),
+        ("accept", "P(accept)", percent),
+        ("reject", "P(reject)", percent),
         ("hover", "ratio"),
     )
     ink, x = {"fontWeight": 600, "baseline": "middle"}, _x(labels, style)
@@ -252,7 +252,7 @@ def bucket_figure(labels: Sequence[str], step: OneTokenStep, style: ChartStyle) 
     note = {"size": f"Its size Z = {percent(step.z)} = P(rejection)", "empty": style.fill(said)}
     name = f"{palette.BUCKET.icon} leftover bucket r"
     colour = _colour([name], [palette.BUCKET], style, **vega.legend_over(1, style))
-    tooltip = vega.tooltip(("word", "word"), ("r", "r", ".1%"))
+    tooltip = vega.tooltip(("word", "word"), ("r", "r", percent))
     x = _x(labels, style)
     big = {"fontSize": style.font_size, "lineBreak": "\n", "align": "center", "baseline": "middle"}
     middle = {"x": {"value": {"expr": "width / 2"}}, "y": {"value": {"expr": "height / 2"}}}
@@ -282,9 +282,9 @@ def proof_figure(labels: Sequence[str], step: OneTokenStep, style: ChartStyle) -
     colour = _colour(names, (palette.ACCEPTED, palette.BUCKET, ink), style)
     tooltip = vega.tooltip(
         ("word", "word"),
-        ("kept", "kept guesses", ".1%"),
-        ("refill", "bucket refills", ".1%"),
-        ("p", style.fill("target {T}"), ".1%"),
+        ("kept", "kept guesses", percent),
+        ("refill", "bucket refills", percent),
+        ("p", style.fill("target {T}"), percent),
     )
     width, x = style.line_width + 1, _x(labels, style)
     # A flat stroke at height p(x), wider than the bar so that it shows on the bar's top edge.

@@ -36,24 +36,30 @@ def decimal(x: float, decimals: int) -> str:
     return _written(_snapped(x), decimals)
 
 
-def percent(x: float) -> str:
-    """A probability as a percentage with the precision a reader needs and no fake zeros: one
-    decimal (1/3 -> "33.3%"), two significant digits below 1 % (0.0065 -> "0.65%", 0.0005 ->
-    "0.05%"), more only to keep something that is neither 0 nor 1 off "0%" and "100%"
-    (0.99996 -> "99.996%"; below a millionth of a percent, "<0.000001%")."""
+def percent(x: float, decimals: int = 1) -> str:
+    """A probability as a percentage with the precision a reader needs and no fake zeros:
+    ``decimals`` decimals (1/3 -> "33.3%"), two significant digits below 1 % (0.0065 -> "0.65%",
+    0.0005 -> "0.05%"), more only to keep something that is neither 0 nor 1 off "0%" and "100%"
+    (0.99996 -> "99.996%"; below a millionth of a percent, "<0.000001%"). numbers.js writes the
+    same for ``decimals`` = 1."""
     value = _snapped(x).scaleb(2)
     if value == value.to_integral_value():
         return f"{_written(value, 0)}%"
     if abs(value) < 1:
-        decimals = 1 - value.adjusted()
-        if decimals > 6:
+        places = max(decimals, 1 - value.adjusted())
+        if places > 6:
             return "<0.000001%"
-        return f"{_written(value, decimals).rstrip('0').rstrip('.')}%"
-    for decimals in range(1, 7):
-        text = _written(value, decimals)
+        return f"{_written(value, places).rstrip('0').rstrip('.')}%"
+    for places in range(decimals, 7):
+        text = _written(value, places)
         if Decimal(text) != 100:
             return f"{text}%"
     return ">99.999999%"
+
+
+def thousands(n: float) -> str:
+    """A count with its thousands marked: 12345 -> "12,345"."""
+    return f"{round(n):,}"
 
 
 def times(x: float) -> str:

@@ -86,7 +86,7 @@ def proposals_figure(comparison: RejectionComparison, style: ChartStyle) -> tupl
 
     def bars(k: int, field: str) -> dict:
         offset = vega.pair_offset(pair, datum=pair[k])
-        tooltip = vega.tooltip(("word", "proposals"), (field, pair[k], ".1%"))
+        tooltip = vega.tooltip(("word", "proposals"), (field, pair[k], percent))
         return {"transform": [vega.named(pair[k])]} | vega.role_bars(
             roles[k], colour, style, x=x, xOffset=offset, y=y(field), tooltip=tooltip
         )
@@ -165,12 +165,12 @@ def _envelope_layers(style: ChartStyle) -> list[dict]:
     x, y, envelope = vega.word_x(style), vega.room_y("kept"), vega.room_y("drawn")
 
     def bars(k: int, field: str, title: str, **encoding: dict) -> dict:
-        tooltip = vega.tooltip(("word", "word"), (field, title, ".1%"))
+        tooltip = vega.tooltip(("word", "word"), (field, title, percent))
         return {"transform": [vega.named(pair[k])]} | vega.role_bars(
             roles[k], colour, style, x=x, y=y, tooltip=tooltip, **encoding
         )
 
-    tip = vega.tooltip(("word", "word"), ("envelope", "classic's envelope", ".1%"))
+    tip = vega.tooltip(("word", "word"), ("envelope", "classic's envelope", percent))
     shown = vega.shown_if("datum.runs")
     cover = vega.strokes(x, envelope, style, STROKE_DASH, opacity=shown, tooltip=tip)
     over = {"baseline": "bottom", "dy": -(style.line_width + 3)}

@@ -6,6 +6,7 @@ Whatever changes with the state is data of the specs: a new state updates the ch
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import partial
 
 import numpy as np
 
@@ -172,7 +173,7 @@ def _rule_points(style: ChartStyle, x: dict, y: dict) -> dict:
                 | {"labelFont": vega.FONT, "title": None},
             },
             "tooltip": vega.tooltip(
-                ("name", "rule"), ("acceptance", "keeps", ".1%"), ("tv", "distance", ".3g")
+                ("name", "rule"), ("acceptance", "keeps", percent), ("tv", "distance", tv_text)
             ),
         },
     }
@@ -238,7 +239,7 @@ def _variant_layers(style: ChartStyle) -> list[dict]:
         _RUNS_DASH,
         vega.pair_span(1),
         opacity=vega.shown_if("datum.s == 1"),
-        tooltip=vega.tooltip("word", ("runs", "its runs", ".2%")),
+        tooltip=vega.tooltip("word", ("runs", "its runs", partial(percent, decimals=2))),
     )
     over = {"baseline": "bottom", "dy": -(style.line_width + 3)}
     numbers = vega.text("label", over, x=x, xOffset=beside, y=y)
@@ -275,7 +276,9 @@ def _bars_in_their_roles(style: ChartStyle, **encoding: object) -> dict:
             "strokeDash": outline("strokeDash", {"value": [1, 0]}),
             "strokeWidth": outline("strokeWidth", {"value": 1}),
             "opacity": vega.shown_if("datum.share != 0"),
-            "tooltip": vega.tooltip("word", ("series", "bar"), ("share", None, ".2%")),
+            "tooltip": vega.tooltip(
+                "word", ("series", "bar"), ("share", None, partial(percent, decimals=2))
+            ),
         },
     }
 

@@ -9,7 +9,7 @@ milliseconds); the tests validate every one against Vega-Lite's schema.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -79,13 +79,15 @@ def chart(
 ) -> dict:
     """A layered chart whose ``layers`` read ``datasets``; ``top`` adds top-level properties.
     ``title`` must not carry numbers that change with the state: that would remount the chart."""
+    datasets = dict(datasets)
+    layers = [_written(layer, datasets) for layer in layers]
     return {
         "$schema": SCHEMA,
         "title": title,
         "config": config(style),
         "height": style.height,
         "datasets": datasets,
-        "layer": list(layers),
+        "layer": layers,
         # Room for a y axis title's glyphs, which Vega sets at the very edge.
         "padding": {"left": 3, "right": 0, "top": 0, "bottom": 0},
         **top,
@@ -164,17 +166,52 @@ def literal(value: object) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
-def tooltip(*fields: str | tuple[str | None, ...]) -> list[dict]:
+def tooltip(*fields: str | tuple[str, str | None] | tuple[str, str | None, Writer]) -> list[dict]:
     """A tooltip's lines: a field's name (a text), ``(field, title)``, or ``(field, title,
-    format)`` for a number (a D3 format: ``".1%"``)."""
+    writer)`` for a number, which ``writer`` (``numbers.percent``, ``numbers.tv_text``, ...)
+    writes in Python when :func:`chart` builds the chart: a tooltip reads as the page's text does,
+    never in a format of Vega's own."""
     lines = []
     for entry in fields:
-        field, heading, form = (entry, None, None) if isinstance(entry, str) else (*entry, None)[:3]
-        line = {"field": field, "type": "quantitative" if form else "nominal"}
-        lines.append(
-            line | ({"title": heading} if heading else {}) | ({"format": form} if form else {})
+        field, heading, writer = (
+            (entry, None, None) if isinstance(entry, str) else (*entry, None)[:3]
         )
+        line = {"field": field, "type": "nominal"} | ({"title": heading} if heading else {})
+        if writer:
+            line = {"field": f"{field}_shown", "type": "nominal", "title": heading or field}
+            line[_WRITER] = (field, writer)
+        lines.append(line)
     return lines
+
+
+#: A tooltip line's writer, until :func:`chart` writes its column and drops the key.
+_WRITER = "specviz.writer"
+Writer = Callable[[float], str]
+
+
+def _written(layer: dict, datasets: dict[str, list[dict]], name: str | None = None) -> dict:
+    """``layer`` (and the layers inside it) with every written tooltip line's column added to the
+    dataset the layer reads (``datasets`` is updated with copies of the rows)."""
+    name = layer.get("data", {}).get("name", name)
+    out = dict(layer)
+    lines = layer.get("encoding", {}).get("tooltip")
+    if isinstance(lines, list) and any(_WRITER in line for line in lines):
+        kept = []
+        for line in lines:
+            if _WRITER in line:
+                field, writer = line[_WRITER]
+                if name not in datasets:
+                    raise ValueError(f"a tooltip writes {field!r}, but its layer reads no dataset")
+                datasets[name] = [
+                    row | {line["field"]: "" if row.get(field) is None else writer(row[field])}
+                    for row in datasets[name]
+                ]
+                line = {key: value for key, value in line.items() if key != _WRITER}
+            kept.append(line)
+        out["encoding"] = layer["encoding"] | {"tooltip": kept}
+    if "layer" in layer:
+        out["layer"] = [_written(inner, datasets, name) for inner in layer["layer"]]
+    return out
 
 
 def text(field: str, mark: dict | None = None, **encoding: object) -> dict:
