@@ -33,7 +33,7 @@ key = state.param_widget(
 rule = RULES[key]
 scenario, one = page.lesson()
 if not rule.available(one.p, one.q):
-    page.stop(
+    state.stop(
         note.fill(
             f"**{rule.title}** cannot run on this target {{T}} and draft {{D}}: they share no "
             "word, so no draft is ever accepted and the redraw loop never ends. Pick another "

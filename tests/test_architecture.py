@@ -286,3 +286,49 @@ def test_a_tests_xdist_group_holds(request) -> None:
     requirements-dev.txt, and this check under xdist."""
     if os.environ.get("PYTEST_XDIST_WORKER"):
         assert request.node.nodeid.endswith("@groups-hold"), request.node.nodeid
+
+
+def specviz_imports(path: Path) -> set[str]:
+    """The app's own modules ``path`` imports, anywhere in it (a lazy import is an edge too):
+    ``from specviz.ui import polls`` is ``specviz.ui.polls``; a package's ``__init__`` is left
+    out (it re-exports, it is not a room)."""
+
+    def module(name: str) -> bool:
+        return name.startswith("specviz") and (ROOT / f"{name.replace('.', '/')}.py").exists()
+
+    found = set()
+    for node in ast.walk(parse(path)):
+        if isinstance(node, ast.Import):
+            found |= {alias.name for alias in node.names if module(alias.name)}
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            named = {f"{node.module}.{alias.name}" for alias in node.names}
+            found |= {name for name in named if module(name)} or (
+                {node.module} if module(node.module) else set()
+            )
+    return found
+
+
+def import_circles() -> list[list[str]]:
+    modules = {".".join(p.relative_to(ROOT).with_suffix("").parts): p for p in CORE.rglob("*.py")}
+    graph = {name: specviz_imports(path) & modules.keys() for name, path in modules.items()}
+    circles, done = [], set()
+
+    def visit(name: str, trail: list[str]) -> None:
+        if name in trail:
+            circles.append([*trail[trail.index(name) :], name])
+            return
+        if name in done:
+            return
+        for nxt in sorted(graph[name]):
+            visit(nxt, [*trail, name])
+        done.add(name)
+
+    for name in sorted(graph):
+        visit(name, [])
+    return circles
+
+
+def test_no_module_of_the_app_imports_itself_round_a_circle() -> None:
+    """Rooms import downwards only; a circle (page → presenter → polls → page) makes the order of
+    imports matter and hides which room holds what."""
+    assert import_circles() == []

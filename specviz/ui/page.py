@@ -16,7 +16,7 @@ import gc
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, NoReturn, TypeVar
+from typing import Any, TypeVar
 
 # Imported here, at the first page's import, not lazily inside a rerun: a session's first run
 # importing pandas while other sessions' runs looked it up raised "partially initialized module
@@ -238,17 +238,6 @@ def part(fn: Callable[..., None]) -> Callable[..., None]:
     return st.fragment(run_every=3600)(fn)
 
 
-def stop(message: str, *, kind: str = "error", to_playground: bool = False) -> NoReturn:
-    """Show ``message`` (an error, warning or info box) and a link to the Playground if
-    ``to_playground``, end the run with its share link and stop the page."""
-    box = {"error": st.error, "warning": st.warning, "info": st.info}[kind]
-    box(message, icon=":material/error:" if kind == "error" else ":material/info:")
-    if to_playground:
-        st.page_link(PAGES[1].script, label="Open the Playground", icon=PAGES[1].icon)
-    state.sync_url()
-    st.stop()
-
-
 def lesson() -> tuple[Scenario, OneTokenStep]:
     """The scenario and its one-token step; if one model's weights are all zero, a message that
     says what to do on *this* page, and the end of the page."""
@@ -257,7 +246,7 @@ def lesson() -> tuple[Scenario, OneTokenStep]:
         return scenario, scenario.step()
     except ValueError as problem:
         message = f"{problem} Set at least one of its weights above zero on the Playground."
-        stop(message, to_playground=True)
+        state.stop(message, link=(PAGES[1].script, "Open the Playground", PAGES[1].icon))
 
 
 def style() -> ChartStyle:

@@ -18,7 +18,7 @@ from streamlit.logger import get_logger
 from specviz import classroom, rooms
 from specviz.classroom import Poll
 from specviz.links import KEY, ROOM
-from specviz.ui import page, state
+from specviz.ui import state
 
 _STARTED = "polls.started"
 _JOINED = "polls.joined"
@@ -81,8 +81,8 @@ def find(code: str) -> rooms.Room | None:
         state.set_param(ROOM, "")  # not looked up, and counted, again on every rerun
         return None
     except SQLAlchemyError:
-        page.stop("The room's database is not answering: reload this page in a moment.",
-                  kind="warning")  # fmt: skip
+        state.stop("The room's database is not answering: reload this page in a moment.",
+                   kind="warning")  # fmt: skip
     joined.add(code)
     return now
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 from urllib.parse import urlencode
 
 import streamlit as st
@@ -148,7 +148,7 @@ def query() -> dict[str, str]:
 def sync_url() -> None:
     """Write the state into the address bar, and show the same link in the sidebar with a copy
     button, under the heading :func:`sidebar_settings` drew (the last call of every page's run,
-    and of ``page.stop``; a fragment's run redraws only the link)."""
+    and of :func:`stop`; a fragment's run redraws only the link)."""
     wanted = query()
     if st.query_params.to_dict() != wanted:
         st.query_params.from_dict(wanted)
@@ -158,6 +158,19 @@ def sync_url() -> None:
         link = f"{st.context.url or ''}?{urlencode(shared, safe=',')}"
         _share(key="share", data={"link": link, "follow": st.session_state.pop(FOLLOW, [])})
     reconnect.end_run()
+
+
+def stop(
+    message: str, *, kind: str = "error", link: tuple[str, str, str] | None = None
+) -> NoReturn:
+    """Show ``message`` (an error, warning or info box) and a ``link`` (a page's script, label
+    and icon) if given, end the run with its share link and stop the page."""
+    box = {"error": st.error, "warning": st.warning, "info": st.info}[kind]
+    box(message, icon=":material/error:" if kind == "error" else ":material/info:")
+    if link:
+        st.page_link(link[0], label=link[1], icon=link[2])
+    sync_url()
+    st.stop()
 
 
 def sidebar_settings() -> None:
