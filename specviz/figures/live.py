@@ -2,8 +2,8 @@
 
 The view is ``live.js`` and ``live.css`` beside this file, mounted by :mod:`specviz.ui.live` as a
 Streamlit component. The browser computes the step, the numbers and the descriptions from the
-weights on every frame of a drag, with a port of the core (tests/test_browser_live.py holds the
-two equal).
+weights on every frame of a drag, with a port of the core (tests/test_live_math.py holds the two
+equal under Node).
 """
 
 from __future__ import annotations
