@@ -8,7 +8,6 @@ compute no probability themselves.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -270,7 +269,7 @@ def _published(x: dict, y: dict, style: ChartStyle, key: list[dict]) -> list[dic
     """The layers of :data:`PUBLISHED_ROWS` (dataset ``published``)."""
     cells, over, ranges = "published/cell", "published/over", "published/range"
     tip = vega.tooltip("setting", "draft", ("g", "γ"), ("a", "α"), ("s", "reported ×"),
-                       ("ceiling", "the formula's most", partial(decimal, decimals=2)))  # fmt: skip
+                       ("ceiling", "the formula's most", times))  # fmt: skip
     point = {"type": "point", "size": 260 if style.projector else 120, "stroke": palette.INK,
              "strokeWidth": 2}  # fmt: skip
     layers = [_layer(cells, point | {"filled": t == 0, "shape": ("circle", "square")[t]}, key[t],

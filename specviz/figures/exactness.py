@@ -183,7 +183,7 @@ def _ratios(step: OneTokenStep, style: ChartStyle) -> tuple[list[str], list[str]
             full.append(style.fill("never proposed\n({D} = 0)"))
             compact.append(style.fill("{D} = 0"))
         else:
-            ratio = f"{decimal(pi / qi, 2)}"
+            ratio = decimal(pi / qi, 2)
             hover.append(style.fill(f"{{T}}/{{D}} = {ratio}" + (" → 1" if ai >= 1 else "")))
             full.append(hover[-1])
             compact.append(style.fill(f"{{T}}/{{D}}\n{ratio}"))

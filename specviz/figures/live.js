@@ -4,8 +4,8 @@
 // Python stays the truth: the first part of this file is a line-by-line port of
 // specviz.one_token.step_rows, specviz.theory.expected_tokens_per_step and the caption functions
 // of specviz.figures.captions, and tests/test_live_math.py holds the two equal under Node
-// (to rounding on the numbers, equal strings on the words; numbers.js writes every number). The share link follows in the
-// browser; the server hears of the weights only when it needs them (a "weights" trigger): before
+// (to rounding on the numbers, equal strings on the words; numbers.js writes every number). The
+// share link follows in the browser; the server hears of the weights only when it needs them (a "weights" trigger): before
 // the learner touches anything outside the view (another control, a page link), when the tab is
 // left, or once the bars have rested for SYNC_REST_MS. A run per gesture was all a class of 100
 // could afford on Community Cloud's 0.078 of a core; dragging now costs the server nothing.

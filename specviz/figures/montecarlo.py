@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from functools import partial
 
 import numpy as np
 
@@ -14,7 +13,7 @@ from specviz import palette
 from specviz.figures import vega
 from specviz.figures.convergence import monte_carlo_chart_caption, monte_carlo_spec
 from specviz.figures.fit import fit_row
-from specviz.figures.numbers import count, percent, thousands
+from specviz.figures.numbers import count, fine_percent, percent, thousands
 from specviz.figures.style import DEFAULT_STYLE, ChartStyle
 from specviz.limits import PER_DRAW_MAX
 from specviz.one_token import OneTokenStep
@@ -58,7 +57,7 @@ def pair_layers(kinds: tuple[str, str], roles: tuple[Role, Role], style: ChartSt
     legend names with their icons, the shares over them; the y axis reaches the rows' room."""
     offset = vega.pair_offset(kinds, field="kind", title=None)
     x = vega.word_x(style)
-    tooltip = vega.tooltip("word", ("kind", "bar"), ("share", None, partial(percent, decimals=2)))
+    tooltip = vega.tooltip("word", ("kind", "bar"), ("share", None, fine_percent))
     encoding = {"x": x, "xOffset": offset, "y": vega.room_y("share"), "tooltip": tooltip}
     bars = _role_layers("bars", vega.colour(kinds, roles, style, "kind"), roles, style, **encoding)
     over = {"baseline": "bottom", "dy": -(style.line_width + 2)}
@@ -177,7 +176,7 @@ def breakdown_figure(
         "word",
         ("part", "source"),
         ("count", "runs", thousands),
-        ("share", None, partial(percent, decimals=2)),
+        ("share", None, fine_percent),
     )
     encoding = {"x": x, "y": vega.room_y("top"), "y2": {"field": "base"}, "tooltip": tooltip}
     colour = vega.colour(names, roles, style)

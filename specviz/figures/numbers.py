@@ -57,6 +57,12 @@ def percent(x: float, decimals: int = 1) -> str:
     return ">99.999999%"
 
 
+def fine_percent(x: float) -> str:
+    """A measured share in a tooltip, where its second decimal shows the draws converging:
+    0.25341 -> "25.34%"."""
+    return percent(x, decimals=2)
+
+
 def thousands(n: float) -> str:
     """A count with its thousands marked: 12345 -> "12,345"."""
     return f"{round(n):,}"

@@ -6,14 +6,13 @@ Whatever changes with the state is data of the specs: a new state updates the ch
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import partial
 
 import numpy as np
 
 from specviz import palette
 from specviz.figures import vega
 from specviz.figures.fit import fit_row
-from specviz.figures.numbers import percent, tv_text
+from specviz.figures.numbers import fine_percent, percent, tv_text
 from specviz.figures.style import ChartStyle
 from specviz.one_token import OneTokenStep
 from specviz.palette import Notation
@@ -239,7 +238,7 @@ def _variant_layers(style: ChartStyle) -> list[dict]:
         _RUNS_DASH,
         vega.pair_span(1),
         opacity=vega.shown_if("datum.s == 1"),
-        tooltip=vega.tooltip("word", ("runs", "its runs", partial(percent, decimals=2))),
+        tooltip=vega.tooltip("word", ("runs", "its runs", fine_percent)),
     )
     over = {"baseline": "bottom", "dy": -(style.line_width + 3)}
     numbers = vega.text("label", over, x=x, xOffset=beside, y=y)
@@ -276,9 +275,7 @@ def _bars_in_their_roles(style: ChartStyle, **encoding: object) -> dict:
             "strokeDash": outline("strokeDash", {"value": [1, 0]}),
             "strokeWidth": outline("strokeWidth", {"value": 1}),
             "opacity": vega.shown_if("datum.share != 0"),
-            "tooltip": vega.tooltip(
-                "word", ("series", "bar"), ("share", None, partial(percent, decimals=2))
-            ),
+            "tooltip": vega.tooltip("word", ("series", "bar"), ("share", None, fine_percent)),
         },
     }
 

@@ -176,11 +176,11 @@ def tooltip(*fields: str | tuple[str, str | None] | tuple[str, str | None, Write
         field, heading, writer = (
             (entry, None, None) if isinstance(entry, str) else (*entry, None)[:3]
         )
-        line = {"field": field, "type": "nominal"} | ({"title": heading} if heading else {})
-        if writer:
-            line = {"field": f"{field}_shown", "type": "nominal", "title": heading or field}
-            line[_WRITER] = (field, writer)
-        lines.append(line)
+        if writer:  # its column, written by chart(); titled as Vega would title the field
+            line = {"field": f"{field}_shown", "title": heading or field, _WRITER: (field, writer)}
+        else:
+            line = {"field": field} | ({"title": heading} if heading else {})
+        lines.append(line | {"type": "nominal"})
     return lines
 
 
