@@ -12,7 +12,7 @@ from numpy.typing import ArrayLike
 from specviz._checks import SEED_LIMIT, choice, generator, prob_pair, prob_vector, seed_value, whole
 from specviz.limits import BAND_LEVEL, CHECKPOINTS, MAX_COUNT_DRAWS, PATHS, PER_DRAW_MAX
 from specviz.one_token import step
-from specviz.sampling import SpeculativeCounts, multinomial_on_support, speculative_sample
+from specviz.sampling import SpeculativeCounts, count_draws, speculative_sample
 from specviz.stats import (
     GofResult,
     TVBand,
@@ -91,14 +91,10 @@ def _per_draw(
 def _count_level(
     p: np.ndarray, q: np.ndarray, cps: np.ndarray, seed: int
 ) -> tuple[SpeculativeCounts, TVPath]:
-    """Runs between two checkpoints are i.i.d.: each stretch's counts drawn as
-    :func:`~specviz.sampling.sample_counts` draws them are one stream of runs, in O(V * num)."""
-    rng = generator(seed)
-    one = step(p, q)
+    """Runs between two checkpoints are i.i.d.: each stretch's counts drawn from their law
+    (:func:`~specviz.sampling.count_draws`) make one stream of runs, in O(V * num)."""
     steps = np.diff(np.concatenate(([0], cps)))
-    drafts = multinomial_on_support(rng, steps, q)
-    accepted = rng.binomial(drafts, one.accept).astype(np.int64)
-    from_bucket = multinomial_on_support(rng, steps - accepted.sum(axis=1), one.bucket_weights)
+    drafts, accepted, from_bucket = count_draws(generator(seed), step(p, q), steps)
     return _tally(p, cps, accepted + from_bucket, drafts.sum(axis=0), accepted.sum(axis=0))
 
 

@@ -19,7 +19,7 @@ from specviz._checks import (
     whole_array,
 )
 from specviz.limits import MAX_COUNT_DRAWS, MAX_PER_DRAW
-from specviz.one_token import step
+from specviz.one_token import OneTokenStep, step
 
 SeedLike = int | np.random.Generator | None
 
@@ -103,15 +103,17 @@ def sample_counts(p: ArrayLike, q: ArrayLike, n: int, seed: SeedLike = None) -> 
     accepted, the ``R`` rejections spread ``Multinomial(R, r)``."""
     p, q = prob_pair(p, q)
     n = whole(n, "n", maximum=MAX_COUNT_DRAWS)
-    rng = generator(seed)
-    one = step(p, q)
-    draft_counts = multinomial_on_support(rng, n, q)
-    accepted_counts = rng.binomial(draft_counts, one.accept).astype(np.int64)
-    rejections = int(n - accepted_counts.sum())
-    residual_counts = multinomial_on_support(rng, rejections, one.bucket_weights)
-    return SpeculativeCounts(
-        draft_counts=draft_counts,
-        accepted_counts=accepted_counts,
-        residual_counts=residual_counts,
-        output_counts=accepted_counts + residual_counts,
-    )
+    drafted, accepted, from_bucket = count_draws(generator(seed), step(p, q), n)
+    return SpeculativeCounts(drafted, accepted, from_bucket, accepted + from_bucket)
+
+
+def count_draws(
+    rng: np.random.Generator, one: OneTokenStep, runs: int | np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The counts per word of ``runs`` runs of ``one`` (or of each stretch of runs, for an
+    array) drawn from their law: proposed ``Multinomial(runs, q)``, accepted ``Binomial(k, a(x))``
+    of the ``k`` proposals of ``x``, the ``R`` rejected drawn ``Multinomial(R, r)``."""
+    drafted = multinomial_on_support(rng, runs, one.q)
+    accepted = rng.binomial(drafted, one.accept).astype(np.int64)
+    rejected = np.asarray(runs) - accepted.sum(axis=-1)
+    return drafted, accepted, multinomial_on_support(rng, rejected, one.bucket_weights)
