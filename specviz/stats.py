@@ -31,7 +31,7 @@ from specviz.limits import (
     MAX_COUNT_DRAWS,
     ROUNDING,
 )
-from specviz.sampling import SeedLike, multinomial_on_support
+from specviz.sampling import SeedLike, _inverse_cdf, multinomial_on_support
 
 
 class GofResult(NamedTuple):
@@ -430,9 +430,7 @@ def _stream_tvs(p: np.ndarray, length: int, runs: int) -> np.ndarray:
     """TV after each prefix ``N = 1 .. length`` of ``runs`` streams of draws from ``p``, shape
     ``(length, runs)``; in memory ``runs * min(V, length)`` (words relabelled as they appear)."""
     rng = np.random.default_rng([_BAND_SEED, 0])
-    cdf = np.cumsum(p)
-    tokens = np.searchsorted(cdf / cdf[-1], rng.random((length, runs)), side="right")
-    tokens = np.minimum(tokens, p.size - 1)
+    tokens = _inverse_cdf(p, rng.random((length, runs)))
     if p.size <= length:
         local = tokens
         weights = np.broadcast_to(p, (runs, p.size))
