@@ -67,10 +67,11 @@ def inverse_cdf(probs: ArrayLike, u: ArrayLike) -> np.ndarray:
     uniforms = real_array(u, "u", "a number in [0, 1) or an array of them")
     if not np.isfinite(uniforms).all() or (uniforms < 0).any() or (uniforms >= 1).any():
         raise ValueError(f"u must hold numbers in [0, 1); got {short(u)}")
-    return _inverse_cdf(weights, uniforms)
+    return words_of(weights, uniforms)
 
 
-def _inverse_cdf(probs: np.ndarray, u: np.ndarray) -> np.ndarray:
+def words_of(probs: np.ndarray, u: np.ndarray) -> np.ndarray:
+    """:func:`inverse_cdf` of checked arrays: the one mapping from a uniform to a word."""
     cdf = np.cumsum(probs)
     idx = np.searchsorted(cdf, u * cdf[-1], side="right")
     # u * total can round up to total itself; send that to the last token with positive mass.
@@ -87,13 +88,13 @@ def speculative_sample(
     p, q = prob_pair(p, q)
     n = whole(n, "n", maximum=MAX_PER_DRAW)
     rng = generator(seed)
-    draft = _inverse_cdf(q, rng.random(n))
+    draft = words_of(q, rng.random(n))
     accepted = rng.random(n) * q[draft] < p[draft]
     output = draft.copy()
     rejected = np.flatnonzero(~accepted)
     if rejected.size:
         bucket = step(p, q).bucket_weights
-        output[rejected] = _inverse_cdf(bucket, rng.random(rejected.size))
+        output[rejected] = words_of(bucket, rng.random(rejected.size))
     return SpeculativeDraws(draft=draft, output=output, accepted=accepted)
 
 

@@ -31,7 +31,8 @@ from specviz.limits import (
     MAX_COUNT_DRAWS,
     ROUNDING,
 )
-from specviz.sampling import SeedLike, _inverse_cdf, multinomial_on_support
+from specviz.one_token import tv_rows
+from specviz.sampling import SeedLike, multinomial_on_support, words_of
 
 
 class GofResult(NamedTuple):
@@ -84,7 +85,7 @@ class TVPath:
     def of_counts(cls, checkpoints: np.ndarray, counts: np.ndarray, law: np.ndarray) -> TVPath:
         """The path of cumulative ``counts`` (checked by the caller) against ``law``."""
         empirical = counts / checkpoints[:, None].astype(np.float64)
-        return cls(checkpoints, counts, 0.5 * np.abs(empirical - law).sum(axis=1))
+        return cls(checkpoints, counts, tv_rows(empirical, law))
 
 
 def log_checkpoints(n_max: int, num: int = CHECKPOINTS) -> np.ndarray:
@@ -362,7 +363,7 @@ class _BandModel:
         for i, size in enumerate(grid[1:-1], start=1):
             rng = np.random.default_rng([_BAND_SEED, 2, size])
             counts = rng.multinomial(size, self.p, size=_GRID_RUNS)
-            t = 0.5 * np.abs(counts / float(size) - self.p).sum(axis=1)
+            t = tv_rows(counts / float(size), self.p)
             (lo[i],), (hi[i],) = _order_quantiles(t[None, :], self.alpha)
         c_lo, c_hi, c_mean = self._limit_law
         scale = self._mean(sizes[-1:])[0] / c_mean
@@ -403,7 +404,7 @@ class _BandModel:
         rng = np.random.default_rng([_BAND_SEED, 1])
         z = rng.standard_normal((_LIMIT_RUNS, self.words)) * np.sqrt(self.p)
         # G = √p Z - p Σ√p Z has the multinomial covariance diag(p) - p pᵀ.
-        t = 0.5 * np.abs(z - np.outer(z.sum(axis=1), self.p)).sum(axis=1)
+        t = tv_rows(z, np.outer(z.sum(axis=1), self.p))
         lo, hi = np.quantile(t, [self.alpha, 1.0 - self.alpha])
         return float(lo), float(hi), float(t.mean())
 
@@ -430,7 +431,7 @@ def _stream_tvs(p: np.ndarray, length: int, runs: int) -> np.ndarray:
     """TV after each prefix ``N = 1 .. length`` of ``runs`` streams of draws from ``p``, shape
     ``(length, runs)``; in memory ``runs * min(V, length)`` (words relabelled as they appear)."""
     rng = np.random.default_rng([_BAND_SEED, 0])
-    tokens = _inverse_cdf(p, rng.random((length, runs)))
+    tokens = words_of(p, rng.random((length, runs)))
     if p.size <= length:
         local = tokens
         weights = np.broadcast_to(p, (runs, p.size))

@@ -12,7 +12,7 @@ from numpy.typing import ArrayLike
 
 from specviz._checks import prob_pair, seed_value, sequence, whole
 from specviz.limits import BAND_LEVEL, CHECKPOINTS, MAX_COUNT_DRAWS, MAX_RULE_DRAWS, ZOO_N_MAX
-from specviz.one_token import step, total_variation
+from specviz.one_token import step, total_variation, tv_rows
 from specviz.rules import Rule, get_rule
 from specviz.runs import monte_carlo, noise_band
 from specviz.stats import (
@@ -137,7 +137,7 @@ def rule_check(
         seed=start,
         counts=counts.astype(np.int64),
         gof=chi_square_gof(counts, p_arr),
-        run_tv=float(0.5 * np.abs(counts / size - p_arr).sum()),
+        run_tv=float(tv_rows(counts / size, p_arr)),
         band_upper=float(expected_tv_band(p_arr, size, BAND_LEVEL).upper),
         detectable_from=detectable_from(p_arr, tv, BAND_LEVEL),
     )
