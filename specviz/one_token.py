@@ -17,6 +17,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from specviz._checks import prob_pair, prob_table, weight_vector
+from specviz._laws import tv_rows
 from specviz.limits import ROUNDING
 
 
@@ -127,12 +128,6 @@ def normalize(weights: ArrayLike) -> np.ndarray:
     # One correctly rounded division: equal ratios (3/10, 30/100) give identical floats, so a
     # token the two models weigh alike is exactly "balanced" and p == q gives Z == 0 exactly.
     return w / w.sum()
-
-
-def tv_rows(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Total variation ``sum(|a - b|) / 2`` along the last axis of two checked arrays: the one
-    formula, for one pair of laws or for many rows at once (an empirical path, a band's runs)."""
-    return 0.5 * np.abs(a - b).sum(axis=-1)
 
 
 def total_variation(a: ArrayLike, b: ArrayLike) -> float:

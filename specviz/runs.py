@@ -10,9 +10,10 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from specviz._checks import SEED_LIMIT, choice, generator, prob_pair, prob_vector, seed_value, whole
+from specviz._laws import count_draws
 from specviz.limits import BAND_LEVEL, CHECKPOINTS, MAX_COUNT_DRAWS, PATHS, PER_DRAW_MAX
 from specviz.one_token import step
-from specviz.sampling import SpeculativeCounts, count_draws, speculative_sample
+from specviz.sampling import SpeculativeCounts, speculative_sample
 from specviz.stats import (
     GofResult,
     TVBand,
@@ -92,9 +93,11 @@ def _count_level(
     p: np.ndarray, q: np.ndarray, cps: np.ndarray, seed: int
 ) -> tuple[SpeculativeCounts, TVPath]:
     """Runs between two checkpoints are i.i.d.: each stretch's counts drawn from their law
-    (:func:`~specviz.sampling.count_draws`) make one stream of runs, in O(V * num)."""
-    steps = np.diff(np.concatenate(([0], cps)))
-    drafts, accepted, from_bucket = count_draws(generator(seed), step(p, q), steps)
+    (:func:`~specviz._laws.count_draws`) make one stream of runs, in O(V * num)."""
+    steps, one = np.diff(np.concatenate(([0], cps))), step(p, q)
+    drafts, accepted, from_bucket = count_draws(
+        generator(seed), one.q, one.accept, one.bucket_weights, steps
+    )
     return _tally(p, cps, accepted + from_bucket, drafts.sum(axis=0), accepted.sum(axis=0))
 
 

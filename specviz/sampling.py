@@ -18,8 +18,9 @@ from specviz._checks import (
     whole,
     whole_array,
 )
+from specviz._laws import count_draws, multinomial, words_of
 from specviz.limits import MAX_COUNT_DRAWS, MAX_PER_DRAW
-from specviz.one_token import OneTokenStep, step
+from specviz.one_token import step
 
 SeedLike = int | np.random.Generator | None
 
@@ -54,10 +55,7 @@ def multinomial_on_support(
     instance(rng, "rng", np.random.Generator, "a numpy Generator (np.random.default_rng(seed))")
     sizes = whole_array(n, "n", maximum=MAX_COUNT_DRAWS)
     weights = weight_vector(probs, "probs")
-    support = np.flatnonzero(weights > 0)
-    counts = np.zeros((*sizes.shape, weights.size), dtype=np.int64)
-    counts[..., support] = rng.multinomial(sizes, weights[support] / weights[support].sum())
-    return counts
+    return multinomial(rng, sizes, weights)
 
 
 def inverse_cdf(probs: ArrayLike, u: ArrayLike) -> np.ndarray:
@@ -68,15 +66,6 @@ def inverse_cdf(probs: ArrayLike, u: ArrayLike) -> np.ndarray:
     if not np.isfinite(uniforms).all() or (uniforms < 0).any() or (uniforms >= 1).any():
         raise ValueError(f"u must hold numbers in [0, 1); got {short(u)}")
     return words_of(weights, uniforms)
-
-
-def words_of(probs: np.ndarray, u: np.ndarray) -> np.ndarray:
-    """:func:`inverse_cdf` of checked arrays: the one mapping from a uniform to a word."""
-    cdf = np.cumsum(probs)
-    idx = np.searchsorted(cdf, u * cdf[-1], side="right")
-    # u * total can round up to total itself; send that to the last token with positive mass.
-    last = int(np.flatnonzero(probs)[-1])
-    return np.minimum(idx, last)
 
 
 def speculative_sample(
@@ -104,17 +93,8 @@ def sample_counts(p: ArrayLike, q: ArrayLike, n: int, seed: SeedLike = None) -> 
     accepted, the ``R`` rejections spread ``Multinomial(R, r)``."""
     p, q = prob_pair(p, q)
     n = whole(n, "n", maximum=MAX_COUNT_DRAWS)
-    drafted, accepted, from_bucket = count_draws(generator(seed), step(p, q), n)
+    one = step(p, q)
+    drafted, accepted, from_bucket = count_draws(
+        generator(seed), one.q, one.accept, one.bucket_weights, n
+    )
     return SpeculativeCounts(drafted, accepted, from_bucket, accepted + from_bucket)
-
-
-def count_draws(
-    rng: np.random.Generator, one: OneTokenStep, runs: int | np.ndarray
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The counts per word of ``runs`` runs of ``one`` (or of each stretch of runs, for an
-    array) drawn from their law: proposed ``Multinomial(runs, q)``, accepted ``Binomial(k, a(x))``
-    of the ``k`` proposals of ``x``, the ``R`` rejected drawn ``Multinomial(R, r)``."""
-    drafted = multinomial_on_support(rng, runs, one.q)
-    accepted = rng.binomial(drafted, one.accept).astype(np.int64)
-    rejected = np.asarray(runs) - accepted.sum(axis=-1)
-    return drafted, accepted, multinomial_on_support(rng, rejected, one.bucket_weights)

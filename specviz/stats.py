@@ -22,6 +22,7 @@ from specviz._checks import (
     whole,
     whole_array,
 )
+from specviz._laws import tv_rows, words_of
 from specviz.limits import (
     BAND_LEVEL,
     CHECKPOINTS,
@@ -31,8 +32,7 @@ from specviz.limits import (
     MAX_COUNT_DRAWS,
     ROUNDING,
 )
-from specviz.one_token import tv_rows
-from specviz.sampling import SeedLike, multinomial_on_support, words_of
+from specviz.sampling import SeedLike, multinomial_on_support
 
 
 class GofResult(NamedTuple):

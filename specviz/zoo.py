@@ -11,8 +11,9 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from specviz._checks import prob_pair, seed_value, sequence, whole
+from specviz._laws import tv_rows
 from specviz.limits import BAND_LEVEL, CHECKPOINTS, MAX_COUNT_DRAWS, MAX_RULE_DRAWS, ZOO_N_MAX
-from specviz.one_token import step, total_variation, tv_rows
+from specviz.one_token import step, total_variation
 from specviz.rules import Rule, get_rule
 from specviz.runs import monte_carlo, noise_band
 from specviz.stats import (

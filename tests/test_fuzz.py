@@ -1045,15 +1045,15 @@ def test_a_query_value_that_is_an_array_reads_as_a_notice() -> None:
 def test_many_checkpoints_at_the_count_level_are_drawn_at_once(monkeypatch) -> None:
     """A Python loop over ~80,000 stretches took 4.6 s: the stretches between checkpoints are
     drawn in two multinomial calls (proposals, bucket draws), however many there are."""
-    runs = _module("runs")
+    runs, laws = _module("runs"), importlib.import_module("specviz._laws")
     calls = []
-    draw = runs.multinomial_on_support
+    draw = laws.multinomial
 
     def counted(rng: Any, n: Any, probs: Any) -> Any:
         calls.append(np.size(n))
         return draw(rng, n, probs)
 
-    monkeypatch.setattr(runs, "multinomial_on_support", counted)
+    monkeypatch.setattr(laws, "multinomial", counted)
     run = runs.monte_carlo(P, Q, 10**15, 3, num=100_000)
     assert (
         run.counts.draft_counts.sum() == 10**15 and (np.diff(run.path.counts.sum(axis=1)) > 0).all()
