@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
 import numpy as np
 
@@ -18,6 +19,13 @@ DEFAULT_WORDS = ("mat", "sofa", "floor", "bed", "rug", "chair", "roof", "table",
 PROMPT = "The cat sat on the …"
 #: How the message of an all-zero model starts.
 ALL_ZERO = "All the"
+
+
+# A page asks for its step several times a run (its results, its figures, its lesson), and a
+# class on one link asks for the same one: computed once per pair of weights, read-only, shared.
+@lru_cache(maxsize=256)
+def _step_of(p_weights: tuple[int, ...], q_weights: tuple[int, ...]) -> OneTokenStep:
+    return step(normalize(p_weights), normalize(q_weights))
 
 
 @dataclass(frozen=True)
@@ -57,7 +65,7 @@ class Scenario:
                     f"{ALL_ZERO} {name}'s weights are zero, so there is no distribution to "
                     "draw from."
                 )
-        return step(normalize(self.p_weights), normalize(self.q_weights))
+        return _step_of(self.p_weights, self.q_weights)
 
     def next_seed(self) -> int:
         """The seed after this one (wrapping to 0 after :data:`~specviz.limits.MAX_SEED`)."""
@@ -112,7 +120,7 @@ class Preset:
 
     def step(self) -> OneTokenStep:
         """The exact one-token step of this pair."""
-        return step(normalize(self.p_weights), normalize(self.q_weights))
+        return _step_of(self.p_weights, self.q_weights)
 
 
 PRESETS: tuple[Preset, ...] = (

@@ -321,12 +321,30 @@ def chart(figure: dict, caption: str, key: str) -> None:
     # find it by the container's ``st-key-`` class.
     with st.container(key=key):
         st.vega_lite_chart(
-            spec=figure | {"datasets": {k: _arrow(v) for k, v in figure["datasets"].items()}},
+            spec=figure | {"datasets": _arrow_datasets(figure)},
             width="stretch",
             theme=None,
             alt=f"Chart: {title}. Described in the text below it.",
         )
     st.caption(caption)
+
+
+#: The Arrow tables of the figures shown lately, by the figure's identity; the figure is kept
+#: with them, so its id cannot be taken by another while the entry lives.
+_ARROW_OF: dict[int, tuple[dict, dict]] = {}
+
+
+def _arrow_datasets(figure: dict) -> dict:
+    """The figure's datasets as Arrow tables, converted once per figure: a shared figure (from
+    :func:`figures`) is shown by every run of every session on its state, and converting its
+    rows again was a tenth of a change's server time (profile_classroom, 7 December 2026)."""
+    hit = _ARROW_OF.get(id(figure))
+    if hit is None:
+        if len(_ARROW_OF) >= 128:  # a bound on memory, not an order: a class shares a few
+            _ARROW_OF.clear()
+        tables = {name: _arrow(rows) for name, rows in figure["datasets"].items()}
+        hit = _ARROW_OF[id(figure)] = (figure, tables)
+    return hit[1]
 
 
 def _arrow(rows: list[dict]) -> pa.Table | list[dict]:
