@@ -43,6 +43,7 @@ else:
     text, proof = st.columns([5, 3], gap="small")
 text.latex(fx.derivation(note, projector=scenario.projector))
 text.markdown(markdown_table(shown["table"]))
+text.caption("Each share is rounded, so a column can add up to a little more or less than 100%.")
 with proof:
     page.chart(*shown["proof"], key="why.chart.proof")
 st.markdown(shown["rejection"])
