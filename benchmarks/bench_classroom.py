@@ -572,9 +572,11 @@ def report(result: ClassResult, label: str = "") -> str:
         "  rerun p95 by 10 s: " + " ".join(f"{p:.0f}" for p in rerun_p95_by_window(result)) + " ms",
     ]
     if gestures := sum(st.gestures for st in result.students):
-        lines.append(f"  drags       {gestures} gestures in the browser; the server heard "
-                     f"{s['reruns']} of them (a drag is sent when the bars rest "
-                     f"{SYNC_REST_S:g} s, or before another control)")  # fmt: skip
+        lines.append(
+            f"  drags       {gestures} gestures in the browser; the server heard "
+            f"{s['reruns']} of them (a drag is sent when the bars rest "
+            f"{SYNC_REST_S:g} s, or before another control)"
+        )
     if s["reconnects"] or s["lost_changes"]:
         lines.append(
             f"  failover    {s['reconnects']} reconnections, {s['lost_changes']} changes lost "
@@ -803,10 +805,14 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     ap.add_argument("--server-cores", default="0", help="taskset cores of the started server")
     ap.add_argument("--client-cores", default="1", help="cores of this load generator")
     ap.add_argument("--server-arg", action="append", default=[], help="extra streamlit flag")
-    ap.add_argument("--cpu-quota", type=float, metavar="CORES",
-                    help="hold the started server to this share of a core (0.078: Community "
-                    "Cloud's guarantee; needs root), and run the same class on the minimal page "
-                    "(one slider, one Plotly chart) held to it too, for reference")  # fmt: skip
+    ap.add_argument(
+        "--cpu-quota",
+        type=float,
+        metavar="CORES",
+        help="hold the started server to this share of a core (0.078: Community "
+        "Cloud's guarantee; needs root), and run the same class on the minimal page "
+        "(one slider, one Plotly chart) held to it too, for reference",
+    )
     ap.add_argument(
         "--no-reference",
         action="store_true",

@@ -64,8 +64,10 @@ def bench_check() -> None:
     for key, m in zip(PAIR_KEYS, toy_check(TEMPERATURE, GAMMA), strict=True):
         w = m.prediction
         words, error = CHECK_WORDS / m.mean_calls, 2 * m.std_error * CHECK_WORDS / m.mean_calls**2
-        print(f"{PAIR_TITLES[key]:22s} {w.alpha:6.3f} {w.iid:7.3f} {w.long_run:9.3f} "
-              f"{CHECK_WORDS / m.expected_calls:7.3f} {words:7.3f} ± {error:.3f}")  # fmt: skip
+        print(
+            f"{PAIR_TITLES[key]:22s} {w.alpha:6.3f} {w.iid:7.3f} {w.long_run:9.3f} "
+            f"{CHECK_WORDS / m.expected_calls:7.3f} {words:7.3f} ± {error:.3f}"
+        )
 
 
 def bench_engine() -> None:
@@ -90,16 +92,19 @@ def bench_limits() -> None:
     cycle = np.roll(np.eye(size), 1, axis=1)
     small = decoding_pair(chain[:3, :3] / chain[:3, :3].sum(1, keepdims=True), np.eye(3))
     worst = {
-        f"words_per_call, {size} contexts, γ = {MAX_DECODE_GAMMA}":
-            lambda: words_per_call(pair, gamma=MAX_DECODE_GAMMA),
+        f"words_per_call, {size} contexts, γ = {MAX_DECODE_GAMMA}": lambda: words_per_call(
+            pair, gamma=MAX_DECODE_GAMMA
+        ),
         f"curve, {size} contexts, γ = 0..12": lambda: curve(pair, top=12),
-        "identical models on a slow cycle":
-            lambda: words_per_call(decoding_pair(cycle, cycle), gamma=4),
+        "identical models on a slow cycle": lambda: words_per_call(
+            decoding_pair(cycle, cycle), gamma=4
+        ),
         "expected_calls at its work limit": lambda: expected_calls(pair, gamma=4, n_tokens=1_700),
         "decode at its work limit": lambda: decode(small, gamma=9, n_tokens=MAX_DECODE_WORK // 10),
-        "decode_batch at its work limit":
-            lambda: decode_batch(small, gamma=4, n_tokens=100, runs=MAX_BATCH_WORK // 500),
-    }  # fmt: skip
+        "decode_batch at its work limit": lambda: decode_batch(
+            small, gamma=4, n_tokens=100, runs=MAX_BATCH_WORK // 500
+        ),
+    }
     for name, fn in worst.items():
         print(f"  {name:44s} {cpu(fn, repeat=1):6.2f} s CPU")
     t0 = time.process_time()

@@ -786,10 +786,12 @@ async def _students_answer(url: str, code: str, students: int, tabs: Tabs, join_
         tabs_answered = asyncio.create_task(asyncio.to_thread(tabs.ask, "answer", t0))
         rngs = [random.Random(f"polls-{s.index}") for s in class_]
         done = await asyncio.gather(
-            *(bench_polls.answer(client, s, url, code, t0, r)
-              for s, r in zip(class_, rngs, strict=True)),
+            *(
+                bench_polls.answer(client, s, url, code, t0, r)
+                for s, r in zip(class_, rngs, strict=True)
+            ),
             return_exceptions=True,
-        )  # fmt: skip
+        )
     for s, result in zip(class_, done, strict=True):
         if isinstance(result, BaseException):
             s.errors.append(f"{type(result).__name__}: {result}")

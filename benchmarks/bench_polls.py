@@ -213,9 +213,15 @@ async def follow(client, phone: Phone, url: str, code: str, end: float) -> None:
     while time.perf_counter() < end:
         room = phone.room
         try:
-            got = await client.get(f"{url}/api/room/{code}", params={
-                "voter": phone.voter, "pass": phone.room.get("pass", ""), "round": room["round"],
-                "revealed": int(room["revealed"])})  # fmt: skip
+            got = await client.get(
+                f"{url}/api/room/{code}",
+                params={
+                    "voter": phone.voter,
+                    "pass": phone.room.get("pass", ""),
+                    "round": room["round"],
+                    "revealed": int(room["revealed"]),
+                },
+            )
             if got.status_code == 200 and got.json().get("rejoin"):  # no pass: look it up
                 phone.rejoins += 1
                 got = await client.get(f"{url}/api/room/{code}", params={"voter": phone.voter})
@@ -239,8 +245,9 @@ async def answer(client, phone: Phone, url: str, code: str, t0: float, rng) -> N
         await asyncio.sleep(max(0.0, due - time.perf_counter()))
         try:
             sent = {"round": phone.room["round"], "choice": phone.choice}
-            got = await client.post(f"{url}/api/room/{code}/answer",
-                                    params={"voter": phone.voter}, json=sent)  # fmt: skip
+            got = await client.post(
+                f"{url}/api/room/{code}/answer", params={"voter": phone.voter}, json=sent
+            )
             status, said = got.status_code, got.json()
         except (httpx.HTTPError, ValueError) as problem:
             status, said = 0, {"error": type(problem).__name__}
@@ -278,8 +285,9 @@ async def project(lecturer: Answerer, url: str, t0: float, done: asyncio.Event, 
     return readings
 
 
-async def lecture(url: str, db_url: str, code: str, key: str, students: int, fault, pids,
-                  quota: float | None) -> dict:  # fmt: skip
+async def lecture(
+    url: str, db_url: str, code: str, key: str, students: int, fault, pids, quota: float | None
+) -> dict:
     """The class: the projector (before the quota: the lecturer opens it before class), every
     phone's first visit, the 10-s window (and the fault), a quiet wait, the reveal; the servers'
     (``pids``) CPU seconds in each part."""
@@ -325,10 +333,18 @@ async def lecture(url: str, db_url: str, code: str, key: str, students: int, fau
             await asyncio.sleep(SETTLE)
             for task in waiting:
                 task.cancel()
-    return {"class": class_, "lecturer": lecturer, "joined": joined, "readings": readings,
-            "fault": results[len(class_):], "server": answering, "quiet_cpu": quiet_cpu,
-            "revealed_at": revealed_at, "quota": described,
-            "client_cpu": time.process_time() - cpu}  # fmt: skip
+    return {
+        "class": class_,
+        "lecturer": lecturer,
+        "joined": joined,
+        "readings": readings,
+        "fault": results[len(class_) :],
+        "server": answering,
+        "quiet_cpu": quiet_cpu,
+        "revealed_at": revealed_at,
+        "quota": described,
+        "client_cpu": time.process_time() - cpu,
+    }
 
 
 async def _fault_at(when: float, fault) -> str:
@@ -346,8 +362,17 @@ def restart_postgres(url: str) -> str:
         data = Path(db.execute(text("SHOW data_directory")).scalar_one())
     eng.dispose()
     as_user = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
-    command = [*as_user, str(PG_BIN[-1] / "pg_ctl"), "-D", str(data), "-m", "fast", "-w",
-               "-l", str(data.parent / "log")]  # fmt: skip
+    command = [
+        *as_user,
+        str(PG_BIN[-1] / "pg_ctl"),
+        "-D",
+        str(data),
+        "-m",
+        "fast",
+        "-w",
+        "-l",
+        str(data.parent / "log"),
+    ]
     done = subprocess.run([*command, "restart"], capture_output=True, text=True)
     return f"PostgreSQL restarted (pg_ctl exit {done.returncode})"
 
@@ -359,8 +384,11 @@ def report(name: str, run: dict, db_counts: tuple[int, ...], reference: float, l
     class_, readings = run["class"], run["readings"]
     last = Counter(p.outcomes[-1] if p.outcomes else "never sent" for p in class_)
     first = Counter(p.outcomes[0] for p in class_ if p.outcomes)
-    told_in = [p for p in class_ if p.outcomes and p.outcomes[-1].startswith(
-        ("accepted", "refused: You have already"))]  # fmt: skip
+    told_in = [
+        p
+        for p in class_
+        if p.outcomes and p.outcomes[-1].startswith(("accepted", "refused: You have already"))
+    ]
     accepted = tuple(sum(p.choice == i for p in told_in) for i in range(len(db_counts)))
     missing = sum(max(0, a - d) for a, d in zip(accepted, db_counts, strict=True))
     silent = sum(n for k, n in last.items() if k in ("no reply", "never sent"))
@@ -394,7 +422,8 @@ def report(name: str, run: dict, db_counts: tuple[int, ...], reference: float, l
         "every phone shown the reveal": max(reveal) < float("inf"),
     }
     errors = Counter(e[:90] for p in class_ for e in p.errors) + Counter(
-        e[:90] for e in run["lecturer"].errors)  # fmt: skip
+        e[:90] for e in run["lecturer"].errors
+    )
     lines = [
         f"{name}: {len(class_)} phones; servers {run['quota']}"
         + "".join(f"; {f}" for f in run["fault"]),
@@ -445,10 +474,14 @@ def scenario(name: str, students: int, reference: float, quota: float | None) ->
     else:
         pin_self("0-1")  # beside the replicas, as bench_replicas is
         with Replicas(count=3, postgres=True) as replicas:
-            fault = {"shared": None, "kill": lambda: _kill(replicas),
-                     "restart": lambda: restart_postgres(replicas.polls_url)}[name]  # fmt: skip
-            run, counts = _class(replicas.polls_url, replicas.url, students, fault,
-                                 replicas.pids, quota)  # fmt: skip
+            fault = {
+                "shared": None,
+                "kill": lambda: _kill(replicas),
+                "restart": lambda: restart_postgres(replicas.polls_url),
+            }[name]
+            run, counts = _class(
+                replicas.polls_url, replicas.url, students, fault, replicas.pids, quota
+            )
     out = report(name, run, counts, reference, (load, os.getloadavg()[0]))
     if quota:
         out += "\n" + minimal_first_pages(students, quota)
@@ -465,10 +498,12 @@ def minimal_first_pages(sessions: int, quota: float) -> str:
         with cpu_quota([server.process.pid], quota):
             result = run_class(plan, server.url)
     s = summary(result)
-    return (f"  reference     {sessions} sessions opening the minimal Streamlit page (one slider, "
-            f"one Plotly chart) at the same share: all first pages after "
-            f"{s['all_first_pages_s']:.1f} s (p50 {s['first_p50_s']:.1f} s), errors "
-            f"{s['errors']}")  # fmt: skip
+    return (
+        f"  reference     {sessions} sessions opening the minimal Streamlit page (one slider, "
+        f"one Plotly chart) at the same share: all first pages after "
+        f"{s['all_first_pages_s']:.1f} s (p50 {s['first_p50_s']:.1f} s), errors "
+        f"{s['errors']}"
+    )
 
 
 def _class(db_url: str, url: str, students: int, fault, pids, quota) -> tuple[dict, tuple]:
@@ -493,9 +528,13 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("scenarios", nargs="*", default=["shared", "kill", "restart", "sqlite"])
     ap.add_argument("--students", type=int, default=300, help="on the replicas")
     ap.add_argument("--sqlite-students", type=int, default=100)
-    ap.add_argument("--cpu-quota", type=float, metavar="CORES",
-                    help="hold each server to this share of a core (0.078: Community Cloud's "
-                    "guarantee; needs root), and measure the minimal page at it too")  # fmt: skip
+    ap.add_argument(
+        "--cpu-quota",
+        type=float,
+        metavar="CORES",
+        help="hold each server to this share of a core (0.078: Community Cloud's "
+        "guarantee; needs root), and measure the minimal page at it too",
+    )
     args = ap.parse_args(argv)
     reference = machine_reference_ms()
     for name in args.scenarios:

@@ -140,10 +140,26 @@ def py_spy() -> str:
 
 async def record(pid: int, seconds: float, output: Path) -> asyncio.subprocess.Process:
     return await asyncio.create_subprocess_exec(
-        "taskset", "-c", "1", py_spy(), "record", "--pid", str(pid), "--rate", str(RATE),
-        "--format", "raw", "--output", str(output), "--duration", str(int(seconds)),
-        "--nonblocking", "--gil", stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )  # fmt: skip
+        "taskset",
+        "-c",
+        "1",
+        py_spy(),
+        "record",
+        "--pid",
+        str(pid),
+        "--rate",
+        str(RATE),
+        "--format",
+        "raw",
+        "--output",
+        str(output),
+        "--duration",
+        str(int(seconds)),
+        "--nonblocking",
+        "--gil",
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
 
 
 async def first_pages(plan: ClassPlan, url: str, pid: int, rounds: int, out: Path) -> int:

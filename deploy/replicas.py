@@ -51,10 +51,13 @@ PG_BIN = sorted(Path("/usr/lib/postgresql").glob("*/bin"))
 
 #: The flags every replica runs with (the rest is in .streamlit/config.toml).
 STREAMLIT_FLAGS = (
-    "--server.headless", "true",
-    "--browser.gatherUsageStats", "false",
-    "--server.fileWatcherType", "none",
-)  # fmt: skip
+    "--server.headless",
+    "true",
+    "--browser.gatherUsageStats",
+    "false",
+    "--server.fileWatcherType",
+    "none",
+)
 
 
 class StartError(RuntimeError):
@@ -86,10 +89,16 @@ def postgres_cluster(durable: bool = True) -> Iterator[str]:
     options = f"-p {port} -k {folder} -c listen_addresses=127.0.0.1"
     options += "" if durable else " -c fsync=off"
     try:
-        subprocess.run([*as_user, initdb, "-D", str(data), "-U", "polls", "--auth=trust"],
-                       check=True, capture_output=True)  # fmt: skip
-        subprocess.run([*run, "-o", options, "-w", "-l", str(folder / "log"), "start"],
-                       check=True, capture_output=True)  # fmt: skip
+        subprocess.run(
+            [*as_user, initdb, "-D", str(data), "-U", "polls", "--auth=trust"],
+            check=True,
+            capture_output=True,
+        )
+        subprocess.run(
+            [*run, "-o", options, "-w", "-l", str(folder / "log"), "start"],
+            check=True,
+            capture_output=True,
+        )
         yield f"postgresql+psycopg://polls@127.0.0.1:{port}"
     finally:
         subprocess.run([*run, "-m", "fast", "stop"], check=False, capture_output=True)
@@ -250,9 +259,18 @@ class Replicas:
     def _start_replica(self, i: int, secret: str) -> Process:
         port = self._replica_port(i)
         command = [
-            sys.executable, "-m", "streamlit", "run", "app.py", *STREAMLIT_FLAGS,
-            "--server.address", "127.0.0.1", "--server.port", str(port), *self.extra_args,
-        ]  # fmt: skip
+            sys.executable,
+            "-m",
+            "streamlit",
+            "run",
+            "app.py",
+            *STREAMLIT_FLAGS,
+            "--server.address",
+            "127.0.0.1",
+            "--server.port",
+            str(port),
+            *self.extra_args,
+        ]
         available = cores()
         if self.pin and shutil.which("taskset") and len(available) > 1:
             command = ["taskset", "-c", str(available[i % len(available)]), *command]
@@ -277,9 +295,14 @@ class Replicas:
         log = self.runtime / f"{name.replace(' ', '-')}.log"
         with open(log, "wb") as out:
             popen = subprocess.Popen(
-                command, cwd=self.root, env=env, stdin=subprocess.DEVNULL,
-                stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
-            )  # fmt: skip
+                command,
+                cwd=self.root,
+                env=env,
+                stdin=subprocess.DEVNULL,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
         return Process(name, popen, log, url)
 
     def _wait_healthy(self, processes: list[Process]) -> None:

@@ -31,14 +31,18 @@ def lesson() -> None:
 
     controls, right = st.columns([1.15, 2], gap="large")
     with controls:
-        key = state.param_widget(PAIR, st.selectbox, label="Draft and target",
-                                 format_func=fig.TITLES.get)  # fmt: skip
+        key = state.param_widget(
+            PAIR, st.selectbox, label="Draft and target", format_func=fig.TITLES.get
+        )
         gamma = state.param_widget(GAMMA, st.select_slider, label="Guesses per target call γ")
         cost = state.param_widget(
-            COST, st.select_slider, label="Draft step cost c", help="How long one step of the "
+            COST,
+            st.select_slider,
+            label="Draft step cost c",
+            help="How long one step of the "
             "draft takes, counted in target calls: at c = 0.1, ten draft steps cost as much as "
             "one target call.",
-        )  # fmt: skip
+        )
     yours = key == YOUR_PAIR
     if yours:
         with right:
@@ -50,9 +54,13 @@ def lesson() -> None:
     here = curve[gamma]
     with controls:  # α → words per call → speed-up, in a long text (the Playground's numbers)
         m = st.container(horizontal=True)
-        m.metric("Guesses kept α", percent(here.alpha), help="The chance that the target keeps "
-                 "a guess of the draft, on average in a long text; for your Playground pair, "
-                 "every time.")  # fmt: skip
+        m.metric(
+            "Guesses kept α",
+            percent(here.alpha),
+            help="The chance that the target keeps "
+            "a guess of the draft, on average in a long text; for your Playground pair, "
+            "every time.",
+        )
         formula = " (the simple formula, as on the Playground)" if yours else ""
         m.metric(
             "Words/call",
@@ -75,14 +83,20 @@ def lesson() -> None:
         state.param_widget(LENGTH, st.select_slider, label="Words to write")
     with middle:
         state.param_widget(
-            TEMPERATURE, st.select_slider, label="Temperature of both models",
+            TEMPERATURE,
+            st.select_slider,
+            label="Temperature of both models",
             help="Below 1 each model favours its likeliest words more, above 1 less; 0 is greedy "
             "decoding, always the likeliest word. Applied to both models, the text stays exact. "
             "Temperature, top-k and top-p follow Hugging Face's rules.",
-        )  # fmt: skip
-    last.button("New text", icon=":material/refresh:", width="stretch",
-                on_click=lambda: state.update(seed=state.current().next_seed()),
-                help="Write another text with the next seed (the sidebar shows it).")  # fmt: skip
+        )
+    last.button(
+        "New text",
+        icon=":material/refresh:",
+        width="stretch",
+        on_click=lambda: state.update(seed=state.current().next_seed()),
+        help="Write another text with the next seed (the sidebar shows it).",
+    )
     st.caption(note.fill(fig.PAIR_BLURBS[key]))
     st.markdown(fig.summary_sentence(curve, run, cost, note))
     if scenario.projector:
@@ -92,9 +106,14 @@ def lesson() -> None:
 
 
 def sections(
-    key: str, gamma: int, cost: float, temperature: float,
-    curve: tuple[WordsPerCall, ...], run: Decoding, words: tuple[str, ...],
-) -> None:  # fmt: skip
+    key: str,
+    gamma: int,
+    cost: float,
+    temperature: float,
+    curve: tuple[WordsPerCall, ...],
+    run: Decoding,
+    words: tuple[str, ...],
+) -> None:
     """The sections below the controls, as tabs: only the open one is drawn, so that a control
     redraws one section's charts, not all three sections' (benchmarks/README.md, "Instant")."""
     section, tabs = state.param_tabs(SECTION, DECODE_SECTIONS)

@@ -55,8 +55,15 @@ def real_array(x: object, name: str, what: str = "a number or an array of number
     return raw.astype(np.float64)
 
 
-def real(x: object, name: str, *, low: float = -math.inf, high: float = math.inf,
-         low_open: bool = False, high_open: bool = False) -> float:  # fmt: skip
+def real(
+    x: object,
+    name: str,
+    *,
+    low: float = -math.inf,
+    high: float = math.inf,
+    low_open: bool = False,
+    high_open: bool = False,
+) -> float:
     """A single finite real number in ``[low, high]`` (ends open on request)."""
     if isinstance(x, bool) or not isinstance(x, numbers.Real | np.ndarray):
         raise ValueError(f"{name} must be a number; got {short(x)}")

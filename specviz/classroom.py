@@ -50,15 +50,29 @@ _WHY_TITLES = {
 
 #: Every fixed question by key: "Why it's exact"'s, then the debate's claims.
 BANK: dict[str, Poll] = {
-    f"why.{q.key}": Poll(f"why.{q.key}", _WHY_TITLES.get(q.key, "Why it's exact"), q.prompt,
-                         q.options, q.answer, "", "pages/6_Why_its_exact.py")
+    f"why.{q.key}": Poll(
+        f"why.{q.key}",
+        _WHY_TITLES.get(q.key, "Why it's exact"),
+        q.prompt,
+        q.options,
+        q.answer,
+        "",
+        "pages/6_Why_its_exact.py",
+    )
     for q in QUESTIONS
 } | {
-    f"claim.{key}": Poll(f"claim.{key}", f"The debate: {name}", f"“{CLAIM_WORDS[key][0]}”",
-                         ("Agree", "Disagree"), None, CLAIM_WORDS[key][1],
-                         "pages/9_The_debate.py", (("claim", key),))
+    f"claim.{key}": Poll(
+        f"claim.{key}",
+        f"The debate: {name}",
+        f"“{CLAIM_WORDS[key][0]}”",
+        ("Agree", "Disagree"),
+        None,
+        CLAIM_WORDS[key][1],
+        "pages/9_The_debate.py",
+        (("claim", key),),
+    )
     for key, name in CLAIMS.items()
-}  # fmt: skip
+}
 
 _ALPHA_KEY = re.compile(r"alpha:([0-9,]{1,60}):([0-9,]{1,60})")
 
@@ -92,8 +106,14 @@ def _alpha_poll(key: str) -> Poll:
     # Distractors a learner reaches by a wrong idea: the chance two independent draws agree
     # (Σ {T}·{D}), the bucket's share (1 − α), and α moved; each kept only if it reads
     # differently from α and from the others.
-    wrong = (float(np.dot(one.p, one.q)), 1 - alpha, alpha / 2, (1 + alpha) / 2,
-             min(1.0, alpha + 0.2), max(0.0, alpha - 0.2))  # fmt: skip
+    wrong = (
+        float(np.dot(one.p, one.q)),
+        1 - alpha,
+        alpha / 2,
+        (1 + alpha) / 2,
+        min(1.0, alpha + 0.2),
+        max(0.0, alpha - 0.2),
+    )
     shown = {_percent(alpha): alpha}
     for x in wrong:
         if len(shown) < 4:

@@ -128,8 +128,10 @@ def _check_run(gamma: object, n_tokens: object) -> tuple[int, int]:
     g = whole(gamma, "gamma (drafts per target call)", maximum=MAX_DECODE_GAMMA)
     n = whole(n_tokens, "n_tokens", minimum=1, maximum=MAX_DECODE_TOKENS)
     if n * (g + 1) > MAX_DECODE_WORK:
-        raise ValueError(f"n_tokens x (gamma + 1) = {n * (g + 1):,} model steps is more than "
-                         f"one run takes ({MAX_DECODE_WORK:,})")  # fmt: skip
+        raise ValueError(
+            f"n_tokens x (gamma + 1) = {n * (g + 1):,} model steps is more than "
+            f"one run takes ({MAX_DECODE_WORK:,})"
+        )
     return g, n
 
 
@@ -153,8 +155,10 @@ def decode(pair: DecodingPair, *, gamma: int, n_tokens: int, seed: SeedLike = No
     size = pair.step.p.shape[1]
     # Python lists and bisect: the same comparisons as np.searchsorted, without numpy's cost
     # per call. The one mapping from a uniform to a word (sampling.inverse_cdf), row by row.
-    tables = {name: tuple(x.ravel().tolist() for x in _cumulative(getattr(pair.step, name)))
-              for name in ("p", "q", "bucket_weights")}  # fmt: skip
+    tables = {
+        name: tuple(x.ravel().tolist() for x in _cumulative(getattr(pair.step, name)))
+        for name in ("p", "q", "bucket_weights")
+    }
     follow, p, q = (x.ravel().tolist() for x in (pair.follow, pair.step.p, pair.step.q))
     random = rng.random
 
@@ -192,21 +196,36 @@ def _record(one: OneTokenStep, g: int, n: int, calls: list) -> Decoding:
     said = np.concatenate([[w for _, w in c[0][: c[1]]] + [c[2]] for c in calls])
     origin = np.concatenate([[Origin.ACCEPTED] * k + [o] for _, k, _, o in calls])
     arrays = {
-        "tokens": said[:n].astype(np.int64), "origin": origin[:n].astype(np.int8),
-        "call_of": np.repeat(np.arange(len(calls)), kept + 1)[:n], "drafts": drafts,
+        "tokens": said[:n].astype(np.int64),
+        "origin": origin[:n].astype(np.int8),
+        "call_of": np.repeat(np.arange(len(calls)), kept + 1)[:n],
+        "drafts": drafts,
         "verdict": np.sign(kept[:, None] - np.arange(g)).astype(np.int8),  # 1, then 0, then -1
-        "keep_chance": one.accept[where, drafts], "draft_p": one.p[where, drafts],
-        "draft_q": one.q[where, drafts], "accepted_per_call": kept, "final_word": finals,
+        "keep_chance": one.accept[where, drafts],
+        "draft_p": one.p[where, drafts],
+        "draft_q": one.q[where, drafts],
+        "accepted_per_call": kept,
+        "final_word": finals,
         "final_origin": origins.astype(np.int8),
-    }  # fmt: skip
-    return Decoding(**{k: _frozen(v) for k, v in arrays.items()}, gamma=g, n_tokens=n,
-                    target_calls=len(calls), draft_calls=len(calls) * g)  # fmt: skip
+    }
+    return Decoding(
+        **{k: _frozen(v) for k, v in arrays.items()},
+        gamma=g,
+        n_tokens=n,
+        target_calls=len(calls),
+        draft_calls=len(calls) * g,
+    )
 
 
 def speculative_decode(
-    target: ArrayLike, draft: ArrayLike, *, gamma: int, n_tokens: int, start: int = 0,
+    target: ArrayLike,
+    draft: ArrayLike,
+    *,
+    gamma: int,
+    n_tokens: int,
+    start: int = 0,
     seed: SeedLike = None,
-) -> Decoding:  # fmt: skip
+) -> Decoding:
     """Write ``n_tokens`` words after word ``start`` with ``gamma`` guesses per call
     (:func:`decode`) from (V, V) first-order chains ``target`` and ``draft`` (row ``i``: after
     word ``i``); the words follow the target exactly.
@@ -258,8 +277,9 @@ def decode_batch(
     pair, (g, n) = _pair(pair), _check_run(gamma, n_tokens)
     r = whole(runs, "runs", minimum=1, maximum=MAX_BATCH_WORK)
     if r * n * (g + 1) > MAX_BATCH_WORK:
-        raise ValueError(f"runs x n_tokens x (gamma + 1) is more than a batch takes "
-                         f"({MAX_BATCH_WORK:,})")  # fmt: skip
+        raise ValueError(
+            f"runs x n_tokens x (gamma + 1) is more than a batch takes ({MAX_BATCH_WORK:,})"
+        )
     rng = generator(seed)
     one = pair.step
     guess, final = _sampler(one.q), _sampler(one.bucket_weights, one.p)  # bucket, then bonus
@@ -346,8 +366,10 @@ def _kernels(pair: DecodingPair, gamma: int) -> tuple[np.ndarray, list[np.ndarra
         seen[frontier] = True
     order = np.r_[pair.start, np.flatnonzero(seen & (np.arange(pair.size) != pair.start))]
     if order.size > MAX_DECODE_CONTEXTS:
-        raise ValueError(f"the target reaches {order.size:,} contexts from the start; an exact "
-                         f"prediction takes at most {MAX_DECODE_CONTEXTS:,}")  # fmt: skip
+        raise ValueError(
+            f"the target reaches {order.size:,} contexts from the start; an exact "
+            f"prediction takes at most {MAX_DECODE_CONTEXTS:,}"
+        )
     # Each entry's context among them (-1 where the target cannot say the word).
     index = np.full(pair.size, -1)
     index[order] = np.arange(order.size)
@@ -382,8 +404,10 @@ def curve(pair: DecodingPair, *, top: int) -> tuple[WordsPerCall, ...]:
 def _predict(pair: DecodingPair, gammas: Sequence[int]) -> tuple[WordsPerCall, ...]:
     order, powers, (r, p) = _kernels(pair, max(gammas))
     if len(gammas) * order.size**3 > MAX_CURVE_WORK:
-        raise ValueError(f"{len(gammas)} values of gamma over {order.size} contexts is more "
-                         f"than a curve takes ({MAX_CURVE_WORK:,})")  # fmt: skip
+        raise ValueError(
+            f"{len(gammas)} values of gamma over {order.size} contexts is more "
+            f"than a curve takes ({MAX_CURVE_WORK:,})"
+        )
     tails = _snap(np.array([power.sum(axis=1) for power in powers]))  # (M^k 1)[s]
     text = _long_run(p)  # the target's own chain: where the words of a long text are written
     alpha = float(_snap(np.clip(text @ pair.step.alpha[order], 0.0, 1.0)))
@@ -397,8 +421,16 @@ def _predict(pair: DecodingPair, gammas: Sequence[int]) -> tuple[WordsPerCall, .
         kept = visits[:-1].sum(axis=0) @ pair.step.kept[order]  # no guess is kept at gamma = 0
         iid, written = float(expected_tokens_per_step(alpha, g)), visits.sum(0) @ pair.step.p[order]
         arrays = (law / law.sum(), in_a_row, written, kept)
-        out.append(WordsPerCall(g, *map(_frozen, arrays[:2]), float(in_a_row.sum()), alpha, iid,
-                                *map(_frozen, arrays[2:])))  # fmt: skip
+        out.append(
+            WordsPerCall(
+                g,
+                *map(_frozen, arrays[:2]),
+                float(in_a_row.sum()),
+                alpha,
+                iid,
+                *map(_frozen, arrays[2:]),
+            )
+        )
     return tuple(out)
 
 
@@ -446,21 +478,28 @@ class ReportedSpeedup:
 LEVIATHAN_TABLE2: tuple[ReportedSpeedup, ...] = tuple(
     ReportedSpeedup("Leviathan et al. 2023, Table 2", setting, draft, g, a, s, s)
     for setting, draft, g, a, s in (
-        ("En→De, T=0", "T5-small", 7, 0.75, 3.4), ("En→De, T=0", "T5-base", 7, 0.80, 2.8),
-        ("En→De, T=0", "T5-large", 7, 0.82, 1.7), ("En→De, T=1", "T5-small", 7, 0.62, 2.6),
-        ("En→De, T=1", "T5-base", 5, 0.68, 2.4), ("En→De, T=1", "T5-large", 3, 0.71, 1.4),
-        ("CNN/DM, T=0", "T5-small", 5, 0.65, 3.1), ("CNN/DM, T=0", "T5-base", 5, 0.73, 3.0),
-        ("CNN/DM, T=0", "T5-large", 3, 0.74, 2.2), ("CNN/DM, T=1", "T5-small", 5, 0.53, 2.3),
-        ("CNN/DM, T=1", "T5-base", 3, 0.55, 2.2), ("CNN/DM, T=1", "T5-large", 3, 0.56, 1.7),
+        ("En→De, T=0", "T5-small", 7, 0.75, 3.4),
+        ("En→De, T=0", "T5-base", 7, 0.80, 2.8),
+        ("En→De, T=0", "T5-large", 7, 0.82, 1.7),
+        ("En→De, T=1", "T5-small", 7, 0.62, 2.6),
+        ("En→De, T=1", "T5-base", 5, 0.68, 2.4),
+        ("En→De, T=1", "T5-large", 3, 0.71, 1.4),
+        ("CNN/DM, T=0", "T5-small", 5, 0.65, 3.1),
+        ("CNN/DM, T=0", "T5-base", 5, 0.73, 3.0),
+        ("CNN/DM, T=0", "T5-large", 3, 0.74, 2.2),
+        ("CNN/DM, T=1", "T5-small", 5, 0.53, 2.3),
+        ("CNN/DM, T=1", "T5-base", 3, 0.55, 2.2),
+        ("CNN/DM, T=1", "T5-large", 3, 0.56, 1.7),
     )
-)  # fmt: skip
+)
 
 #: Ranges quoted without an α: the comments under the article that started SpecViz (no
 #: setting given), Leviathan et al.'s abstract (T5-XXL against the standard T5X implementation)
 #: and Chen et al. 2023 (K = 4, a draft step 1.8 ms against the target's 14.1 ms).
 RANGES: tuple[ReportedSpeedup, ...] = (
-    ReportedSpeedup("the article's comments", "no model or setting given", "?", None, None, 1.8,
-                    2.5),
+    ReportedSpeedup(
+        "the article's comments", "no model or setting given", "?", None, None, 1.8, 2.5
+    ),
     ReportedSpeedup("Leviathan et al. 2023", "T5-XXL 11B, T5X, TPU-v4", "T5", None, None, 2, 3),
     ReportedSpeedup("Chen et al. 2023", "Chinchilla 70B, TPU-v4", "4B draft", 4, None, 2, 2.5),
-)  # fmt: skip
+)

@@ -147,8 +147,9 @@ def toy_check(temperature: float, gamma: int) -> tuple[Measured, ...]:
         pair = toy_pair(key, temperature)
         predicted = words_per_call(pair, gamma=gamma)
         exact = expected_calls(pair, gamma=gamma, n_tokens=CHECK_WORDS)
-        calls = decode_batch(pair, gamma=gamma, n_tokens=CHECK_WORDS, runs=CHECK_RUNS,
-                             seed=CHECK_SEED).calls  # fmt: skip
+        calls = decode_batch(
+            pair, gamma=gamma, n_tokens=CHECK_WORDS, runs=CHECK_RUNS, seed=CHECK_SEED
+        ).calls
         error = calls.std(ddof=1) / np.sqrt(calls.size)
         rows.append(Measured(key, predicted, exact, calls.mean(), error))
     return tuple(rows)

@@ -211,8 +211,11 @@ def clean_label(text: str) -> str:
     """A vocabulary word safe to show anywhere (typed or from a link): nothing HTML or Markdown
     reads, at most :data:`~specviz.limits.MAX_LABEL` characters as a reader counts them."""
     text = unicodedata.normalize("NFKC", _text(text, "text"))
-    text = "".join(c for c in text if c.isalnum() or c in " '-.!?" or _extends(c)
-                   or unicodedata.category(c) == "So")  # fmt: skip
+    text = "".join(
+        c
+        for c in text
+        if c.isalnum() or c in " '-.!?" or _extends(c) or unicodedata.category(c) == "So"
+    )
     text = " ".join(unicodedata.normalize("NFKC", text).split())  # joined anew: composed again
     start = next((i for i, c in enumerate(text) if c != " " and not _extends(c)), len(text))
     kept = _graphemes(text[start : start + _LABEL_CODES + 1])[:MAX_LABEL]  # no lone mark first

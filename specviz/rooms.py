@@ -100,8 +100,13 @@ def purge(eng: Engine) -> None:
     """Delete rooms, and their answers, older than a room's lifetime, and misses out of date."""
     old = {"t": time.time() - ROOM_LIFETIME_S, "m": time.time() - JOIN_WINDOW_S}
     with eng.begin() as db:
-        db.execute(text("DELETE FROM polls_answers WHERE created < :t OR code IN "
-                        "(SELECT code FROM polls_rooms WHERE created < :t)"), old)  # fmt: skip
+        db.execute(
+            text(
+                "DELETE FROM polls_answers WHERE created < :t OR code IN "
+                "(SELECT code FROM polls_rooms WHERE created < :t)"
+            ),
+            old,
+        )
         db.execute(text("DELETE FROM polls_rooms WHERE created < :t"), old)
         db.execute(text("DELETE FROM polls_misses WHERE created < :m"), old)
 
@@ -113,11 +118,17 @@ def start_room(eng: Engine, key: str) -> str:
         code = classroom.new_code()
         with eng.begin() as db:
             made = db.execute(
-                text("INSERT INTO polls_rooms (code, key_hash, question, round, revealed, "
-                     "created) VALUES (:c, :h, :q, 1, 0, :t) ON CONFLICT DO NOTHING"),
-                {"c": code, "h": classroom.key_hash(key), "q": next(iter(classroom.BANK)),
-                 "t": time.time()},
-            )  # fmt: skip
+                text(
+                    "INSERT INTO polls_rooms (code, key_hash, question, round, revealed, "
+                    "created) VALUES (:c, :h, :q, 1, 0, :t) ON CONFLICT DO NOTHING"
+                ),
+                {
+                    "c": code,
+                    "h": classroom.key_hash(key),
+                    "q": next(iter(classroom.BANK)),
+                    "t": time.time(),
+                },
+            )
         if made.rowcount == 1:
             return code
     raise RuntimeError("no free room code")  # pragma: no cover
@@ -135,13 +146,15 @@ def room(eng: Engine, code: str, address: str | None = None, voter: str = "") ->
     who = {"a": hashed, "t": now, "s": now - JOIN_WINDOW_S}
     with eng.connect() as db:  # one statement: the address's misses, and the room if any
         row = db.execute(
-            text("SELECT (SELECT COUNT(*) FROM polls_misses WHERE address = :a AND created >= :s), "
-                 "r.code, key_hash, r.question, r.round, revealed, choice FROM (SELECT 1) AS one "
-                 "LEFT JOIN polls_rooms r ON r.code = :c AND r.created >= :r "
-                 "LEFT JOIN polls_answers a ON a.code = r.code AND a.round = r.round "
-                 "AND voter = :v"),
+            text(
+                "SELECT (SELECT COUNT(*) FROM polls_misses WHERE address = :a AND created >= :s), "
+                "r.code, key_hash, r.question, r.round, revealed, choice FROM (SELECT 1) AS one "
+                "LEFT JOIN polls_rooms r ON r.code = :c AND r.created >= :r "
+                "LEFT JOIN polls_answers a ON a.code = r.code AND a.round = r.round "
+                "AND voter = :v"
+            ),
             who | {"c": code, "r": now - ROOM_LIFETIME_S, "v": voter},
-        ).one()  # fmt: skip
+        ).one()
     if address and row[0] >= JOIN_MISSES_PER_ADDRESS:
         raise ValueError(REFUSED)
     if row[1] is not None:
@@ -158,8 +171,11 @@ def lecture(eng: Engine, code: str, key: str, action: str, question: str = "") -
     new round, or "reveal" the answer; False, and nothing changed, if ``key`` is not the room's."""
     if action == "ask":
         classroom.poll(question)  # only a question SpecViz asks
-    sql = {"ask": "question = :q, round = round + 1, revealed = 0", "reveal": "revealed = 1",
-           "again": "round = round + 1, revealed = 0"}[action]  # fmt: skip
+    sql = {
+        "ask": "question = :q, round = round + 1, revealed = 0",
+        "reveal": "revealed = 1",
+        "again": "round = round + 1, revealed = 0",
+    }[action]
     with eng.begin() as db:
         done = db.execute(
             text(f"UPDATE polls_rooms SET {sql} WHERE code = :c AND key_hash = :h"),
@@ -181,10 +197,12 @@ def answer(eng: Engine, code: str, voter: str, round_: int, choice: object) -> N
     value = classroom.check_choice(classroom.poll(now.question), choice)
     with eng.begin() as db:
         done = db.execute(
-            text("INSERT INTO polls_answers (code, round, voter, question, choice, created) "
-                 "VALUES (:c, :r, :v, :q, :x, :t) ON CONFLICT DO NOTHING"),
+            text(
+                "INSERT INTO polls_answers (code, round, voter, question, choice, created) "
+                "VALUES (:c, :r, :v, :q, :x, :t) ON CONFLICT DO NOTHING"
+            ),
             {"c": code, "r": round_, "v": voter, "q": now.question, "x": value, "t": time.time()},
-        )  # fmt: skip
+        )
     if done.rowcount != 1:
         raise ValueError("You have already answered this round; your first answer counts.")
 
@@ -192,9 +210,13 @@ def answer(eng: Engine, code: str, voter: str, round_: int, choice: object) -> N
 def counts(eng: Engine, code: str, round_: int, question: str) -> tuple[int, ...]:
     """How many answered each option of ``question`` in round ``round_``."""
     with eng.connect() as db:
-        by_choice = dict(db.execute(
-            text("SELECT choice, COUNT(*) FROM polls_answers WHERE code = :c AND round = :r "
-                 "AND question = :q GROUP BY choice"),
-            {"c": code, "r": round_, "q": question},
-        ).all())  # fmt: skip
+        by_choice = dict(
+            db.execute(
+                text(
+                    "SELECT choice, COUNT(*) FROM polls_answers WHERE code = :c AND round = :r "
+                    "AND question = :q GROUP BY choice"
+                ),
+                {"c": code, "r": round_, "q": question},
+            ).all()
+        )
     return tuple(int(by_choice.get(i, 0)) for i in range(len(classroom.poll(question).options)))

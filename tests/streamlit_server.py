@@ -163,14 +163,23 @@ class StreamlitServer:
 
     def command(self) -> list[str]:
         return [
-            sys.executable, "-m", "streamlit", "run", self.script,
-            "--server.headless", "true",
-            "--server.address", "127.0.0.1",
-            "--server.port", str(self.port),
-            "--browser.gatherUsageStats", "false",
-            "--server.fileWatcherType", "none",
+            sys.executable,
+            "-m",
+            "streamlit",
+            "run",
+            self.script,
+            "--server.headless",
+            "true",
+            "--server.address",
+            "127.0.0.1",
+            "--server.port",
+            str(self.port),
+            "--browser.gatherUsageStats",
+            "false",
+            "--server.fileWatcherType",
+            "none",
             *self.extra_args,
-        ]  # fmt: skip
+        ]
 
     def output(self) -> str:
         """What the server wrote so far (stdout, then stderr)."""
@@ -210,9 +219,13 @@ class StreamlitServer:
         t0 = time.perf_counter()
         with open(log / "stdout", "wb") as out, open(log / "stderr", "wb") as err:
             self.process = subprocess.Popen(
-                self.command(), cwd=self.root, env=env,
-                stdin=subprocess.DEVNULL, stdout=out, stderr=err,
-            )  # fmt: skip
+                self.command(),
+                cwd=self.root,
+                env=env,
+                stdin=subprocess.DEVNULL,
+                stdout=out,
+                stderr=err,
+            )
         deadline = t0 + self.startup_timeout
         health = f"{self.url}/_stcore/health"
         while True:

@@ -48,11 +48,12 @@ SCRIPTS = all_scripts()
 def cases(seats: tuple) -> list:
     """(page, seat) pairs in the xdist group of their visit (tests/visits.py)."""
     return [
-        pytest.param(script, seat, id=f"{page_id(script)}-{seat.name}",
-                     marks=visits.group(script, seat))
+        pytest.param(
+            script, seat, id=f"{page_id(script)}-{seat.name}", marks=visits.group(script, seat)
+        )
         for script in SCRIPTS
         for seat in seats
-    ]  # fmt: skip
+    ]
 
 
 @pytest.mark.browser

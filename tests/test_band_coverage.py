@@ -58,8 +58,9 @@ def exact_tvs(p: np.ndarray, sizes: list[int], runs: int, seed: int) -> dict[int
         draws = np.minimum(np.searchsorted(cdf, u * cdf[-1], side="right"), p.size - 1)
         for n in small:
             # Σ_x |c_x/n - p_x| over the words a run drew, plus p_x for every word it did not.
-            keys, counts = np.unique(draws[:, :n] + p.size * np.arange(runs)[:, None],
-                                     return_counts=True)  # fmt: skip
+            keys, counts = np.unique(
+                draws[:, :n] + p.size * np.arange(runs)[:, None], return_counts=True
+            )
             run, word = np.divmod(keys, p.size)
             seen = np.abs(counts / n - p[word]) - p[word]
             out[n] = 0.5 * (1.0 + np.bincount(run, weights=seen, minlength=runs))

@@ -92,8 +92,12 @@ def test_deep_link_as_first_visit(request, browser, fresh_streamlit_server, head
         # A view draws its own headings once its script has loaded, which on a server's first
         # visit under load can come after the charts: wait for them as long as a visit may.
         with contextlib.suppress(AssertionError):
-            poll(page, lambda: page.locator(HEADINGS).all_inner_texts() == later.headings,
-                 "the later visit's headings", timeout_ms=15_000)  # fmt: skip
+            poll(
+                page,
+                lambda: page.locator(HEADINGS).all_inner_texts() == later.headings,
+                "the later visit's headings",
+                timeout_ms=15_000,
+            )
         first = shows(page, watcher)
     finally:
         context.close()

@@ -66,9 +66,15 @@ def test_a_deep_link_restores_every_setting_on_a_fresh_server(page, fresh_stream
     for label, value in (shown | {"Words to write": "30"}).items():
         assert slider(page, label).get_attribute("aria-valuetext") == value
     box = page.get_by_test_id("stSelectbox")
-    shown = box.inner_text() + " " + " ".join(box.locator("input").evaluate_all(
-        "inputs => inputs.map(i => i.value + ' ' + (i.getAttribute('aria-label') || ''))"
-    ))  # fmt: skip
+    shown = (
+        box.inner_text()
+        + " "
+        + " ".join(
+            box.locator("input").evaluate_all(
+                "inputs => inputs.map(i => i.value + ' ' + (i.getAttribute('aria-label') || ''))"
+            )
+        )
+    )
     assert "A strong draft" in shown, shown
     run, long = toy_run("strong", 0.7, 6, 30, 5), toy_curve("strong", 0.7)[6]
     assert metric(page, "Words/call") == f"{decimal(long.long_run, 2)}"
@@ -113,8 +119,12 @@ def test_the_timeline_replays_without_the_server(page, streamlit_server) -> None
     total, runs = calls.count(), len(watcher.finished)
     frame.locator(".play").click()
     poll(page, lambda: 0 < frame.locator(".calls li:not(.hidden)").count() < total, "a replay")
-    poll(page, lambda: frame.locator(".calls li:not(.hidden)").count() == total, "the end",
-         timeout_ms=total * 650 + 5_000)  # fmt: skip
+    poll(
+        page,
+        lambda: frame.locator(".calls li:not(.hidden)").count() == total,
+        "the end",
+        timeout_ms=total * 650 + 5_000,
+    )
     poll(page, lambda: frame.locator(".play").inner_text().startswith("▶"), "the replay's end")
     assert len(watcher.finished) == runs, "the replay asked the server for a rerun"
 
@@ -184,8 +194,10 @@ def test_projector_shows_gamma_and_its_chart_without_scrolling(
         watcher = open_app(page, f"{streamlit_server}{PATH}?projector=1")
         wait_for_charts(page)
         assert_clean(page, watcher)
-        for name, box in (("the γ slider", slider(page, GAMMA_LABEL).bounding_box()),
-                          ("the γ chart", page.locator(CHART).bounding_box())):  # fmt: skip
+        for name, box in (
+            ("the γ slider", slider(page, GAMMA_LABEL).bounding_box()),
+            ("the γ chart", page.locator(CHART).bounding_box()),
+        ):
             assert box and box["y"] >= 0 and box["y"] + box["height"] <= height, (name, box)
             assert box["x"] >= 0 and box["x"] + box["width"] <= width, (name, box)
         page.screenshot(path=screenshot_dir / f"many_words_projector_{width}x{height}.png")
@@ -199,10 +211,14 @@ def test_projector_shows_gamma_and_its_chart_without_scrolling(
 
 @pytest.mark.parametrize(
     ("viewport", "query"),
-    [((1280, 800), {}), ((390, 844), {"pair": "yours", "section": "theory"}),
-     ((1280, 800), {"projector": "1", "section": "theory"}), ((390, 844), {"section": "pays"})],
+    [
+        ((1280, 800), {}),
+        ((390, 844), {"pair": "yours", "section": "theory"}),
+        ((1280, 800), {"projector": "1", "section": "theory"}),
+        ((390, 844), {"section": "pays"}),
+    ],
     ids=["laptop", "phone-yours-theory", "projector-theory", "phone-pays"],
-)  # fmt: skip
+)
 def test_charts_fit_their_column(browser, streamlit_server, viewport, query) -> None:
     """Every chart (title, legend and plot) is drawn inside the page: none sticks out of its
     column, none makes the page scroll sideways (each section is a tab: charts of two)."""

@@ -28,10 +28,13 @@ from specviz.ui.page import PAGES
 pytestmark = pytest.mark.browser
 
 CASES = [
-    pytest.param(info, id=page_id(REPO_ROOT / info.script),
-                 marks=visits.group(REPO_ROOT / info.script, LAPTOP))
+    pytest.param(
+        info,
+        id=page_id(REPO_ROOT / info.script),
+        marks=visits.group(REPO_ROOT / info.script, LAPTOP),
+    )
     for info in PAGES
-]  # fmt: skip
+]
 
 
 @pytest.mark.parametrize("info", CASES)
@@ -58,7 +61,9 @@ def test_the_arrows_keep_the_focus_on_the_claim_they_open(page, streamlit_server
     for key, claim in steps:
         with rerun_waiter(page):
             page.keyboard.press(key)
-        focused = page.evaluate("() => document.activeElement.getAttribute('role') + ' ' + "
-                                "document.activeElement.innerText.trim()")  # fmt: skip
+        focused = page.evaluate(
+            "() => document.activeElement.getAttribute('role') + ' ' + "
+            "document.activeElement.innerText.trim()"
+        )
         assert focused == f"tab {CLAIMS[claim]}", (key, claim)
         assert link_params(page.url).get("claim", claims[0]) == claim

@@ -40,9 +40,21 @@ def load_module(page) -> None:
 #: two letters, a rainbow flag, skin tones), letters with marks (Latin, Hebrew, Devanagari,
 #: Thai), and scripts of one code point a letter.
 READ_AS_ONE = [
-    "👩‍💻 coder", "👨‍👩‍👧", "👩‍🍕👩‍🍕", "🇫🇷🇩🇪", "🏳️‍🌈!", "👋🏽👋🏿", "q̃q̃", "ñandú",
-    "שָׁלוֹם", "किताब", "ที่นี่", "日本語", "ĉu-ŝi", "x̣̂y",
-]  # fmt: skip
+    "👩‍💻 coder",
+    "👨‍👩‍👧",
+    "👩‍🍕👩‍🍕",
+    "🇫🇷🇩🇪",
+    "🏳️‍🌈!",
+    "👋🏽👋🏿",
+    "q̃q̃",
+    "ñandú",
+    "שָׁלוֹם",
+    "किताब",
+    "ที่นี่",
+    "日本語",
+    "ĉu-ŝi",
+    "x̣̂y",
+]
 
 
 def test_words_are_counted_and_cut_as_the_core_counts_them(page) -> None:

@@ -362,8 +362,10 @@ def tag_problems(shown: dict) -> list[str]:
     for k, tag in enumerate(shown["tags"]):
         where, strip = tag["box"], tag["strip"]
         if where["left"] < max(0, strip["left"]) - 1 or where["right"] > strip["right"] + 1:
-            problems.append(f"{tag['text']!r} spans {where['left']:.0f}..{where['right']:.0f}, "
-                            f"its strip {strip['left']:.0f}..{strip['right']:.0f}")  # fmt: skip
+            problems.append(
+                f"{tag['text']!r} spans {where['left']:.0f}..{where['right']:.0f}, "
+                f"its strip {strip['left']:.0f}..{strip['right']:.0f}"
+            )
         for other in shown["texts"] + shown["tags"][k + 1 :]:
             if _overlap(where, other["box"]):
                 problems.append(f"{tag['text']!r} is drawn over {other['text']!r}")

@@ -198,8 +198,12 @@ async def _simulated_class(url: str, code: str) -> list:
         await asyncio.gather(*(bench_polls.join(client, s, url, code, far) for s in class_))
         t0 = time.perf_counter()
         rngs = [random.Random(f"class-{s.index}") for s in class_]
-        await asyncio.gather(*(bench_polls.answer(client, s, url, code, t0, r)
-                               for s, r in zip(class_, rngs, strict=True)))  # fmt: skip
+        await asyncio.gather(
+            *(
+                bench_polls.answer(client, s, url, code, t0, r)
+                for s, r in zip(class_, rngs, strict=True)
+            )
+        )
     return class_
 
 

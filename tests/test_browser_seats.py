@@ -25,11 +25,15 @@ FOLDED = [info for info in PAGES if all(info.fold)]
 def cases(infos: list, seats: tuple) -> list:
     """(page, seat) pairs in the xdist group of their visit (tests/visits.py)."""
     return [
-        pytest.param(info, seat, id=f"{info.label}-{seat.width}x{seat.height}",
-                     marks=visits.group(REPO_ROOT / info.script, seat))
+        pytest.param(
+            info,
+            seat,
+            id=f"{info.label}-{seat.width}x{seat.height}",
+            marks=visits.group(REPO_ROOT / info.script, seat),
+        )
         for info in infos
         for seat in seats
-    ]  # fmt: skip
+    ]
 
 
 @pytest.mark.parametrize(("info", "seat"), cases(FOLDED, (PROJECTOR, PROJECTOR_720)))

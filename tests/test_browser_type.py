@@ -37,10 +37,13 @@ LEAST = 24.0
 LEAST_INDEX = 20.0
 
 CASES = [
-    pytest.param(info, id=page_id(REPO_ROOT / info.script),
-                 marks=visits.group(REPO_ROOT / info.script, PROJECTOR))
+    pytest.param(
+        info,
+        id=page_id(REPO_ROOT / info.script),
+        marks=visits.group(REPO_ROOT / info.script, PROJECTOR),
+    )
     for info in PAGES
-]  # fmt: skip
+]
 
 
 @pytest.mark.parametrize("info", CASES)

@@ -70,9 +70,19 @@ def test_what_is_alpha_here_has_the_computed_answer_and_three_distractors() -> N
 
 @pytest.mark.parametrize(
     "key",
-    ["", "why.nope", "claim.nope", "alpha:1,2:1,2", "alpha:0,0,0:1,1,1", "alpha:1,2,3:1,2",
-     "alpha:101,0,0:1,1,1", "alpha:1,2,3:1,2,3:4", "<script>", "x" * 300],
-)  # fmt: skip
+    [
+        "",
+        "why.nope",
+        "claim.nope",
+        "alpha:1,2:1,2",
+        "alpha:0,0,0:1,1,1",
+        "alpha:1,2,3:1,2",
+        "alpha:101,0,0:1,1,1",
+        "alpha:1,2,3:1,2,3:4",
+        "<script>",
+        "x" * 300,
+    ],
+)
 def test_a_question_not_in_the_app_is_refused(key: str) -> None:
     with pytest.raises(ValueError):
         classroom.poll(key)

@@ -360,8 +360,9 @@ def chains(draw) -> tuple[np.ndarray, np.ndarray, int]:
     return matrix(), matrix(), draw(st.integers(0, 6))
 
 
-@settings(max_examples=40, deadline=None, derandomize=True,
-          suppress_health_check=[HealthCheck.too_slow])  # fmt: skip
+@settings(
+    max_examples=40, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
+)
 @given(chains())
 def test_random_chains_keep_every_invariant(case) -> None:
     target, draft, gamma = case
@@ -381,8 +382,9 @@ def test_random_chains_keep_every_invariant(case) -> None:
         context = word
 
 
-@settings(max_examples=15, deadline=None, derandomize=True,
-          suppress_health_check=[HealthCheck.too_slow])  # fmt: skip
+@settings(
+    max_examples=15, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
+)
 @given(chains())
 def test_random_chains_emit_the_target_law(case) -> None:
     """On every generated pair: 40,000 runs, the first two words against P[0, a]·P[a, b], and
@@ -498,13 +500,16 @@ def test_too_much_work_is_refused_up_front() -> None:
         words_per_call(decoding_pair(big, big), gamma=1)
 
 
-@pytest.mark.parametrize("call", [
-    lambda: decode(P, gamma=2, n_tokens=3),
-    lambda: decode_batch(P, gamma=2, n_tokens=3, runs=2),
-    lambda: words_per_call(P, gamma=2),
-    lambda: curve(P, top=2),
-    lambda: expected_calls(P, gamma=2, n_tokens=3),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: decode(P, gamma=2, n_tokens=3),
+        lambda: decode_batch(P, gamma=2, n_tokens=3, runs=2),
+        lambda: words_per_call(P, gamma=2),
+        lambda: curve(P, top=2),
+        lambda: expected_calls(P, gamma=2, n_tokens=3),
+    ],
+)
 def test_pair_functions_want_a_pair(call) -> None:
     with pytest.raises(ValueError, match="pair"):
         call()

@@ -39,8 +39,9 @@ STYLES = [
 def sent_spec(chart) -> dict:
     """A chart's spec as the browser gets it: the datasets Streamlit moved out, put back."""
     spec = json.loads(chart.proto.spec)
-    datasets = {d.name: pa.ipc.open_stream(d.data.data).read_all().to_pylist()
-                for d in chart.proto.datasets}  # fmt: skip
+    datasets = {
+        d.name: pa.ipc.open_stream(d.data.data).read_all().to_pylist() for d in chart.proto.datasets
+    }
     return spec | ({"datasets": datasets} if datasets else {})
 
 

@@ -249,9 +249,15 @@ def test_captions_quote_the_steps_numbers_for_every_word() -> None:
 
 @pytest.mark.parametrize(
     ("speedup", "verdict"),
-    [(0.994, "slower than"), (0.996, "as fast as"), (1.0, "as fast as"), (1.004, "as fast as"),
-     (1.006, "faster than"), (0.0, "slower than")],
-)  # fmt: skip
+    [
+        (0.994, "slower than"),
+        (0.996, "as fast as"),
+        (1.0, "as fast as"),
+        (1.004, "as fast as"),
+        (1.006, "faster than"),
+        (0.0, "slower than"),
+    ],
+)
 def test_pace_judges_the_value_on_show(speedup, verdict):
     """ "1.00×" is never called slower or faster: the verdict of the number a learner reads."""
     assert pace(speedup) == verdict

@@ -187,8 +187,9 @@ def chains(draft_settings: dict | None, target_settings: dict | None) -> tuple:
 
 
 def first_words(target: np.ndarray, draft: np.ndarray, seed: int) -> np.ndarray:
-    tokens = decode_batch(decoding_pair(target, draft), gamma=4, n_tokens=2, runs=200_000,
-                          seed=seed).tokens  # fmt: skip
+    tokens = decode_batch(
+        decoding_pair(target, draft), gamma=4, n_tokens=2, runs=200_000, seed=seed
+    ).tokens
     return np.bincount(tokens[:, 0] * 5 + tokens[:, 1], minlength=25)
 
 
@@ -263,24 +264,34 @@ def test_a_text_starts_a_sentence() -> None:
     assert spelled(toy_words("ngram"), run.tokens)[0] == "The"
 
 
-@pytest.mark.parametrize(("key", "t"), [
-    ("nope", 1.0), ("ngram", -1), ("ngram", "1"), (3, 1.0), (((1, 2, 3),), 1.0),
-    (((0, 0, 0), (1, 2, 3)), 1.0),  # the Playground's target, all zero
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ("key", "t"),
+    [
+        ("nope", 1.0),
+        ("ngram", -1),
+        ("ngram", "1"),
+        (3, 1.0),
+        (((1, 2, 3),), 1.0),
+        (((0, 0, 0), (1, 2, 3)), 1.0),  # the Playground's target, all zero
+    ],
+)
 def test_bad_pairs_are_refused(key, t) -> None:
     with pytest.raises(ValueError, match=r"key|temperature|zero"):
         toy_pair(key, t)
 
 
-@pytest.mark.parametrize("call", [
-    lambda: toy_run("ngram", 1.0, -1, 30, 7),
-    lambda: toy_run("ngram", 1.0, 4, 0, 7),
-    lambda: toy_run("ngram", 1.0, 4, 30, None),
-    lambda: toy_check(1.0, 99),
-    lambda: sampled(np.ones((1, 2)) / 2, 1.0, top_k=0),
-    lambda: sampled(np.ones((1, 2)) / 2, 1.0, top_p=0),
-    lambda: sampled(np.ones((1, 2)) / 2, np.nan),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: toy_run("ngram", 1.0, -1, 30, 7),
+        lambda: toy_run("ngram", 1.0, 4, 0, 7),
+        lambda: toy_run("ngram", 1.0, 4, 30, None),
+        lambda: toy_check(1.0, 99),
+        lambda: sampled(np.ones((1, 2)) / 2, 1.0, top_k=0),
+        lambda: sampled(np.ones((1, 2)) / 2, 1.0, top_p=0),
+        lambda: sampled(np.ones((1, 2)) / 2, np.nan),
+    ],
+)
 def test_bad_settings_are_refused(call) -> None:
     with pytest.raises(ValueError):
         call()
@@ -368,8 +379,10 @@ def test_the_check_predicts_what_the_engine_computes() -> None:
 # ------------------------------------------------------------------ your pair, the Playground's
 
 #: The Playground's pairs: its presets (α = 0.9, 0, 1, ..., a one-hot target) and one word each.
-YOURS = [(p.p_weights, p.q_weights) for p in PRESETS] + [((0, 100, 0), (0, 100, 0)),
-                                                         ((100, 0, 0), (0, 0, 7))]  # fmt: skip
+YOURS = [(p.p_weights, p.q_weights) for p in PRESETS] + [
+    ((0, 100, 0), (0, 100, 0)),
+    ((100, 0, 0), (0, 0, 7)),
+]
 
 
 @pytest.mark.parametrize("weights", YOURS, ids=[p.key for p in PRESETS] + ["one_word", "two_words"])

@@ -158,10 +158,36 @@ def test_edge_seeds_round_trip(seed: int) -> None:
 WEIGHTS = st.lists(st.integers(0, 100), min_size=MIN_TOKENS, max_size=MAX_TOKENS).filter(any)
 #: What a reader sees as one character each, made of several code points, and some that are not
 #: allowed: learners type emoji and accents, links arrive mangled.
-PIECES = ("a", "é", "e\u0301", "ß", "ж", "ह", "हि", "न्", "語", "٣", "👩\u200d💻", "👍🏽", "❤️", "1️⃣",
-          "🇫🇷", "🇫", "🏴\U000e0067\U000e0062\U000e0065\U000e006e\U000e0067\U000e007f",
-          "👨\u200d👩\u200d👧\u200d👦", " ", "-", "!", "\u200d", "\u0301", "<", "*", "_", "`",
-          ",")  # fmt: skip
+PIECES = (
+    "a",
+    "é",
+    "e\u0301",
+    "ß",
+    "ж",
+    "ह",
+    "हि",
+    "न्",
+    "語",
+    "٣",
+    "👩\u200d💻",
+    "👍🏽",
+    "❤️",
+    "1️⃣",
+    "🇫🇷",
+    "🇫",
+    "🏴\U000e0067\U000e0062\U000e0065\U000e006e\U000e0067\U000e007f",
+    "👨\u200d👩\u200d👧\u200d👦",
+    " ",
+    "-",
+    "!",
+    "\u200d",
+    "\u0301",
+    "<",
+    "*",
+    "_",
+    "`",
+    ",",
+)
 TYPED = st.lists(st.sampled_from(PIECES), max_size=3 * MAX_LABEL).map("".join) | st.text()
 WORD_LISTS = st.lists(TYPED.map(clean_label).filter(bool), min_size=MIN_TOKENS, max_size=MAX_TOKENS)
 
@@ -219,9 +245,19 @@ def test_a_word_is_cut_by_the_characters_a_reader_sees(typed: str, kept: str) ->
 
 @pytest.mark.parametrize(
     ("text", "count"),
-    [("👩\u200d💻", 1), ("👨\u200d👩\u200d👧\u200d👦", 1), ("🇫🇷🇩🇪", 2), ("🇫🇷🇩", 2), ("e\u0301", 1),
-     ("हिन्दी", 3), ("❤️", 1), ("👍🏽x", 2), ("a\u200db", 2), ("", 0)],
-)  # fmt: skip
+    [
+        ("👩\u200d💻", 1),
+        ("👨\u200d👩\u200d👧\u200d👦", 1),
+        ("🇫🇷🇩🇪", 2),
+        ("🇫🇷🇩", 2),
+        ("e\u0301", 1),
+        ("हिन्दी", 3),
+        ("❤️", 1),
+        ("👍🏽x", 2),
+        ("a\u200db", 2),
+        ("", 0),
+    ],
+)
 def test_graphemes_of_named_cases(text: str, count: int) -> None:
     assert len(_graphemes(text)) == count
 

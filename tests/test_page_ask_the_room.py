@@ -101,8 +101,13 @@ class Phone:
     """A student's phone on the room's page (its JSON routes), at ``address``, with a voter id
     of its own (kept in the phone's storage: a reload is the same voter)."""
 
-    def __init__(self, code: str, address: str = "203.0.113.50", client: TestClient | None = None,
-                 **headers: str) -> None:  # fmt: skip
+    def __init__(
+        self,
+        code: str,
+        address: str = "203.0.113.50",
+        client: TestClient | None = None,
+        **headers: str,
+    ) -> None:
         self.code, self.voter, self.pass_ = code, secrets.token_urlsafe(16), ""
         self.client = client or TestClient(app(), client=(address, 50000), headers=headers)
 
@@ -115,15 +120,22 @@ class Phone:
 
     def send(self, choice: object, round_: object = 1) -> tuple[int, dict]:
         body = {"round": round_, "choice": choice}
-        got = self.client.post(f"/api/room/{self.code}/answer", params={"voter": self.voter},
-                               json=body)  # fmt: skip
+        got = self.client.post(
+            f"/api/room/{self.code}/answer", params={"voter": self.voter}, json=body
+        )
         return got.status_code, got.json()
 
     def wait(self, round_: int, revealed: bool) -> dict:
         """A waiting phone's request: answered when the room is no longer at ``round_``."""
-        got = self.client.get(f"/api/room/{self.code}", params={
-            "voter": self.voter, "pass": self.pass_, "round": round_,
-            "revealed": int(revealed)})  # fmt: skip
+        got = self.client.get(
+            f"/api/room/{self.code}",
+            params={
+                "voter": self.voter,
+                "pass": self.pass_,
+                "round": round_,
+                "revealed": int(revealed),
+            },
+        )
         assert got.status_code == 200
         return got.json()
 
@@ -150,11 +162,15 @@ def test_a_class_answers_and_the_counts_are_exact(database) -> None:
     assert classroom.opens(key, room.key_hash) and key not in room.key_hash
 
     first, second = phone(code), phone(code)
-    assert first.open()[1] == {"round": 1, "revealed": False, "answered": None,
-                               "pass": phones.voter_pass(room.key_hash, first.voter),
-                               "title": classroom.poll(room.question).title,
-                               "prompt": Notation().fill(classroom.poll(room.question).prompt),
-                               "options": list(classroom.poll(room.question).options)}  # fmt: skip
+    assert first.open()[1] == {
+        "round": 1,
+        "revealed": False,
+        "answered": None,
+        "pass": phones.voter_pass(room.key_hash, first.voter),
+        "title": classroom.poll(room.question).title,
+        "prompt": Notation().fill(classroom.poll(room.question).prompt),
+        "options": list(classroom.poll(room.question).options),
+    }
     send(first, 2)
     send(second, 0)
     with database.connect() as db:
@@ -198,16 +214,23 @@ def test_a_doubled_or_foreign_answer_changes_nothing(database) -> None:
     # The same through the phone's page: each refused in plain words, nothing saved.
     one = phone(code)
     send(one, 1)
-    for choice, round_, words in ((0, 1, "already answered"), (7, 1, "not one of"),
-                                  ("1", 1, "not one of"), (None, 1, "not one of"),
-                                  (0, 2, "moved on"), (0, "1", "not one of")):  # fmt: skip
-        status, said = phone(code).send(choice, round_) if words != "already answered" else \
-            one.send(choice, round_)  # fmt: skip
+    for choice, round_, words in (
+        (0, 1, "already answered"),
+        (7, 1, "not one of"),
+        ("1", 1, "not one of"),
+        (None, 1, "not one of"),
+        (0, 2, "moved on"),
+        (0, "1", "not one of"),
+    ):
+        status, said = (
+            phone(code).send(choice, round_)
+            if words != "already answered"
+            else one.send(choice, round_)
+        )
         assert status == 409 and words in said["error"], said
     assert rooms.counts(database, code, 1, question) == (0, 2, 0, 0)
     for body in (b"", b"[1, 2]", b"{", b"\xff" * 50, b'{"round": 1e999, "choice": 0}'):
-        got = one.client.post(f"/api/room/{code}/answer", params={"voter": one.voter},
-                              content=body)  # fmt: skip
+        got = one.client.post(f"/api/room/{code}/answer", params={"voter": one.voter}, content=body)
         assert got.status_code == 409 and "nothing was saved" in got.json()["error"]
     # A student's phone cannot reveal: the page has no such request, and no route takes one.
     assert one.client.post(f"/api/room/{code}/reveal").status_code in (404, 405)
@@ -274,14 +297,19 @@ def test_the_phone_page_is_small_and_bad_requests_get_plain_words(database) -> N
     assert len(phones.PAGE.encode()) < 30_000  # the whole first visit: no other file
     assert '<html lang="en">' in page.text and "<script src" not in page.text
     assert "<link " not in page.text and "http" not in page.text.split("<script>")[1]
-    for given, words in (({"voter": "<b>x</b>"}, "no voter's id"), ({}, "no voter's id"),
-                         ({"voter": "x" * 5000}, "no voter's id")):  # fmt: skip
+    for given, words in (
+        ({"voter": "<b>x</b>"}, "no voter's id"),
+        ({}, "no voter's id"),
+        ({"voter": "x" * 5000}, "no voter's id"),
+    ):
         got = one.client.get(f"/api/room/{code}", params=given)
         assert got.status_code == 404 and words in got.json()["error"]
-    for path, given, words in ((f"/api/room/{'Z' * 3000}", {}, "no open room"),
-                               ("/api/room/0OIL11", {}, "no open room"),
-                               (f"/api/room/{code}", {"round": "x"}, "does not exist"),
-                               (f"/api/room/{code}", {"round": "9" * 99}, "does not")):  # fmt: skip
+    for path, given, words in (
+        (f"/api/room/{'Z' * 3000}", {}, "no open room"),
+        ("/api/room/0OIL11", {}, "no open room"),
+        (f"/api/room/{code}", {"round": "x"}, "does not exist"),
+        (f"/api/room/{code}", {"round": "9" * 99}, "does not"),
+    ):
         got = one.client.get(path, params={"voter": one.voter} | given)
         assert got.status_code == 404 and words in got.json()["error"], got.text
     assert one.open(letters="chen")[1]["prompt"].startswith(
@@ -316,8 +344,10 @@ def test_a_database_fault_shows_a_message_never_a_traceback(
     monkeypatch.setattr(polls, "find", found.get)  # the pages' room, found before the fault
     monkeypatch.setenv("SPECVIZ_POLLS_URL", dead_url)
     reconnecting = "The room is reconnecting; this view is from a moment ago."
-    assert tab.send(2) == (503, {"error": "Your answer could not be saved just now; press Send "
-                                          "again."})  # fmt: skip
+    assert tab.send(2) == (
+        503,
+        {"error": "Your answer could not be saved just now; press Send again."},
+    )
     assert Phone(code).open() == (503, {"error": phones._DOWN})
     monkeypatch.setattr(phones, "WAIT_S", 1.5)
     assert tab.wait(1, False)["round"] == 1  # its last view, from before the fault
@@ -400,8 +430,9 @@ def test_old_rooms_and_answers_are_deleted(database) -> None:
     code, _, _ = start(database)
     rooms.answer(database, code, "v", 1, 0)
     with database.begin() as db:
-        db.execute(text("UPDATE polls_rooms SET created = created - :s"),
-                   {"s": ROOM_LIFETIME_S + 1})  # fmt: skip
+        db.execute(
+            text("UPDATE polls_rooms SET created = created - :s"), {"s": ROOM_LIFETIME_S + 1}
+        )
     assert rooms.room(database, code) is None
     rooms.purge(database)
     with database.connect() as db:
@@ -420,8 +451,15 @@ def test_a_second_round_shows_beside_the_first(database) -> None:
     text_shown = " ".join(m.value for m in teacher.markdown)
     assert "Round before: 3 answers" in text_shown and "This round: 1 answer" in text_shown
     assert [b.split(" — ")[1] for b in shown_counts(teacher)] == [
-        "2 (67%)", "0 (0%)", "1 (33%)", "0 (0%)", "0 (0%)", "0 (0%)", "1 (100%)", "0 (0%)"
-    ]  # fmt: skip
+        "2 (67%)",
+        "0 (0%)",
+        "1 (33%)",
+        "0 (0%)",
+        "0 (0%)",
+        "0 (0%)",
+        "1 (100%)",
+        "0 (0%)",
+    ]
 
 
 def presenting(at: AppTest, number: int) -> AppTest:
@@ -463,8 +501,9 @@ def test_presenter_mode_asks_the_phones_counts_and_reveals(database) -> None:
     assert not [b for b in at.button if b.key == "presenter.reveal"]
     assert [i.value for i in at.info if i.value == classroom.poll("claim.speed").verdict]
     assert "key" not in query(at)
-    student_only = open_page(PLAN[number - 1].script, dict(PLAN[number - 1].query) | {
-        "step": str(number), "room": code})  # fmt: skip
+    student_only = open_page(
+        PLAN[number - 1].script, dict(PLAN[number - 1].query) | {"step": str(number), "room": code}
+    )
     assert not [b for b in student_only.button if b.key == "presenter.ask"]
 
 
@@ -474,8 +513,10 @@ def test_answers_are_limited_per_phone(database, monkeypatch) -> None:
     monkeypatch.setattr(phones, "ANSWERS_PER_SESSION", 1)
     send(one, 1)
     assert rooms.lecture(database, code, key, "again")
-    assert one.send(1, 2) == (429, {"error": "This page has sent too many answers; nothing was "
-                                             "saved."})  # fmt: skip
+    assert one.send(1, 2) == (
+        429,
+        {"error": "This page has sent too many answers; nothing was saved."},
+    )
     assert rooms.counts(database, code, 2, "why.alpha") == (0, 0, 0, 0)
 
 
@@ -491,8 +532,7 @@ def test_wrong_codes_are_limited_per_address(database) -> None:
     assert rooms.room(database, code, there).code == code  # another address
     assert rooms.room(database, code).code == code  # a session already in the room
     with database.begin() as db:
-        db.execute(text("UPDATE polls_misses SET created = created - :s"),
-                   {"s": JOIN_WINDOW_S + 1})  # fmt: skip
+        db.execute(text("UPDATE polls_misses SET created = created - :s"), {"s": JOIN_WINDOW_S + 1})
     assert rooms.room(database, code, here).code == code  # after the window
     rooms.purge(database)
     with database.connect() as db:
@@ -560,9 +600,11 @@ def test_replicas_share_one_room_store_and_know_each_students_address() -> None:
         with eng.begin() as db:
             misses = db.execute(text("SELECT address, COUNT(*) FROM polls_misses GROUP BY address"))
             assert dict(misses.all()) == {classroom.key_hash(guesser): 4}
-            db.execute(text("INSERT INTO polls_misses (address, created) VALUES (:a, :t)"),
-                       [{"a": classroom.key_hash(guesser), "t": time.time()}]
-                       * (JOIN_MISSES_PER_ADDRESS - 4))  # fmt: skip
+            db.execute(
+                text("INSERT INTO polls_misses (address, created) VALUES (:a, :t)"),
+                [{"a": classroom.key_hash(guesser), "t": time.time()}]
+                * (JOIN_MISSES_PER_ADDRESS - 4),
+            )
         assert _opens(replicas.url, code, guesser) == (404, {"error": rooms.REFUSED})
         assert _opens(replicas.url, code, "127.0.0.3")[1]["round"] == 1
         eng.dispose()

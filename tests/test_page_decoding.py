@@ -38,8 +38,16 @@ pytestmark = pytest.mark.slow  # the app under AppTest
 
 PAGE = "pages/5_Many_words_per_call.py"
 EXACT = 1e-12
-DEEP = {"pair": "weak", "gamma": "6", "c": "0.3", "temp": "0.5", "length": "120", "seed": "11",
-        "projector": "1", "letters": "chen"}  # fmt: skip
+DEEP = {
+    "pair": "weak",
+    "gamma": "6",
+    "c": "0.3",
+    "temp": "0.5",
+    "length": "120",
+    "seed": "11",
+    "projector": "1",
+    "letters": "chen",
+}
 
 
 def figures(key: str, t: float, g: int, n: int, seed: int, c: float, style: ChartStyle) -> dict:
@@ -71,8 +79,11 @@ def test_two_states_differ_in_their_datasets_only(name: str) -> None:
     """Same words and style, another setting: the same spec once ``datasets`` is removed, so
     that the chart on the page is updated in place, not remounted."""
     style = ChartStyle()
-    states = [("ngram", 1.0, 4, 60, 7, 0.1), ("weak", 0.5, 6, 120, 8, 0.3), ("textbook", 0.0, 1,
-              30, 9, 0.0)]  # fmt: skip
+    states = [
+        ("ngram", 1.0, 4, 60, 7, 0.1),
+        ("weak", 0.5, 6, 120, 8, 0.3),
+        ("textbook", 0.0, 1, 30, 9, 0.0),
+    ]
     specs = [figures(*s, style)[name] for s in states]
     bare = [{k: v for k, v in spec.items() if k != "datasets"} for spec in specs]
     assert bare[0] == bare[1] == bare[2]
@@ -84,9 +95,10 @@ def test_the_alpha_chart_draws_the_formula_from_its_dataset() -> None:
     Leviathan et al.'s formula, and the rows are the learner's c, free drafts and c = 0.5."""
     spec = figures("ngram", 1.0, 4, 60, 7, 0.2, ChartStyle())["alpha"]
     assert spec["datasets"]["rows"][:3] == [
-        {"kind": "yours", "c": 0.2, "g": 4}, {"kind": "free", "c": 0, "g": 4},
+        {"kind": "yours", "c": 0.2, "g": 4},
+        {"kind": "free", "c": 0, "g": 4},
         {"kind": "slow", "c": fig.SLOW_COST, "g": 4},
-    ]  # fmt: skip
+    ]
     (curves,) = [layer for layer in spec["layer"] if "sequence" in layer.get("data", {})]
     expression = curves["transform"][-1]["calculate"]
     assert "(1 - pow(datum.a, datum.g + 1)) / (1 - datum.a)" in expression
@@ -105,8 +117,10 @@ def test_published_points_are_plotted_as_reported() -> None:
     assert min(r["a"] for r in ranges) > 1  # in their own column, not at any α
 
 
-@pytest.mark.parametrize(("key", "c"), [("ngram", 0.1), ("weak", 1.0), ("perfect", 0.0),
-                                      (((50, 50, 0), (0, 0, 100)), 0.5)])  # fmt: skip
+@pytest.mark.parametrize(
+    ("key", "c"),
+    [("ngram", 0.1), ("weak", 1.0), ("perfect", 0.0), (((50, 50, 0), (0, 0, 100)), 0.5)],
+)
 def test_the_time_lanes_add_up_exactly(key, c: float) -> None:
     """Plain = words; speculative = target calls + c × draft steps, to the last bit."""
     run = toy_run(key, 1.0, 4, 60, 7)
@@ -166,8 +180,11 @@ def test_the_best_gamma_label_never_crosses_the_axis_or_the_curve(key) -> None:
         for c in DECODE_COSTS:
             spec = fig.speed_figure(curve, toy_run(key, t, 4, 30, 7), c, ChartStyle())[0]
             (point,) = [r for r in spec["datasets"]["rows"] if r["kind"] == "point"]
-            (label,) = [layer["mark"] for layer in spec["layer"]
-                        if layer["encoding"].get("text", {}).get("field") == "text"]  # fmt: skip
+            (label,) = [
+                layer["mark"]
+                for layer in spec["layer"]
+                if layer["encoding"].get("text", {}).get("field") == "text"
+            ]
             best, width = point["best"], 0.4 * last  # "★ best γ = 12" on a phone: ~35%
             align = _resolved(label, "align", point, "center")
             dx = _resolved(label, "dx", point, 0)
@@ -263,8 +280,12 @@ def test_the_default_page_shows_the_cores_numbers() -> None:
     check_against_core(at, "ngram", 1.0, 4, 60, 7, 0.1)
     link = query(at)
     assert {k: link[k] for k in ("pair", "gamma", "c", "temp", "length")} == {
-        "pair": "ngram", "gamma": "4", "c": "0.1", "temp": "1", "length": "60",
-    }  # fmt: skip
+        "pair": "ngram",
+        "gamma": "4",
+        "c": "0.1",
+        "temp": "1",
+        "length": "60",
+    }
     assert not at.warning and not at.error
     for chart in at.get("vega_lite_chart"):  # a stable alt text; the caption is shown below
         assert chart.proto.alt.startswith("Chart: ")
@@ -279,8 +300,11 @@ def test_a_deep_link_with_every_setting_restores_it() -> None:
     assert not at.warning, [w.value for w in at.warning]
     assert at.selectbox(key="w.pair").value == "weak"
     assert [at.select_slider(key=f"w.{k}").value for k in ("gamma", "c", "temp", "length")] == [
-        6, 0.3, 0.5, 120
-    ]  # fmt: skip
+        6,
+        0.3,
+        0.5,
+        120,
+    ]
     check_against_core(at, "weak", 0.5, 6, 120, 11, 0.3)
     assert query(at) | DEEP == query(at)  # every setting is written back as it came
     text = all_text(at)  # Chen's lettering everywhere: the target is q
@@ -326,8 +350,12 @@ def test_bad_link_values_become_notices_and_defaults() -> None:
     assert "the page uses 'Call by call'" in notice
     link = query(at)
     assert [link[k] for k in ("pair", "gamma", "c", "temp", "length")] == [
-        "ngram", "4", "0.1", "1", "60"
-    ]  # fmt: skip
+        "ngram",
+        "4",
+        "0.1",
+        "1",
+        "60",
+    ]
     check_against_core(at, "ngram", 1.0, 4, 60, 7, 0.1)
 
 
@@ -335,8 +363,11 @@ def open_section(at: AppTest) -> str:
     """The key of the tab that is open below the controls; only its content is drawn."""
     (tabs,) = at.get("tab_container")
     assert [tab.label for tab in tabs.children.values()] == list(DECODE_SECTIONS.values())
-    shown = [key for key, tab in zip(DECODE_SECTIONS, tabs.children.values(), strict=True)
-             if tab.children]  # fmt: skip
+    shown = [
+        key
+        for key, tab in zip(DECODE_SECTIONS, tabs.children.values(), strict=True)
+        if tab.children
+    ]
     index = tabs.proto.tab_container.default_tab_index
     assert shown == [list(DECODE_SECTIONS)[index]], (shown, index)
     return shown[0]
@@ -354,8 +385,9 @@ def drawn(at: AppTest) -> tuple[list[str], int, bool]:
     """What the sections show: their charts (titles, besides the two at the top), how many
     timelines, whether the check's table is there."""
     charts = at.get("vega_lite_chart")
-    titles = " ".join(json.dumps(json.loads(c.proto.spec).get("title", ""), ensure_ascii=False)
-                      for c in charts)  # fmt: skip
+    titles = " ".join(
+        json.dumps(json.loads(c.proto.spec).get("title", ""), ensure_ascii=False) for c in charts
+    )
     found = [
         title for shown, _, _ in SECTION_CONTENT.values() for title in shown if title in titles
     ]
@@ -487,15 +519,24 @@ def test_the_other_charts_read_the_prediction() -> None:
 
 # ------------------------------------------------------------------- your pair, the Playground's
 
-PLAYGROUND = {"pair": "yours", "words": "sun,rain,wind,snow", "p": "40,30,20,10",
-              "q": "10,20,30,40", "gamma": "3", "c": "0.2", "seed": "5"}  # fmt: skip
+PLAYGROUND = {
+    "pair": "yours",
+    "words": "sun,rain,wind,snow",
+    "p": "40,30,20,10",
+    "q": "10,20,30,40",
+    "gamma": "3",
+    "c": "0.2",
+    "seed": "5",
+}
 
 
 def check_formula(at: AppTest, alpha: float, g: int, c: float) -> None:
     """The metrics are the Playground's: α, then theory's words per call and speed-up."""
-    assert metrics(at) == {"Guesses kept α": percent(alpha),
-                           "Words/call": f"{expected_tokens_per_step(alpha, g):.2f}",
-                           "Speed-up": f"{walltime_speedup(alpha, g, c):.2f}×"}  # fmt: skip
+    assert metrics(at) == {
+        "Guesses kept α": percent(alpha),
+        "Words/call": f"{expected_tokens_per_step(alpha, g):.2f}",
+        "Speed-up": f"{walltime_speedup(alpha, g, c):.2f}×",
+    }
 
 
 def test_your_pair_from_a_link_is_the_playgrounds_and_the_link_restores_it() -> None:

@@ -56,4 +56,5 @@ def test_the_pair_opens_in_the_playground_and_nothing_below_the_view_follows_the
     assert not at.exception
     pair = home_scenario(55)
     assert (at.query_params["p"], at.query_params["q"]) == tuple(
-        ",".join(map(str, w)) for w in (pair.p_weights, pair.q_weights))  # fmt: skip
+        ",".join(map(str, w)) for w in (pair.p_weights, pair.q_weights)
+    )

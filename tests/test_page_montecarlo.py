@@ -316,9 +316,14 @@ def test_runs_and_band_are_computed_once_per_state(monkeypatch) -> None:
 # ==================================================================================== Bug zoo
 
 #: math.md's table: the exact TV of each mistake on the default scenario, as the page prints it.
-ZOO_TV = {"resample_from_p": "0.14", "inverted_ratio": "0.4", "redraw_from_q": "0.233",
-          "reuse_uniform": "0.075", "topk_mismatch": "0.157",
-          "float32_leq": "2.98·10⁻⁸"}  # fmt: skip
+ZOO_TV = {
+    "resample_from_p": "0.14",
+    "inverted_ratio": "0.4",
+    "redraw_from_q": "0.233",
+    "reuse_uniform": "0.075",
+    "topk_mismatch": "0.157",
+    "float32_leq": "2.98·10⁻⁸",
+}
 
 
 @pytest.fixture(scope="module")

@@ -191,6 +191,15 @@ def test_runs_link_without_a_value_is_silent() -> None:
 
 def test_format_count() -> None:
     assert [format_count(n) for n in N_CHOICES] == [
-        "1", "10", "100", "1k", "10k", "100k", "1M", "10M", "100M", "1B",
-    ]  # fmt: skip
+        "1",
+        "10",
+        "100",
+        "1k",
+        "10k",
+        "100k",
+        "1M",
+        "10M",
+        "100M",
+        "1B",
+    ]
     assert format_count(1234) == "1,234"

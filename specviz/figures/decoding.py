@@ -81,21 +81,39 @@ COST_NOTE = (
     "batching and longer target calls (checking γ guesses at once is not quite free), which is "
     "why measured speed-ups differ from any formula."
 )
-PAIR_SHORT = {"ngram": "n-gram", "strong": "strong", "weak": "weak", "hotter": "hotter",
-              "perfect": "perfect", "textbook": "worked example"}  # fmt: skip
+PAIR_SHORT = {
+    "ngram": "n-gram",
+    "strong": "strong",
+    "weak": "weak",
+    "hotter": "hotter",
+    "perfect": "perfect",
+    "textbook": "worked example",
+}
 #: Where each pair's name sits from its point on the α chart (in α and speed-up).
-_NAME_AT = {"ngram": (0, -0.45), "strong": (0.03, 0.3), "weak": (0, 0.3), "hotter": (-0.06, 0.3),
-            "perfect": (0, 0.3), "textbook": (0, -0.45)}  # fmt: skip
+_NAME_AT = {
+    "ngram": (0, -0.45),
+    "strong": (0.03, 0.3),
+    "weak": (0, 0.3),
+    "hotter": (-0.06, 0.3),
+    "perfect": (0, 0.3),
+    "textbook": (0, -0.45),
+}
 #: The expensive draft drawn next to the learner's c and free drafts.
 SLOW_COST = 0.5
 #: The α chart's curves, each drawn its way: legend name, dashes, colour, extra width.
-_KINDS = {"yours": ("━ your c", [1, 0], palette.TARGET.color, 2),
-          "free": ("┅ free drafts, c = 0", [2, 3], palette.NEUTRAL.color, 0),
-          "slow": ("╌ a slow draft, c = 0.5", [7, 4], palette.NEUTRAL.color, 0)}  # fmt: skip
+_KINDS = {
+    "yours": ("━ your c", [1, 0], palette.TARGET.color, 2),
+    "free": ("┅ free drafts, c = 0", [2, 3], palette.NEUTRAL.color, 0),
+    "slow": ("╌ a slow draft, c = 0.5", [7, 4], palette.NEUTRAL.color, 0),
+}
 SLOWER = "✗ slower than plain decoding"
 STAR = "M0,-1L.3,-.3L1,-.3L.45,.15L.6,.9L0,.45L-.6,.9L-.45,.15L-1,-.3L-.3,-.3Z"
-_SERIES = ("● predicted from the two models", "▬ ▬ simple formula: same α each guess",
-           "◆ this text", "★ best γ")  # fmt: skip
+_SERIES = (
+    "● predicted from the two models",
+    "▬ ▬ simple formula: same α each guess",
+    "◆ this text",
+    "★ best γ",
+)
 _ROLES = (palette.TARGET, palette.NEUTRAL, palette.DRAFT, palette.ACCEPTED)
 
 
@@ -110,10 +128,17 @@ def best_gamma(curve: Sequence[WordsPerCall], cost: float) -> tuple[int, float]:
 def _legend(name: str, names: Sequence[str], roles: Sequence[palette.Role], show: int) -> dict:
     """A layer's entry ``name`` in the chart's colour legend of ``show`` columns (0: none; the
     names carry icons)."""
-    color = {"field": "series", "type": "nominal", "title": None, "legend": {"columns": show},
-             "scale": vega.legend_scale(names, roles)}  # fmt: skip
-    return {"transform": [{"calculate": vega.literal(name), "as": "series"}],
-            "color": color if show else color | {"legend": None}}  # fmt: skip
+    color = {
+        "field": "series",
+        "type": "nominal",
+        "title": None,
+        "legend": {"columns": show},
+        "scale": vega.legend_scale(names, roles),
+    }
+    return {
+        "transform": [{"calculate": vega.literal(name), "as": "series"}],
+        "color": color if show else color | {"legend": None},
+    }
 
 
 def _layer(data: str | list, mark: dict, legend: dict | None = None, **encoding: object) -> dict:
@@ -141,15 +166,30 @@ def _slower(x: dict, y: str, style: ChartStyle, right: float, names: str = "") -
     row = [{"x": 0, "x2": right, "y0": 0, "y1": 1, "left": "", "right": SLOWER}]
     band = {"type": "rect", "color": palette.REJECTED.color, "opacity": 0.12}
     edge = {"type": "rule", "color": palette.INK, "strokeDash": [2, 3], "strokeWidth": 1.5}
-    name = {"type": "text", "baseline": "bottom", "dy": -2, "fontSize": style.text_size,
-            "color": palette.REJECTED.text_color}  # fmt: skip
+    name = {
+        "type": "text",
+        "baseline": "bottom",
+        "dy": -2,
+        "fontSize": style.text_size,
+        "color": palette.REJECTED.text_color,
+    }
     q = {"type": "quantitative"}
-    return [_layer(row, band, x=x | {"field": "x"}, x2={"field": "x2"}, y=_q("y0", y),
-                   y2={"field": "y1"}),
-            _layer(row, edge, y=_q("y1", y)),
-            *(_layer(names or row, name | {"align": side, "dx": dx}, x=q | {"datum": at},
-                     y=q | {"datum": 0}, text={"field": side})
-              for side, dx, at in (("left", 4, 0), ("right", -4, right)))]  # fmt: skip
+    return [
+        _layer(
+            row, band, x=x | {"field": "x"}, x2={"field": "x2"}, y=_q("y0", y), y2={"field": "y1"}
+        ),
+        _layer(row, edge, y=_q("y1", y)),
+        *(
+            _layer(
+                names or row,
+                name | {"align": side, "dx": dx},
+                x=q | {"datum": at},
+                y=q | {"datum": 0},
+                text={"field": side},
+            )
+            for side, dx, at in (("left", 4, 0), ("right", -4, right))
+        ),
+    ]
 
 
 def _against_gamma(field: str, title: str, data: dict, extra: list, style: ChartStyle) -> dict:
@@ -162,12 +202,26 @@ def _against_gamma(field: str, title: str, data: dict, extra: list, style: Chart
     y = _q(field, title, axis={"minExtent": 2 * style.font_size + 6})  # the two charts align
     line = {"type": "line", "point": True, "strokeWidth": style.line_width + 1}
     mine = {"type": "rule", "color": palette.DRAFT.text_color, "strokeDash": [2, 3]}
-    diamond = {"type": "point", "shape": "diamond", "filled": True, "stroke": palette.INK,
-               "size": 440 if style.projector else 220}  # fmt: skip
-    layers = [*extra, _layer("rows/point", mine, x=x), _layer("rows/curve", line, key[0], x=x, y=y),
-              _layer("rows/curve", line | {"point": False, "strokeDash": [7, 4]}, key[1], x=x,
-                     y=y | {"field": f"{field}_iid"}),
-              _layer("rows/point", diamond, key[2], x=x, y=y)]  # fmt: skip
+    diamond = {
+        "type": "point",
+        "shape": "diamond",
+        "filled": True,
+        "stroke": palette.INK,
+        "size": 440 if style.projector else 220,
+    }
+    layers = [
+        *extra,
+        _layer("rows/point", mine, x=x),
+        _layer("rows/curve", line, key[0], x=x, y=y),
+        _layer(
+            "rows/curve",
+            line | {"point": False, "strokeDash": [7, 4]},
+            key[1],
+            x=x,
+            y=y | {"field": f"{field}_iid"},
+        ),
+        _layer("rows/point", diamond, key[2], x=x, y=y),
+    ]
     name = ("Speed-up against γ when a draft step costs c", "Words per target call against γ")
     size = {"width": "container", "height": style.height // 2 + (110 if legend else 40)}
     return vega.chart(style, vega.title(name[legend], style), data, layers, **size)
@@ -177,13 +231,36 @@ def words_figure(
     curve: Sequence[WordsPerCall], run: Decoding, style: ChartStyle
 ) -> tuple[dict, str]:
     """Words per call against γ: the exact prediction, the simple (i.i.d.) formula, this text."""
-    data = {"rows": [{"kind": "curve", "g": w.gamma, "words": w.long_run, "words_iid": w.iid}
-                     for w in curve] + [{"kind": "point", "g": run.gamma,
-                     "words": run.words_per_call, "text": f"your γ = {run.gamma}"}]}  # fmt: skip
-    label = {"type": "text", "y": 0, "baseline": "top", "dy": 2, "dx": 4, "align": "left",
-             "fontSize": style.text_size, "color": palette.DRAFT.text_color}  # fmt: skip
-    spec = _against_gamma("words", "words / call", data, [_layer("rows/point", label, x=_q("g"),
-                          text={"field": "text"})], style)  # fmt: skip
+    data = {
+        "rows": [
+            {"kind": "curve", "g": w.gamma, "words": w.long_run, "words_iid": w.iid} for w in curve
+        ]
+        + [
+            {
+                "kind": "point",
+                "g": run.gamma,
+                "words": run.words_per_call,
+                "text": f"your γ = {run.gamma}",
+            }
+        ]
+    }
+    label = {
+        "type": "text",
+        "y": 0,
+        "baseline": "top",
+        "dy": 2,
+        "dx": 4,
+        "align": "left",
+        "fontSize": style.text_size,
+        "color": palette.DRAFT.text_color,
+    }
+    spec = _against_gamma(
+        "words",
+        "words / call",
+        data,
+        [_layer("rows/point", label, x=_q("g"), text={"field": "text"})],
+        style,
+    )
     values = ", ".join(f"γ = {w.gamma}: {decimal(w.long_run, 2)}" for w in curve[1::2])
     return spec, style.fill(
         f"Words per target call against γ = 0 to {len(curve) - 1}, predicted from the two models "
@@ -205,19 +282,47 @@ def speed_figure(
     # The star's name: above it (no curve is higher than its best), running from it towards the
     # chart's middle, so never across the y-axis or the right edge (it is under 40% as wide).
     side, dx = ("left", 4) if 2 * best < len(curve) - 1 else ("right", -4)
-    data = {"rows": [{"kind": "curve", "g": w.gamma, "speed": w.speedup(cost),
-                      "speed_iid": speedup(w.iid, w.gamma, cost)} for w in curve]
-            + [{"kind": "point", "g": run.gamma, "speed": run.speedup(cost), "best": best,
-                "best_speed": best_speed, "text": f"★ best γ = {best}", "side": side, "dx": dx,
-                "left": SLOWER if falls else "", "right": "" if falls else SLOWER}]}  # fmt: skip
+    data = {
+        "rows": [
+            {
+                "kind": "curve",
+                "g": w.gamma,
+                "speed": w.speedup(cost),
+                "speed_iid": speedup(w.iid, w.gamma, cost),
+            }
+            for w in curve
+        ]
+        + [
+            {
+                "kind": "point",
+                "g": run.gamma,
+                "speed": run.speedup(cost),
+                "best": best,
+                "best_speed": best_speed,
+                "text": f"★ best γ = {best}",
+                "side": side,
+                "dx": dx,
+                "left": SLOWER if falls else "",
+                "right": "" if falls else SLOWER,
+            }
+        ]
+    }
     x, y = _q("best"), _q("best_speed", "speed-up")
     star = {"type": "point", "shape": STAR, "filled": True, "size": 900 if style.projector else 500}
-    label = {"type": "text", "baseline": "bottom", "dy": -12, "align": {"expr": "datum.side"},
-             "dx": {"expr": "datum.dx"}, "fontSize": style.text_size,
-             "color": palette.ACCEPTED.text_color}  # fmt: skip
-    extra = [*_slower(_q("g"), "speed-up", style, len(curve) - 1, "rows/point"),
-             _layer("rows/point", star, _legend(_SERIES[3], _SERIES, _ROLES, 0), x=x, y=y),
-             _layer("rows/point", label, x=x, y=y, text={"field": "text"})]  # fmt: skip
+    label = {
+        "type": "text",
+        "baseline": "bottom",
+        "dy": -12,
+        "align": {"expr": "datum.side"},
+        "dx": {"expr": "datum.dx"},
+        "fontSize": style.text_size,
+        "color": palette.ACCEPTED.text_color,
+    }
+    extra = [
+        *_slower(_q("g"), "speed-up", style, len(curve) - 1, "rows/point"),
+        _layer("rows/point", star, _legend(_SERIES[3], _SERIES, _ROLES, 0), x=x, y=y),
+        _layer("rows/point", label, x=x, y=y, text={"field": "text"}),
+    ]
     return _against_gamma("speed", "speed-up", data, extra, style), (
         f"The speed-up against γ when a draft step costs c = {cost:g} target steps: predicted "
         f"{times(curve[run.gamma].speedup(cost))} at γ = {run.gamma}, this text "
@@ -231,8 +336,13 @@ def _curves(x: dict, y: dict, style: ChartStyle) -> dict:
     row of kind yours, free and slow (its c and γ): the spec stays the same whatever they are."""
     kind = {"field": "kind", "type": "nominal"}
     labels = " : ".join(f"datum.label == '{k}' ? '{v[0]}'" for k, v in _KINDS.items())
-    legend = {"title": None, "labelExpr": labels + " : ''", "symbolType": "stroke",
-              "orient": "bottom", "direction": "vertical"}  # fmt: skip
+    legend = {
+        "title": None,
+        "labelExpr": labels + " : ''",
+        "symbolType": "stroke",
+        "orient": "bottom",
+        "direction": "vertical",
+    }
 
     def scale(i: int, extra: float = 0) -> dict:  # one legend: the three channels merge
         values = [v[i] + extra if extra else v[i] for v in _KINDS.values()]
@@ -242,47 +352,104 @@ def _curves(x: dict, y: dict, style: ChartStyle) -> dict:
     return {
         "data": {"sequence": {"start": 0, "stop": 1.0025, "step": 0.005, "as": "a"}},
         "transform": [
-            {"calculate": str(list(_KINDS)), "as": "kind"}, {"flatten": ["kind"]},
-            {"lookup": "kind", "from": {"data": {"name": "rows"}, "key": "kind",
-                                        "fields": ["c", "g"]}},
+            {"calculate": str(list(_KINDS)), "as": "kind"},
+            {"flatten": ["kind"]},
+            {
+                "lookup": "kind",
+                "from": {"data": {"name": "rows"}, "key": "kind", "fields": ["c", "g"]},
+            },
             {"calculate": f"({formula}) / (datum.g * datum.c + 1)", "as": "s"},
         ],
         "mark": {"type": "line", "clip": True},
-        "encoding": {"x": x, "y": y, "detail": kind, "stroke": scale(2),
-                     "strokeWidth": scale(3, style.line_width), "strokeDash": scale(1)},
-    }  # fmt: skip
+        "encoding": {
+            "x": x,
+            "y": y,
+            "detail": kind,
+            "stroke": scale(2),
+            "strokeWidth": scale(3, style.line_width),
+            "strokeDash": scale(1),
+        },
+    }
 
 
 #: The published points as reported (a dataset that never changes): Leviathan et al.'s cells,
 #: the formula's most where a cell beats it, and the ranges quoted without an α, right of α = 1.
 _ABOVE = [c for c in LEVIATHAN_TABLE2 if c.speedup > c.ceiling]
 PUBLISHED_ROWS = (
-    [{"kind": "cell", "a": c.alpha, "s": c.speedup, "T": c.setting[-3:], "setting": c.setting,
-      "draft": c.draft, "g": c.gamma, "ceiling": c.ceiling} for c in LEVIATHAN_TABLE2]
+    [
+        {
+            "kind": "cell",
+            "a": c.alpha,
+            "s": c.speedup,
+            "T": c.setting[-3:],
+            "setting": c.setting,
+            "draft": c.draft,
+            "g": c.gamma,
+            "ceiling": c.ceiling,
+        }
+        for c in LEVIATHAN_TABLE2
+    ]
     + [{"kind": "over", "a": c.alpha, "s": c.ceiling} for c in _ABOVE]
-    + [{"kind": "range", "a": 1.1 + 0.09 * i, "lo": r.speedup, "hi": r.high, "setting": r.setting,
-        "label": ("comments", "Leviathan", "Chen")[i]} for i, r in enumerate(RANGES)]
-)  # fmt: skip
+    + [
+        {
+            "kind": "range",
+            "a": 1.1 + 0.09 * i,
+            "lo": r.speedup,
+            "hi": r.high,
+            "setting": r.setting,
+            "label": ("comments", "Leviathan", "Chen")[i],
+        }
+        for i, r in enumerate(RANGES)
+    ]
+)
 
 
 def _published(x: dict, y: dict, style: ChartStyle, key: list[dict]) -> list[dict]:
     """The layers of :data:`PUBLISHED_ROWS` (dataset ``published``)."""
     cells, over, ranges = "published/cell", "published/over", "published/range"
-    tip = vega.tooltip("setting", "draft", ("g", "γ"), ("a", "α"), ("s", "reported ×"),
-                       ("ceiling", "the formula's most", times))  # fmt: skip
-    point = {"type": "point", "size": 260 if style.projector else 120, "stroke": palette.INK,
-             "strokeWidth": 2}  # fmt: skip
-    layers = [_layer(cells, point | {"filled": t == 0, "shape": ("circle", "square")[t]}, key[t],
-                     x=x, y=y, tooltip=tip) for t in (0, 1)]  # fmt: skip
+    tip = vega.tooltip(
+        "setting",
+        "draft",
+        ("g", "γ"),
+        ("a", "α"),
+        ("s", "reported ×"),
+        ("ceiling", "the formula's most", times),
+    )
+    point = {
+        "type": "point",
+        "size": 260 if style.projector else 120,
+        "stroke": palette.INK,
+        "strokeWidth": 2,
+    }
+    layers = [
+        _layer(
+            cells,
+            point | {"filled": t == 0, "shape": ("circle", "square")[t]},
+            key[t],
+            x=x,
+            y=y,
+            tooltip=tip,
+        )
+        for t in (0, 1)
+    ]
     for t, layer in enumerate(layers):
         layer["transform"].insert(0, {"filter": f"datum.T == 'T={t}'"})
     tick = {"type": "tick", "orient": "horizontal", "thickness": 4, "size": 24}
     label = {"type": "text", "fontSize": style.text_size, "angle": 270, "align": "left"}
-    return [*layers, _layer(over, tick, key[3], x=x, y=y),
-            _layer(ranges, {"type": "rule", "strokeWidth": style.line_width + 3}, key[4], x=x,
-                   y=_q("lo", "speed-up"), y2={"field": "hi"}, tooltip=[{"field": "setting"}]),
-            _layer(ranges, label | {"dy": -10}, x=x, y=_q("hi", "speed-up"),
-                   text={"field": "label"})]  # fmt: skip
+    return [
+        *layers,
+        _layer(over, tick, key[3], x=x, y=y),
+        _layer(
+            ranges,
+            {"type": "rule", "strokeWidth": style.line_width + 3},
+            key[4],
+            x=x,
+            y=_q("lo", "speed-up"),
+            y2={"field": "hi"},
+            tooltip=[{"field": "setting"}],
+        ),
+        _layer(ranges, label | {"dy": -10}, x=x, y=_q("hi", "speed-up"), text={"field": "label"}),
+    ]
 
 
 def alpha_figure(
@@ -292,29 +459,64 @@ def alpha_figure(
     Vega draws from the formula), published measurements as reported, and this page's pairs
     (the ``check``'s predictions, in :data:`~specviz.limits.PAIR_KEYS` order) as predicted."""
     predictions = [m.prediction for m in check]
-    x = _q("a", "α, chance a guess is kept", scale={"domain": [0, 1.32]},
-           axis={"values": [0, 0.2, 0.4, 0.6, 0.8, 1], "format": ".0%"})  # fmt: skip
+    x = _q(
+        "a",
+        "α, chance a guess is kept",
+        scale={"domain": [0, 1.32]},
+        axis={"values": [0, 0.2, 0.4, 0.6, 0.8, 1], "format": ".0%"},
+    )
     y = _q("s", "speed-up", scale={"domain": [0, 6.3]}, axis={"format": ".0f"})
-    names = ("● Leviathan et al., T = 0", "■ Leviathan et al., T = 1", "◆ this page's pairs",
-             "▬ the formula's most for that point", "┃ ranges quoted without an α")  # fmt: skip
+    names = (
+        "● Leviathan et al., T = 0",
+        "■ Leviathan et al., T = 1",
+        "◆ this page's pairs",
+        "▬ the formula's most for that point",
+        "┃ ranges quoted without an α",
+    )
     roles = (palette.NEUTRAL, palette.NEUTRAL, palette.DRAFT, palette.REJECTED, palette.NEUTRAL)
     key = [_legend(n, names, roles, 1) for n in names]
-    diamond = {"type": "point", "shape": "diamond", "filled": True, "stroke": palette.INK,
-               "size": 260 if style.projector else 120}  # fmt: skip
+    diamond = {
+        "type": "point",
+        "shape": "diamond",
+        "filled": True,
+        "stroke": palette.INK,
+        "size": 260 if style.projector else 120,
+    }
     text = {"type": "text", "fontSize": style.text_size, "color": palette.DRAFT.text_color}
-    layers = [*_slower(x, "speed-up", style, 1.0), _curves(x, y, style),
-              *_published(x, y, style, key), _layer("rows/pair", diamond, key[2], x=x, y=y),
-              _layer("rows/pair", text, x=x | {"field": "la"}, y=y | {"field": "ls"},
-                     text={"field": "label"})]  # fmt: skip
-    pairs = [{"kind": "pair", "a": w.alpha, "s": w.speedup(cost), "label": PAIR_SHORT[k],
-              "la": w.alpha + _NAME_AT[k][0], "ls": w.speedup(cost) + _NAME_AT[k][1]}
-             for k, w in zip(PAIR_SHORT, predictions, strict=True)]  # fmt: skip
+    layers = [
+        *_slower(x, "speed-up", style, 1.0),
+        _curves(x, y, style),
+        *_published(x, y, style, key),
+        _layer("rows/pair", diamond, key[2], x=x, y=y),
+        _layer(
+            "rows/pair", text, x=x | {"field": "la"}, y=y | {"field": "ls"}, text={"field": "label"}
+        ),
+    ]
+    pairs = [
+        {
+            "kind": "pair",
+            "a": w.alpha,
+            "s": w.speedup(cost),
+            "label": PAIR_SHORT[k],
+            "la": w.alpha + _NAME_AT[k][0],
+            "ls": w.speedup(cost) + _NAME_AT[k][1],
+        }
+        for k, w in zip(PAIR_SHORT, predictions, strict=True)
+    ]
     params = [{"kind": k, "c": c, "g": gamma} for k, c in zip(_KINDS, (cost, 0, SLOW_COST))]  # noqa: B905
     title = vega.title("Speed-up against α, with your γ guesses per call", style)
-    spec = vega.chart(style, title, {"rows": params + pairs, "published": PUBLISHED_ROWS}, layers,
-                      width="container", height=style.height + 200)  # fmt: skip
-    ours = "; ".join(f"{PAIR_SHORT[k]} α = {percent(w.alpha)}, {times(w.speedup(cost))}"
-                     for k, w in zip(PAIR_SHORT, predictions, strict=True))  # fmt: skip
+    spec = vega.chart(
+        style,
+        title,
+        {"rows": params + pairs, "published": PUBLISHED_ROWS},
+        layers,
+        width="container",
+        height=style.height + 200,
+    )
+    ours = "; ".join(
+        f"{PAIR_SHORT[k]} α = {percent(w.alpha)}, {times(w.speedup(cost))}"
+        for k, w in zip(PAIR_SHORT, predictions, strict=True)
+    )
     costs = ", ".join(f"{c:g}" for c in sorted({0.0, cost, SLOW_COST}))
     ranges = "; ".join(f"{r.source}: {r.speedup:g}–{r.high:g}× ({r.setting})" for r in RANGES)
     return spec, (
@@ -336,8 +538,10 @@ def check_table(check: Sequence[Measured], cost: float, current: str) -> str:
         "|---|---|---|---|---|---|---|",
     ]
     for m in check:
-        w, name = m.prediction, (PAIR_TITLES[m.key] if m.key != current
-                                 else f"**{PAIR_TITLES[m.key]} (shown)**")  # fmt: skip
+        w, name = (
+            m.prediction,
+            (PAIR_TITLES[m.key] if m.key != current else f"**{PAIR_TITLES[m.key]} (shown)**"),
+        )
         words = CHECK_WORDS / m.mean_calls
         error = 2 * m.std_error * CHECK_WORDS / m.mean_calls**2  # two standard errors
         cells = (
@@ -358,9 +562,12 @@ def check_note(check: Sequence[Measured]) -> str:
     predictions = [m.prediction for m in check]
     gaps = [abs(w.iid - w.long_run) / w.long_run for w in predictions]
     worst, gamma = int(np.argmax(gaps)), predictions[0].gamma
-    off = (f"the formula is off by at most {percent(round(gaps[worst], 4))} at γ = {gamma} "
-           f"({PAIR_TITLES[list(PAIR_SHORT)[worst]].lower()})" if gaps[worst] >= 5e-4 else
-           "the formula agrees with the exact prediction to within 0.05%")  # fmt: skip
+    off = (
+        f"the formula is off by at most {percent(round(gaps[worst], 4))} at γ = {gamma} "
+        f"({PAIR_TITLES[list(PAIR_SHORT)[worst]].lower()})"
+        if gaps[worst] >= 5e-4
+        else "the formula agrees with the exact prediction to within 0.05%"
+    )
     cnn = next(c for c in _ABOVE if c.setting == "CNN/DM, T=0")
     return (
         f"“From the models” is a long text; a text of {CHECK_WORDS} words from a sentence's "
@@ -382,17 +589,35 @@ def in_a_row_figure(prediction: WordsPerCall, style: ChartStyle) -> tuple[dict, 
     chances = [row[k] / row[k - 1] if row[k - 1] > 0 else None for k in range(1, row.size)]
     names = ("● exact, from the two models", "▬ ▬ simple formula: α every time")
     key = [_legend(n, names, (palette.TARGET, palette.NEUTRAL), 1) for n in names]
-    x = {"field": "k", "type": "ordinal", "axis": {"labelAngle": 0},
-         "title": "guess k of a call (the ones before it kept)"}  # fmt: skip
+    x = {
+        "field": "k",
+        "type": "ordinal",
+        "axis": {"labelAngle": 0},
+        "title": "guess k of a call (the ones before it kept)",
+    }
     y = vega.share_y(None, "chance") | {"scale": {"domain": [0, 1]}}
-    bars = [{"k": k + 1, "chance": c or 0.0, "text": percent(round(c, 3)) if c else "—",
-             "alpha": prediction.alpha} for k, c in enumerate(chances)]  # fmt: skip
-    inside = {"type": "text", "baseline": "top", "dy": 6, "fontSize": style.text_size,
-              "color": "white"}  # fmt: skip
+    bars = [
+        {
+            "k": k + 1,
+            "chance": c or 0.0,
+            "text": percent(round(c, 3)) if c else "—",
+            "alpha": prediction.alpha,
+        }
+        for k, c in enumerate(chances)
+    ]
+    inside = {
+        "type": "text",
+        "baseline": "top",
+        "dy": 6,
+        "fontSize": style.text_size,
+        "color": "white",
+    }
     dash = {"type": "rule", "strokeDash": [7, 4], "strokeWidth": style.line_width}
-    layers = [_layer("rows", vega.role_bar(palette.TARGET, style), key[0], x=x, y=y),
-              _layer("rows", inside, x=x, y=y, text={"field": "text"}),
-              _layer("rows", dash, key[1], y=y | {"field": "alpha"})]  # fmt: skip
+    layers = [
+        _layer("rows", vega.role_bar(palette.TARGET, style), key[0], x=x, y=y),
+        _layer("rows", inside, x=x, y=y, text={"field": "text"}),
+        _layer("rows", dash, key[1], y=y | {"field": "alpha"}),
+    ]
     title = vega.title("Is every guess kept with the same chance?", style)
     shown = ", ".join(percent(c) for c in chances if c is not None) or "none"
     return vega.chart(style, title, {"rows": bars}, layers, width="container"), (
@@ -417,17 +642,33 @@ def shares_figure(
         f"{palette.BUCKET.icon} written by the target",
     )
     key = [_legend(n, names, (palette.ACCEPTED, palette.BUCKET), 1) for n in names]
-    bars = [{"word": w, "i": i, "kept": s, "all": 1.0, "text": percent(round(s, 2))}
-            for i, (w, s) in enumerate(zip(shown, share[order], strict=True))]  # fmt: skip
+    bars = [
+        {"word": w, "i": i, "kept": s, "all": 1.0, "text": percent(round(s, 2))}
+        for i, (w, s) in enumerate(zip(shown, share[order], strict=True))
+    ]
     y = {"field": "word", "type": "nominal", "sort": {"field": "i", "op": "min"}, "title": None}
-    x = _q("kept", "share of its uses in a long text", scale={"domain": [0, 1]},
-           axis={"format": ".0%"})  # fmt: skip
+    x = _q(
+        "kept", "share of its uses in a long text", scale={"domain": [0, 1]}, axis={"format": ".0%"}
+    )
     text = {"type": "text", "align": "left", "dx": 4, "fontSize": style.text_size}
-    layers = [_layer("rows", vega.role_bar(palette.BUCKET, style), key[1], y=y,
-                     x=x | {"field": "all"}, x2={"field": "kept"}),
-              _layer("rows", vega.role_bar(palette.ACCEPTED, style), key[0], y=y, x=x),
-              _layer("rows", text, y=y, text={"field": "text"},
-                     x={"datum": 0, "type": "quantitative", "scale": x["scale"]})]  # fmt: skip
+    layers = [
+        _layer(
+            "rows",
+            vega.role_bar(palette.BUCKET, style),
+            key[1],
+            y=y,
+            x=x | {"field": "all"},
+            x2={"field": "kept"},
+        ),
+        _layer("rows", vega.role_bar(palette.ACCEPTED, style), key[0], y=y, x=x),
+        _layer(
+            "rows",
+            text,
+            y=y,
+            text={"field": "text"},
+            x={"datum": 0, "type": "quantitative", "scale": x["scale"]},
+        ),
+    ]
     few = max(1, min(3, len(shown) // 2))
     size = {"height": {"step": 26 if style.projector else 20}, "width": "container"}
     title = vega.title("Which words did the draft guess right?", style)
@@ -444,14 +685,18 @@ def summary_sentence(curve: Sequence[WordsPerCall], run: Decoding, cost: float, 
     best, best_speed = best_gamma(curve, cost)
     here = curve[run.gamma]
     if cost == 0 and best == len(curve) - 1:
-        verdict = (f"With free drafts every extra guess helps: on the chart γ = {best} is best "
-                   f"({times(best_speed)}).")  # fmt: skip
+        verdict = (
+            f"With free drafts every extra guess helps: on the chart γ = {best} is best "
+            f"({times(best_speed)})."
+        )
     elif best == 0 and cost == 0:
         verdict = "Here no guess is ever kept, so every γ writes one word per call: with free "
         verdict += "drafts as fast as plain decoding, slower as soon as a guess costs anything."
     elif best == 0:
-        verdict = ("For this pair and cost every γ is slower than plain decoding: each guess costs "
-                   "more than it saves, so the best is not to speculate (γ = 0).")  # fmt: skip
+        verdict = (
+            "For this pair and cost every γ is slower than plain decoding: each guess costs "
+            "more than it saves, so the best is not to speculate (γ = 0)."
+        )
     else:
         verdict = f"For this pair and cost the best is γ = {best} ({times(best_speed)})."
     return n.fill(
@@ -464,8 +709,11 @@ def summary_sentence(curve: Sequence[WordsPerCall], run: Decoding, cost: float, 
 
 
 #: The time view's bars: legend name, and the band of the chart's y each fills.
-_PARTS = {"target": ("▮ a target call: costs 1", 2.4, 3.4), "call": ("", 0.4, 1.4),
-          "draft": ("▬ the draft's γ guesses: c each", 0.65, 1.15)}  # fmt: skip
+_PARTS = {
+    "target": ("▮ a target call: costs 1", 2.4, 3.4),
+    "call": ("", 0.4, 1.4),
+    "draft": ("▬ the draft's γ guesses: c each", 0.65, 1.15),
+}
 
 
 def time_figure(run: Decoding, cost: float, style: ChartStyle) -> tuple[dict, str]:
@@ -476,43 +724,81 @@ def time_figure(run: Decoding, cost: float, style: ChartStyle) -> tuple[dict, st
     g, n, calls = run.gamma, run.n_tokens, run.target_calls
     ends = [j + cost * (j * g) for j in range(calls + 1)]  # j target calls and jγ guesses
     total, speed = ends[-1], run.speedup(cost)
-    bars = [{"kind": "target", "x": i, "x2": i + 1, "tip": f"word {i + 1}: one target call"}
-            for i in range(n)]  # fmt: skip
+    bars = [
+        {"kind": "target", "x": i, "x2": i + 1, "tip": f"word {i + 1}: one target call"}
+        for i in range(n)
+    ]
     for j, k in enumerate(np.bincount(run.call_of, minlength=calls).tolist()):
-        bars += [{"kind": "draft", "x": ends[j], "x2": ends[j + 1] - 1,
-                  "tip": f"call {j + 1}: {g} guesses of the draft"},
-                 {"kind": "call", "x": ends[j + 1] - 1, "x2": ends[j + 1],
-                  "tip": f"call {j + 1} of the target: {count(k, 'word')}"}]  # fmt: skip
+        bars += [
+            {
+                "kind": "draft",
+                "x": ends[j],
+                "x2": ends[j + 1] - 1,
+                "tip": f"call {j + 1}: {g} guesses of the draft",
+            },
+            {
+                "kind": "call",
+                "x": ends[j + 1] - 1,
+                "x2": ends[j + 1],
+                "tip": f"call {j + 1} of the target: {count(k, 'word')}",
+            },
+        ]
     icon = {"faster than": "✓", "slower than": "✗", "as fast as": "="}[pace(speed)]
-    texts = [("verdict", 4.3, f"{icon} {times(speed)}: {pace(speed)} plain decoding"),
-             ("lane", 3.5, f"Plain decoding: {n} target calls = {n}"),
-             ("lane", 1.5, f"Speculative: {calls} calls + {cost:g} × {run.draft_calls} guesses = "
-              f"{total:g}")]  # fmt: skip
+    texts = [
+        ("verdict", 4.3, f"{icon} {times(speed)}: {pace(speed)} plain decoding"),
+        ("lane", 3.5, f"Plain decoding: {n} target calls = {n}"),
+        (
+            "lane",
+            1.5,
+            f"Speculative: {calls} calls + {cost:g} × {run.draft_calls} guesses = {total:g}",
+        ),
+    ]
     edge = 0.5 if max(n, total) <= 150 else 0  # white edges between calls, while they show
-    data = {"bars": [b | dict(zip(("y", "y2"), _PARTS[b["kind"]][1:], strict=True))
-                     | {"edge": 0 if b["kind"] == "draft" else edge} for b in bars],
-            "texts": [{"kind": kind, "y": y, "text": t} for kind, y, t in texts],
-            "end": [{"x": total, "y": y, "y2": y + 1.1} for y in (0.35, 2.35)]}  # fmt: skip
+    data = {
+        "bars": [
+            b
+            | dict(zip(("y", "y2"), _PARTS[b["kind"]][1:], strict=True))
+            | {"edge": 0 if b["kind"] == "draft" else edge}
+            for b in bars
+        ],
+        "texts": [{"kind": kind, "y": y, "text": t} for kind, y, t in texts],
+        "end": [{"x": total, "y": y, "y2": y + 1.1} for y in (0.35, 2.35)],
+    }
     names = (_PARTS["target"][0], _PARTS["draft"][0])
     key = [_legend(name, names, (palette.TARGET, palette.DRAFT), 1) for name in names]
     x = _q("x", "time, in target calls", scale={"domainMin": 0}, axis={"grid": False})
     y = {"field": "y", "type": "quantitative", "axis": None, "scale": {"domain": [0.2, 4.8]}}
     rect = {"type": "rect", "stroke": "white"}
-    bar = {"x": x, "x2": {"field": "x2"}, "y": y, "y2": {"field": "y2"},
-           "tooltip": {"field": "tip"}, "strokeWidth": _q("edge", scale=None)}  # fmt: skip
+    bar = {
+        "x": x,
+        "x2": {"field": "x2"},
+        "y": y,
+        "y2": {"field": "y2"},
+        "tooltip": {"field": "tip"},
+        "strokeWidth": _q("edge", scale=None),
+    }
     words = {"type": "text", "align": "left", "baseline": "bottom", "fontSize": style.font_size}
     place = {"x": {"datum": 0, "type": "quantitative"}, "y": y, "text": {"field": "text"}}
-    end = {"type": "rule", "strokeDash": [4, 3], "color": palette.INK,
-           "strokeWidth": style.line_width}  # fmt: skip
-    layers = [_layer("bars/target", rect, key[0], **bar), _layer("bars/call", rect, key[0], **bar),
-              _layer("bars/draft", rect, key[1], **bar),
-              _layer("end", end, x=x, y=y, y2={"field": "y2"}),
-              _layer("texts/lane", words, **place),
-              _layer("texts/verdict", words | {"fontWeight": "bold", "fontSize": style.title_size},
-                     **place)]  # fmt: skip
+    end = {
+        "type": "rule",
+        "strokeDash": [4, 3],
+        "color": palette.INK,
+        "strokeWidth": style.line_width,
+    }
+    layers = [
+        _layer("bars/target", rect, key[0], **bar),
+        _layer("bars/call", rect, key[0], **bar),
+        _layer("bars/draft", rect, key[1], **bar),
+        _layer("end", end, x=x, y=y, y2={"field": "y2"}),
+        _layer("texts/lane", words, **place),
+        _layer(
+            "texts/verdict", words | {"fontWeight": "bold", "fontSize": style.title_size}, **place
+        ),
+    ]
     title = vega.title("This text as time: plain against speculative", style)
-    spec = vega.chart(style, title, data, layers, width="container",
-                      height=330 if style.projector else 250)  # fmt: skip
+    spec = vega.chart(
+        style, title, data, layers, width="container", height=330 if style.projector else 250
+    )
     return spec, (
         f"This text's {n} words as time, a target call costing 1 and a guess of the draft "
         f"c = {cost:g}. Top lane, plain decoding: {n} target calls, time {n}. Bottom lane, "
@@ -555,12 +841,20 @@ def timeline_data(words: Sequence[str], run: Decoding, style: ChartStyle) -> dic
         f"bucket after a rejection, {bonus} are bonus words after a call whose {run.gamma} "
         "guesses were all kept."
     )
-    return {"gamma": run.gamma, "text": spelled(words, run.tokens), "origin": run.origin.tolist(),
-            "call": run.call_of.tolist(), "drafts": name[run.drafts].tolist(),
-            "verdict": run.verdict.tolist(), "odds": np.round(odds, 6).tolist(),
-            "kept": run.accepted_per_call.tolist(), "final": name[run.final_word].tolist(),
-            "final_origin": run.final_origin.tolist(),
-            "shown": np.bincount(run.call_of, minlength=run.target_calls).tolist(),
-            "T": style.notation.target, "D": style.notation.draft,
-            "alt": alt,
-            "css": f"--fs: {style.html_font_size}px; {palette_css()}"}  # fmt: skip
+    return {
+        "gamma": run.gamma,
+        "text": spelled(words, run.tokens),
+        "origin": run.origin.tolist(),
+        "call": run.call_of.tolist(),
+        "drafts": name[run.drafts].tolist(),
+        "verdict": run.verdict.tolist(),
+        "odds": np.round(odds, 6).tolist(),
+        "kept": run.accepted_per_call.tolist(),
+        "final": name[run.final_word].tolist(),
+        "final_origin": run.final_origin.tolist(),
+        "shown": np.bincount(run.call_of, minlength=run.target_calls).tolist(),
+        "T": style.notation.target,
+        "D": style.notation.draft,
+        "alt": alt,
+        "css": f"--fs: {style.html_font_size}px; {palette_css()}",
+    }

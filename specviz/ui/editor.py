@@ -88,22 +88,38 @@ def _token_widgets(scenario: Scenario, note: Notation, i: int, slots: list) -> N
     which; on a wide screen the header row says it once and the labels are hidden (CSS)."""
     word = scenario.labels[i]
     with slots[0]:  # cut by the characters a reader sees (clean_label), not by the box
-        state.bound(st.text_input, f"pg.word{i}", word, lambda v: _rename(i, v),
-                    label=f"Word {i + 1}", max_chars=MAX_PARAM_CHARS)  # fmt: skip
+        state.bound(
+            st.text_input,
+            f"pg.word{i}",
+            word,
+            lambda v: _rename(i, v),
+            label=f"Word {i + 1}",
+            max_chars=MAX_PARAM_CHARS,
+        )
     for slot, model, role in zip(slots[1:], "pq", ("target {T}", "draft {D}"), strict=True):
         with slot:
-            state.bound(st.slider, f"pg.{model}{i}", getattr(scenario, f"{model}_weights")[i],
-                        lambda v, model=model: state.save(state.current().with_weight(model, i, v)),
-                        label=note.fill(f"{role} weight of {word}"), min_value=0,
-                        max_value=MAX_WEIGHT)  # fmt: skip
+            state.bound(
+                st.slider,
+                f"pg.{model}{i}",
+                getattr(scenario, f"{model}_weights")[i],
+                lambda v, model=model: state.save(state.current().with_weight(model, i, v)),
+                label=note.fill(f"{role} weight of {word}"),
+                min_value=0,
+                max_value=MAX_WEIGHT,
+            )
 
 
 def weight_editor(scenario: Scenario, note: Notation) -> None:
     """Vocabulary size, then per word: its label and the target's and draft's weights."""
-    state.bound(st.slider, "pg.size", scenario.size,
-                lambda v: state.save(state.current().resized(int(v))),
-                label="Words in the vocabulary", min_value=MIN_TOKENS,
-                max_value=MAX_TOKENS)  # fmt: skip
+    state.bound(
+        st.slider,
+        "pg.size",
+        scenario.size,
+        lambda v: state.save(state.current().resized(int(v))),
+        label="Words in the vocabulary",
+        min_value=MIN_TOKENS,
+        max_value=MAX_TOKENS,
+    )
     st.caption(
         f"A word holds {LABEL_RULE}. Weights are relative: each model's weights are divided by "
         "their sum, so the charts show probabilities."

@@ -39,8 +39,10 @@ def gesture_weights(payload: Any, size: int) -> tuple[tuple[int, ...], tuple[int
     if not isinstance(payload, dict) or not _whole(payload.get("gesture"), 2**53):
         return None
     p, q = payload.get("p"), payload.get("q")
-    if all(isinstance(w, list) and len(w) == size and all(_whole(x, MAX_WEIGHT) for x in w)
-           for w in (p, q)):  # fmt: skip
+    if all(
+        isinstance(w, list) and len(w) == size and all(_whole(x, MAX_WEIGHT) for x in w)
+        for w in (p, q)
+    ):
         return tuple(p), tuple(q), payload["gesture"]
     return None
 
@@ -97,6 +99,7 @@ def home_view(style: ChartStyle, tally: tuple[dict[str, list[str]], str]) -> Non
     quality = state.param(QUALITY)
     pair = home_scenario(quality)
     gesture = st.session_state.get(_GESTURE, 0)
-    data = live_data(pair.labels, pair.p_weights, pair.q_weights, 4, style, gesture, quality,
-                     tally=tally)  # fmt: skip
+    data = live_data(
+        pair.labels, pair.p_weights, pair.q_weights, 4, style, gesture, quality, tally=tally
+    )
     _mount("home.live", data, "quality", _apply_quality, (QUALITY,))

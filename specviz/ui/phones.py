@@ -67,21 +67,31 @@ def public(now: rooms.Room | None) -> dict[str, Any]:
     if now is None:
         return {"closed": True}
     question = classroom.poll(now.question)
-    seen: dict[str, Any] = {"round": now.round, "revealed": now.revealed,
-                            "title": question.title, "prompt": question.prompt,
-                            "options": list(question.options)}  # fmt: skip
+    seen: dict[str, Any] = {
+        "round": now.round,
+        "revealed": now.revealed,
+        "title": question.title,
+        "prompt": question.prompt,
+        "options": list(question.options),
+    }
     if now.revealed:
         page = Path(question.page).stem.split("_", 1)[1]
         query = "&".join(f"{k}={v}" for k, v in question.query)
-        seen |= {"answer": question.answer, "verdict": question.verdict,
-                 "why": page + (f"?{query}" if query else "")}  # fmt: skip
+        seen |= {
+            "answer": question.answer,
+            "verdict": question.verdict,
+            "why": page + (f"?{query}" if query else ""),
+        }
     return seen
 
 
 def _lettered(seen: dict[str, Any], note: Notation) -> dict[str, Any]:
     filled = {k: note.fill(seen[k]) for k in ("title", "prompt", "verdict") if k in seen}
-    return seen | filled | ({"options": [note.fill(o) for o in seen["options"]]}
-                            if "options" in seen else {})  # fmt: skip
+    return (
+        seen
+        | filled
+        | ({"options": [note.fill(o) for o in seen["options"]]} if "options" in seen else {})
+    )
 
 
 class _Rooms:
@@ -239,8 +249,9 @@ async def room(request: Request) -> Response:
         else:
             _TRIED[voter] += 1
             if _TRIED[voter] > JOIN_TRIES:
-                return _problem("Too many room codes tried from this page. Open your "
-                                "lecturer's join link.", 429)  # fmt: skip
+                return _problem(
+                    "Too many room codes tried from this page. Open your lecturer's join link.", 429
+                )
             peer = request.client.host if request.client else None
             address = rooms.visitor_address(peer, request.headers.get("X-Forwarded-For", ""))
         now = await asyncio.to_thread(rooms.room, _engine(), code, address, voter)
@@ -254,8 +265,9 @@ async def room(request: Request) -> Response:
     waits = _rooms()
     waits.keys[code] = now.key_hash
     waits.keep(code, seen := public(now))  # a fresh read: the waiting phones' too
-    return _answer(seen | {"answered": now.answered, "pass": voter_pass(now.key_hash, voter)},
-                   request)  # fmt: skip
+    return _answer(
+        seen | {"answered": now.answered, "pass": voter_pass(now.key_hash, voter)}, request
+    )
 
 
 async def send(request: Request) -> Response:
@@ -270,8 +282,9 @@ async def send(request: Request) -> Response:
             raise ValueError("That answer is not one of the options; nothing was saved.")
         if _SENT[voter] >= ANSWERS_PER_SESSION:
             return _problem("This page has sent too many answers; nothing was saved.", 429)
-        await asyncio.to_thread(rooms.answer, _engine(), code, voter, sent["round"],
-                                sent.get("choice"))  # fmt: skip
+        await asyncio.to_thread(
+            rooms.answer, _engine(), code, voter, sent["round"], sent.get("choice")
+        )
     except ValueError as problem:
         return _problem(str(problem), 409)
     except SQLAlchemyError:

@@ -71,8 +71,9 @@ def find(code: str) -> rooms.Room | None:
     session has been in is looked up freely; any other counts against the visitor's address."""
     joined = st.session_state.setdefault(_JOINED, set())
     try:
-        address = rooms.visitor_address(st.context.ip_address,
-                                        st.context.headers.get("X-Forwarded-For", ""))  # fmt: skip
+        address = rooms.visitor_address(
+            st.context.ip_address, st.context.headers.get("X-Forwarded-For", "")
+        )
         now = _retried(lambda: rooms.room(engine(), code, None if code in joined else address))
         if now is None:
             raise ValueError(_NO_ROOM)
@@ -81,8 +82,9 @@ def find(code: str) -> rooms.Room | None:
         state.set_param(ROOM, "")  # not looked up, and counted, again on every rerun
         return None
     except SQLAlchemyError:
-        state.stop("The room's database is not answering: reload this page in a moment.",
-                   kind="warning")  # fmt: skip
+        state.stop(
+            "The room's database is not answering: reload this page in a moment.", kind="warning"
+        )
     joined.add(code)
     return now
 
@@ -147,8 +149,12 @@ def join_form(code: str) -> None:
         "their QR code, or type the room code on the room's page."
     )
     query = urlencode({"room": code} if code else {})
-    st.link_button("Open the room's page", f"join?{query}" if query else "join",
-                   icon=":material/smartphone:", type="primary")  # fmt: skip
+    st.link_button(
+        "Open the room's page",
+        f"join?{query}" if query else "join",
+        icon=":material/smartphone:",
+        type="primary",
+    )
 
 
 def _bars(question: Poll, tally: tuple[int, ...], revealed: bool, heading: str) -> None:
@@ -165,12 +171,18 @@ def _reveal_text(question: Poll) -> None:
     note = state.notation()
     if question.answer is not None:
         right = question.options[question.answer]
-        st.success(f"Answer: {chr(65 + question.answer)}. {note.fill(right)}",
-                   icon=":material/check_circle:")  # fmt: skip
+        st.success(
+            f"Answer: {chr(65 + question.answer)}. {note.fill(right)}",
+            icon=":material/check_circle:",
+        )
     if question.verdict:
         st.info(note.fill(question.verdict), icon=":material/gavel:")
-    st.page_link(question.page, label="See why on its page", icon=":material/arrow_forward:",
-                 query_params=dict(question.query))  # fmt: skip
+    st.page_link(
+        question.page,
+        label="See why on its page",
+        icon=":material/arrow_forward:",
+        query_params=dict(question.query),
+    )
 
 
 def _lecture(code: str, key: str, action: str, question: str) -> None:
@@ -203,14 +215,26 @@ def lecturer_view(key: str, now: rooms.Room) -> None:
     if scenario.distributions_ok:
         keys.insert(0, classroom.alpha_key(scenario.p_weights, scenario.q_weights))
     with right:
-        chosen = st.selectbox("Question", keys, format_func=lambda k: classroom.poll(k).title,
-                              index=keys.index(now.question) if now.question in keys else 0,
-                              key="polls.pick")  # fmt: skip
-        buttons = (("ask", "Ask", "help"), ("again", "Vote again", "replay"),
-                   ("reveal", "Reveal", "visibility"))  # fmt: skip
+        chosen = st.selectbox(
+            "Question",
+            keys,
+            format_func=lambda k: classroom.poll(k).title,
+            index=keys.index(now.question) if now.question in keys else 0,
+            key="polls.pick",
+        )
+        buttons = (
+            ("ask", "Ask", "help"),
+            ("again", "Vote again", "replay"),
+            ("reveal", "Reveal", "visibility"),
+        )
         for column, (action, label, icon) in zip(st.columns(3), buttons, strict=True):
-            column.button(label, key=f"polls.{action}", icon=f":material/{icon}:",
-                          on_click=_lecture, args=(code, key, action, chosen))  # fmt: skip
+            column.button(
+                label,
+                key=f"polls.{action}",
+                icon=f":material/{icon}:",
+                on_click=_lecture,
+                args=(code, key, action, chosen),
+            )
         _faulted()
         live(code)
 
@@ -268,13 +292,23 @@ def in_plan(question: str, ask: str) -> None:
     # The ask line's own row: a step's control and chart must still fit under the bar.
     row = st.container(key="presenter-phones", horizontal=True, vertical_alignment="center")
     row.markdown(ask)
-    action, label, icon = ("again", "Vote again", "replay") if asked else \
-        ("ask", "Ask the phones", "smartphone")  # fmt: skip
-    row.button(label, key="presenter.ask", icon=f":material/{icon}:", on_click=_lecture,
-               args=(code, key, action, question))  # fmt: skip
+    action, label, icon = (
+        ("again", "Vote again", "replay") if asked else ("ask", "Ask the phones", "smartphone")
+    )
+    row.button(
+        label,
+        key="presenter.ask",
+        icon=f":material/{icon}:",
+        on_click=_lecture,
+        args=(code, key, action, question),
+    )
     if asked and not now.revealed:
-        row.button("Reveal", key="presenter.reveal", on_click=_lecture,
-                   args=(code, key, "reveal", question))  # fmt: skip
+        row.button(
+            "Reveal",
+            key="presenter.reveal",
+            on_click=_lecture,
+            args=(code, key, "reveal", question),
+        )
     if asked:
         total = sum(tally)
         answers = f"{total} answer{'s' * (total != 1)}"
