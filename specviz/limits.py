@@ -3,6 +3,8 @@ pages offer controls within them, and learner text quotes them (never a copy of 
 
 from __future__ import annotations
 
+from specviz.text import titles
+
 #: "Zero up to rounding": probabilities this close are the same number written twice (a balanced
 #: token, nothing to the bucket, a distance of 0). Rounding leaves ~1e-16; no lesson needs less.
 ROUNDING = 1e-12
@@ -72,14 +74,9 @@ MAX_CALLS_WORK = 200_000_000
 MAX_CURVE_WORK = 50_000_000
 
 #: The pairs of models the page offers, by their key in links, and their names in menus.
-PAIR_TITLES: dict[str, str] = {
-    "ngram": "The n-gram pair",
-    "strong": "A strong draft",
-    "weak": "A weak draft",
-    "hotter": "The target, hotter",
-    "perfect": "A perfect draft",
-    "textbook": "The worked example",
-}
+PAIR_TITLES: dict[str, str] = titles(
+    "limits.pair", ("ngram", "strong", "weak", "hotter", "perfect", "textbook")
+)
 PAIR_KEYS: tuple[str, ...] = tuple(PAIR_TITLES)
 #: The chart's largest gamma; texts and words per text of the check against the prediction; how
 #: many of a long text's commonest words the page shows.
@@ -111,19 +108,22 @@ LEAK_RUN_CHOICES: tuple[int, ...] = tuple(10**k for k in range(6, 13))
 
 #: Every verification rule (``rules.RULES``) by key, in display order, and title: written here
 #: so that specviz/links.py reads them without importing a lesson module.
-RULE_TITLES: dict[str, str] = {
-    "correct": "Correct rule",
-    "greedy": "Keep only the top word (greedy)",
-    "token_matching": "Match the target's own draw",
-    "multi_candidate": "Several draft candidates (SpecInfer)",
-    "resample_from_p": "Rejection resamples from {T}",
-    "inverted_ratio": "Inverted ratio min(1, {D}/{T})",
-    "redraw_from_q": "Redraw from {D} until accepted",
-    "reuse_uniform": "Reuse the test's random number",
-    "topk_mismatch": "Top-k draft scored with raw {D}",
-    "float32_leq": "32-bit random number tested with ≤",
-    "typical_acceptance": "Keep plausible guesses (Medusa)",
-}
+RULE_TITLES: dict[str, str] = titles(
+    "limits.rule",
+    (
+        "correct",
+        "greedy",
+        "token_matching",
+        "multi_candidate",
+        "resample_from_p",
+        "inverted_ratio",
+        "redraw_from_q",
+        "reuse_uniform",
+        "topk_mismatch",
+        "float32_leq",
+        "typical_acceptance",
+    ),
+)
 #: The rules that are mistakes (the bug zoo's exhibits); the others are the Variants lab's.
 MISTAKE_KEYS: tuple[str, ...] = (
     "resample_from_p",
@@ -138,13 +138,9 @@ DEFAULT_CANDIDATES = 2
 DEFAULT_TYPICAL_EPS = 0.09
 DEFAULT_TYPICAL_DELTA = 0.3
 #: The states the page "Why it's exact" shows the proof on (``exactness.CASES``), and titles.
-CASE_TITLES: dict[str, str] = {
-    "filter": "Forbidden word",
-    "misses": "Draft misses a word",
-    "identical": "Identical",
-    "disjoint": "Nothing in common",
-    "one_hot": "One-word target",
-}
+CASE_TITLES: dict[str, str] = titles(
+    "limits.case", ("filter", "misses", "identical", "disjoint", "one_hot")
+)
 
 #: Ask the room: room codes a session may try, answers it may send (a lesson's rounds many times
 #: over), and codes opening no room an address may try per window (new tabs are new sessions):
