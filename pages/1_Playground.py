@@ -4,21 +4,15 @@ import streamlit as st
 
 from specviz.links import DECODE_COST, GAMMA
 from specviz.scenario import PROMPT
+from specviz.text import say
 from specviz.ui import editor, page, state
 from specviz.ui.live import live_view
 
 page.setup("pages/1_Playground.py")
 note = state.notation()
 
-st.title("Playground")
-page.intro(
-    note.fill(
-        f"Next word after *“{PROMPT}”*. **Drag the bars** (or focus one and use the arrow keys) to "
-        "set how likely each word is under the big **target** {T} and the small **draft** {D}; "
-        "every chart follows as you drag.\n\n"
-    )
-    + note.explain()
-)
+st.title(say("page.playground"))
+page.intro(note.fill(say("playground.intro", prompt=PROMPT)) + note.explain())
 
 page.show_notices(GAMMA, DECODE_COST)
 
@@ -29,15 +23,14 @@ with guesses:
     gamma = state.param_widget(
         GAMMA,
         st.select_slider,
-        label="Guesses per target call γ (for words per call)",
+        label=say("playground.gamma"),
     )
 with costs:
     cost = state.param_widget(
         DECODE_COST,
         st.select_slider,
-        label="Cost of one guess c, in target calls (for the speed-up)",
-        help="How long the small draft takes to guess one word, as a share of one call of the "
-        "big target. Every target call also waits for γ such guesses.",
+        label=say("playground.cost"),
+        help=say("playground.cost_help"),
     )
 
 
@@ -52,7 +45,7 @@ def weights(gamma: int, cost: float, shown: tuple[str | None, tuple[str, ...]]) 
     # Drawn only while open: 17 widgets a learner dragging the bars does not see would cost
     # most of the server's time per gesture.
     with st.expander(
-        "Rename the words, change how many there are, or type exact weights",
+        say("playground.edit"),
         key="pg.edit",
         on_change="rerun",
     ) as box:

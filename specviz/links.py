@@ -19,6 +19,7 @@ from specviz import limits
 from specviz._checks import choice, instance, mapping, sequence, whole
 from specviz._checks import text as _text
 from specviz.limits import MAX_LABEL, MAX_PARAM_CHARS, MAX_SEED, MAX_TOKENS, MAX_WEIGHT, MIN_TOKENS
+from specviz.text import say, titles
 
 T = TypeVar("T")
 
@@ -74,10 +75,11 @@ class Param(Generic[T]):
         text = raw if isinstance(raw, str) else str(raw)
         try:
             if len(text) > MAX_PARAM_CHARS:  # refused before parsing
-                raise LinkError(f"is too long ({len(text):,} characters)")
+                raise LinkError(say("links.too_long", chars=f"{len(text):,}"))
             value = self.parse(text)
         except LinkError as problem:
-            return self.default, f"The link's '{self.name}' {problem}; the page uses {self.shown}."
+            notice = say("links.notice", name=self.name, problem=problem, shown=self.shown)
+            return self.default, notice
         return value, self.tidy(text, value) if self.tidy else None
 
     def write(self, value: T) -> dict[str, str]:
@@ -110,13 +112,13 @@ def _choice(
     choices: Sequence[T],
     default: T,
     describe: Callable[[T], str],
-    problem: str = "must be one of {}",
+    problem: Callable[[str], str] = lambda listed: say("links.one_of", choices=listed),
     format: Callable[[T], str] = _plain,
     omit_default: bool = False,
 ) -> Param[T]:
     """One of ``choices``, written as ``format(choice)`` (distinct texts); a number choice is
-    also read from any spelling of its number. ``problem`` is the notice's words for any other
-    text (``{}``: the list of choices); ``describe`` names the default in a notice."""
+    also read from any spelling of its number. ``problem`` gives the notice's words for any other
+    text from the list of choices; ``describe`` names the default in a notice."""
     by_text = {format(option): option for option in choices}
     shown = list(by_text)
     listed = ", ".join(shown) if len(shown) <= 6 else f"{shown[0]}, {shown[1]}, …, {shown[-1]}"
@@ -128,7 +130,7 @@ def _choice(
             return by_text[text]
         number = _number(text) if numbers else None
         if number is None or number not in choices:
-            raise LinkError(problem.format(listed))
+            raise LinkError(problem(listed))
         return choices[choices.index(number)]
 
     return Param(
@@ -146,12 +148,14 @@ def _flag(name: str, *on: str) -> Param[bool]:
             return True
         if word in ("0", "false", "off", ""):
             return False
-        raise LinkError("is not understood (it is an on/off setting)")
+        raise LinkError(say("links.not_on_off"))
 
     def write(value: bool) -> str:
         return on[0] if value else "0"
 
-    return Param(name, False, parse, write, f"'{name}' off", (False, True), omit_default=True)
+    return Param(
+        name, False, parse, write, say("links.off", name=name), (False, True), omit_default=True
+    )
 
 
 def short_number(text: str) -> int | None:
@@ -183,7 +187,7 @@ def _number(text: str) -> float | None:
 
 
 #: What a vocabulary word may hold, in words (said before typing, and in notices).
-LABEL_RULE = f"letters of any alphabet, digits, emoji, spaces and - ' . ! ? — up to {MAX_LABEL}"
+LABEL_RULE = say("links.label_rule", most=MAX_LABEL)
 #: Most code points a word keeps (a family emoji is 7): any vocabulary fits in a link.
 _LABEL_CODES = (MAX_PARAM_CHARS - MAX_TOKENS + 1) // MAX_TOKENS
 #: Drawn with the code point before, besides marks: joiner, skin tones, tags; a flag is 2 letters.
@@ -224,26 +228,28 @@ def clean_label(text: str) -> str:
     return "".join(kept).rstrip()
 
 
-def _entries(text: str, counted: str) -> list[str]:
-    """A link's comma-separated list, if it has a vocabulary's length (``counted``: its words)."""
+def _entries(text: str, counted: Callable[[int], str]) -> list[str]:
+    """A link's comma-separated list, if it has a vocabulary's length (``counted``: the notice)."""
     parts = text.split(",")
     if not MIN_TOKENS <= len(parts) <= MAX_TOKENS:
-        raise LinkError(
-            f"{counted.format(len(parts))}; between {MIN_TOKENS} and {MAX_TOKENS} are allowed"
-        )
+        raise LinkError(counted(len(parts)))
     return parts
 
 
-def _weights(name: str, label: str) -> Param[tuple[int, ...] | None]:
-    """The target's or the draft's weights; None (left out of links) means the default."""
+def _weights(name: str, all_zero: str) -> Param[tuple[int, ...] | None]:
+    """The target's or the draft's weights; None (left out of links) means the default;
+    ``all_zero`` is the notice for weights that are all 0."""
 
     def parse(text: str) -> tuple[int, ...]:
-        numbers = [_number(part) for part in _entries(text, "has {} entries")]
+        entries = _entries(
+            text, lambda n: say("links.entries", n=n, least=MIN_TOKENS, most=MAX_TOKENS)
+        )
+        numbers = [_number(part) for part in entries]
         if any(n is None or not 0 <= n <= MAX_WEIGHT for n in numbers):
-            raise LinkError(f"has an entry that is not a number from 0 to {MAX_WEIGHT}")
+            raise LinkError(say("links.bad_weight", most=MAX_WEIGHT))
         weights = tuple(round(n) for n in numbers)
         if not any(weights):
-            raise LinkError(f"gives every word weight 0 (no {label} to draw from)")
+            raise LinkError(all_zero)
         return weights
 
     def check(value: object) -> tuple[int, ...] | None:
@@ -256,19 +262,22 @@ def _weights(name: str, label: str) -> Param[tuple[int, ...] | None]:
     def join(value: tuple[int, ...]) -> str:
         return ",".join(map(str, value))
 
-    return Param(name, None, parse, join, "the default weights", check=check, omit_default=True)
+    shown = say("links.default_weights")
+    return Param(name, None, parse, join, shown, check=check, omit_default=True)
 
 
 def _words() -> Param[tuple[str, ...] | None]:
     """The vocabulary's words, cleaned; None (left out of links) means the default."""
 
     def parse(text: str) -> tuple[str, ...]:
-        parts = _entries(text, "names {} words")
-        return tuple(clean_label(part) or f"word {i + 1}" for i, part in enumerate(parts))
+        parts = _entries(text, lambda n: say("links.words", n=n, least=MIN_TOKENS, most=MAX_TOKENS))
+        return tuple(
+            clean_label(part) or say("links.word_n", n=i + 1) for i, part in enumerate(parts)
+        )
 
     def tidy(text: str, value: tuple[str, ...]) -> str | None:
         if list(value) != [" ".join(part.split()) for part in text.split(",")]:
-            return f"Some characters in the link's words were changed ({LABEL_RULE})."
+            return say("links.words_changed", rule=LABEL_RULE)
         return None
 
     def check(value: object) -> tuple[str, ...] | None:
@@ -280,22 +289,27 @@ def _words() -> Param[tuple[str, ...] | None]:
                 raise ValueError(f"words[{i}] is not a clean word ({LABEL_RULE}); got {word!r}")
         return words
 
-    return Param(
-        "words", None, parse, ",".join, "the default words", (), check, omit_default=True, tidy=tidy
-    )
+    return Param("words", None, parse, ",".join, say("links.default_words"), (), check, True, tidy)
 
 
 def _seed(text: str) -> int:
     """A seed written in digits (LinkError unless from 0 to MAX_SEED)."""
     if re.fullmatch(rf"[0-9]{{1,{len(str(MAX_SEED))}}}", text.strip()) and int(text) <= MAX_SEED:
         return int(text)
-    raise LinkError(f"is not a whole number from 0 to {MAX_SEED:,}")
+    raise LinkError(say("links.bad_seed", most=f"{MAX_SEED:,}"))
 
 
 WORDS = _words()
-P_WEIGHTS = _weights("p", "target")
-Q_WEIGHTS = _weights("q", "draft")
-SEED = Param("seed", 7, _seed, str, "seed 7", check=lambda v: whole(v, "seed", maximum=MAX_SEED))
+P_WEIGHTS = _weights("p", say("links.no_target"))
+Q_WEIGHTS = _weights("q", say("links.no_draft"))
+SEED = Param(
+    "seed",
+    7,
+    _seed,
+    str,
+    say("links.seed", seed=7),
+    check=lambda v: whole(v, "seed", maximum=MAX_SEED),
+)
 PROJECTOR = _flag("projector", "1")
 LETTERS = _flag("letters", "chen", "swapped")
 
@@ -303,7 +317,7 @@ LETTERS = _flag("letters", "chen", "swapped")
 SCENARIO_PARAMS: tuple[Param[Any], ...] = (WORDS, P_WEIGHTS, Q_WEIGHTS, SEED, PROJECTOR, LETTERS)
 
 #: Home: how good the example's draft is, in percent.
-QUALITY = _choice("quality", tuple(range(0, 101, 5)), 30, "draft quality {}%".format)
+QUALITY = _choice("quality", tuple(range(0, 101, 5)), 30, lambda q: say("links.quality", q=q))
 #: Playground and Many words per call: guesses per target call.
 GAMMA = _choice("gamma", tuple(range(1, 9)), 4, "γ = {}".format)
 #: Monte Carlo: how many runs.
@@ -312,14 +326,14 @@ RUNS = _choice(
     limits.N_CHOICES,
     10_000,
     "N = {:,}".format,
-    "is not one of the offered numbers of runs ({})",
+    lambda listed: say("links.bad_runs", choices=listed),
     format_count,
 )
 #: One draw at a time: how many draws the story holds.
-DRAWS = _choice("draws", (20, 50, 200, 500), 50, "{} draws".format)
+DRAWS = _choice("draws", (20, 50, 200, 500), 50, lambda n: say("links.draws", n=n))
 #: One draw at a time: the player's steps from the start (4 a draw, and 1 for "all done").
 PLAYER_AT = _choice(
-    "at", range(4 * DRAWS.choices[-1] + 2), 0, lambda _: "the start", omit_default=True
+    "at", range(4 * DRAWS.choices[-1] + 2), 0, lambda _: say("links.start"), omit_default=True
 )
 #: Bug zoo: the exhibit on show.
 BUG = _choice(
@@ -327,7 +341,7 @@ BUG = _choice(
     limits.MISTAKE_KEYS,
     "resample_from_p",
     lambda key: f"'{limits.RULE_TITLES[key]}'",
-    "names a mistake the zoo does not have",
+    lambda _: say("links.bad_bug"),
 )
 
 #: Many words per call's pair "your pair from the Playground": the scenario's weights, i.i.d.
@@ -337,7 +351,7 @@ DECODE_PAIR = _choice(
     (*limits.PAIR_KEYS, YOUR_PAIR),
     "ngram",
     lambda key: f"'{limits.PAIR_TITLES[key]}'",
-    "names a pair of models the page does not have",
+    lambda _: say("links.bad_pair"),
 )
 #: What one draft step costs, in target steps (the Playground's speed-up uses it too).
 DECODE_COST = _choice(
@@ -345,28 +359,24 @@ DECODE_COST = _choice(
     limits.DECODE_COSTS,
     0.1,
     "c = {:g}".format,
-    f"is not one of the offered draft costs ({', '.join(f'{c:g}' for c in limits.DECODE_COSTS)})",
+    lambda _: say("links.bad_cost", choices=", ".join(f"{c:g}" for c in limits.DECODE_COSTS)),
 )
 DECODE_TEMPERATURE = _choice(
     "temp",
     limits.DECODE_TEMPERATURES,
     1.0,
-    "temperature {:g}".format,
-    "is not one of the offered temperatures ({})",
+    lambda t: say("links.temperature", t=f"{t:g}"),
+    lambda listed: say("links.bad_temperature", choices=listed),
 )
-DECODE_LENGTH = _choice("length", limits.DECODE_LENGTHS, 60, "{} words".format)
+DECODE_LENGTH = _choice("length", limits.DECODE_LENGTHS, 60, lambda n: say("links.n_words", n=n))
 #: The sections below the controls, one tab each: only the open one is drawn.
-DECODE_SECTIONS = {
-    "calls": "Call by call",
-    "pays": "When does it pay?",
-    "theory": "Theory against measurement",
-}
+DECODE_SECTIONS = titles("links.section", ("calls", "pays", "theory"))
 DECODE_SECTION = _choice(
     "section",
     tuple(DECODE_SECTIONS),
     "calls",
     lambda key: f"'{DECODE_SECTIONS[key]}'",
-    "names a section the page does not have",
+    lambda _: say("links.bad_section"),
     omit_default=True,
 )
 DECODE_PARAMS = (DECODE_PAIR, GAMMA, DECODE_COST, DECODE_TEMPERATURE, DECODE_LENGTH, DECODE_SECTION)
@@ -376,8 +386,8 @@ CASE = _choice(
     "case",
     ("yours", *limits.CASE_TITLES),
     "yours",
-    lambda _: "your own target and draft",
-    "names a case the page does not have",
+    lambda _: say("links.your_case"),
+    lambda _: say("links.bad_case"),
 )
 #: Why it's exact: runs of the float32 exhibit, written 1e6 ... 1e12.
 LEAK_RUNS = _choice(
@@ -385,7 +395,7 @@ LEAK_RUNS = _choice(
     limits.LEAK_RUN_CHOICES,
     limits.LEAK_RUN_CHOICES[-1],
     "N = {:,}".format,
-    "is not one of the offered numbers of runs ({})",
+    lambda listed: say("links.bad_runs", choices=listed),
     lambda n: f"1e{len(str(n)) - 1}",
 )
 #: Is it just rejection sampling?: words each sampler emits.
@@ -393,8 +403,8 @@ REJECTION_RUNS = _choice(
     "runs",
     limits.REJECTION_RUN_CHOICES,
     10_000,
-    "{:,} words".format,
-    "is not one of the offered numbers of words ({})",
+    lambda n: say("links.n_words", n=f"{n:,}"),
+    lambda listed: say("links.bad_words", choices=listed),
     format_count,
 )
 
@@ -405,7 +415,7 @@ VARIANT = _choice(
     VARIANTS,
     VARIANTS[0],
     lambda key: f"'{limits.RULE_TITLES[key]}'",
-    "names a rule the lab does not have",
+    lambda _: say("links.bad_variant"),
 )
 CANDIDATES = _choice("k", limits.CANDIDATE_CHOICES, limits.DEFAULT_CANDIDATES, "k = {}".format)
 TYPICAL_EPS = _choice(
@@ -413,52 +423,35 @@ TYPICAL_EPS = _choice(
     limits.TYPICAL_EPS_CHOICES,
     limits.DEFAULT_TYPICAL_EPS,
     "ε = {:g}".format,
-    "is not one of the offered values of ε (0 to 0.5 in steps of 0.01)",
+    lambda _: say("links.bad_eps"),
 )
 TYPICAL_DELTA = _choice(
     "delta",
     limits.TYPICAL_DELTA_CHOICES,
     limits.DEFAULT_TYPICAL_DELTA,
     "δ = {:g}".format,
-    "is not one of the offered values of δ (0 to 1 in steps of 0.05)",
+    lambda _: say("links.bad_delta"),
 )
 LAB_PARAMS = (VARIANT, CANDIDATES, TYPICAL_EPS, TYPICAL_DELTA)
 
 #: Presenter mode: the step of the lecturer's plan on show (0: none; one per step of the plan).
-STEP = _choice("step", tuple(range(18)), 0, lambda _: "no step", omit_default=True)
+STEP = _choice("step", tuple(range(18)), 0, lambda _: say("links.no_step"), omit_default=True)
 
 #: The debate: the claim on show, one tab each (the lecturer's plan opens each in turn).
-CLAIMS = {
-    "speed": "Speed-ups",
-    "close": "Close drafts",
-    "rejection": "Rejection sampling",
-    "leaks": "Leaks",
-}
+CLAIMS = titles("links.claim", ("speed", "close", "rejection", "leaks"))
 #: Each claim as it was said, and the debate's verdict (The debate; Ask the room votes on them).
 CLAIM_WORDS = {
-    "speed": (
-        "Benchmarks show 1.8–2.5× speed-ups.",
-        "Possible, not a constant: the speed-up is words per call ÷ (1 + γc).",
-    ),
-    "close": (
-        "It only sings when your draft is close to the target.",
-        "Mostly true: a draft must keep enough of its guesses to pay for them.",
-    ),
-    "rejection": (
-        "It's just rejection sampling in a shiny jacket.",
-        "Related, not the same: it never loops, and a rejected guess is replaced at once.",
-    ),
-    "leaks": (
-        "Garbage drafts, long tails or safety filters could leak weird outputs.",
-        "Not in exact arithmetic — but real code can leak.",
-    ),
+    "speed": (say("links.said.speed"), say("links.verdict.speed")),
+    "close": (say("links.said.close"), say("links.verdict.close")),
+    "rejection": (say("links.said.rejection"), say("links.verdict.rejection")),
+    "leaks": (say("links.said.leaks"), say("links.verdict.leaks")),
 }
 CLAIM = _choice(
     "claim",
     tuple(CLAIMS),
     "speed",
     lambda key: f"'{CLAIMS[key]}'",
-    "names a claim the page does not have",
+    lambda _: say("links.bad_claim"),
     omit_default=True,
 )
 
@@ -473,23 +466,21 @@ def room_code(text: str) -> str:
     """A room code as typed or linked, tidied (case, spaces, dashes); LinkError if none."""
     code = re.sub(r"[\s-]", "", _text(text, "room code")[:40]).upper()
     if len(code) != ROOM_LENGTH or any(c not in ROOM_ALPHABET for c in code):
-        raise LinkError(
-            f"is not a room code ({ROOM_LENGTH} letters and digits, without 0, O, 1, I or L)"
-        )
+        raise LinkError(say("links.bad_room", length=ROOM_LENGTH))
     return code
 
 
 def lecturer_key(text: str) -> str:
     """A lecturer's key as linked; LinkError if it cannot be one."""
     if not _KEY.fullmatch(_text(text, "key")):
-        raise LinkError("is not a lecturer's key")
+        raise LinkError(say("links.bad_key"))
     return text
 
 
 def voter_id(text: str) -> str:
     """A student's voter id as linked; LinkError if it cannot be one."""
     if not _VOTER.fullmatch(_text(text, "voter")):
-        raise LinkError("is not a voter's id")
+        raise LinkError(say("links.bad_voter"))
     return text
 
 
@@ -505,10 +496,10 @@ def _optional(
 
 
 #: Ask the room: the room a student joins or a lecturer runs.
-ROOM = _optional("room", room_code, "no room")
+ROOM = _optional("room", room_code, say("links.no_room"))
 #: Ask the room: the lecturer's key, only ever in the lecturer's own link.
-KEY = _optional("key", lecturer_key, "no lecturer's key", personal=True)
+KEY = _optional("key", lecturer_key, say("links.no_key"), personal=True)
 #: Ask the room: a phone's voter id, kept in the phone's storage and sent with its requests
 #: (specviz/ui/phones.py), so that a reload, or another server, is the same voter: the round's
 #: first answer counts, never a second. Join links and QR codes carry none.
-VOTER = _optional("voter", voter_id, "a new voter's id", personal=True)
+VOTER = _optional("voter", voter_id, say("links.new_voter"), personal=True)

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from specviz.text import say
+
 
 @dataclass(frozen=True)
 class Role:
@@ -54,12 +56,4 @@ class Notation:
 
     def explain(self) -> str:
         """One sentence on which letter names which model, and whose lettering that is."""
-        ours, theirs = "Leviathan et al. (2023)", "Chen et al. (2023) and many blog posts"
-        if self.swapped:
-            ours, theirs = theirs, ours
-        switch = "goes back to their lettering" if self.swapped else "relabels everything"
-        return (
-            f"Notation: {self.target} = target (the big model), {self.draft} = draft (the small "
-            f"one), as in {ours}. {theirs} swap the two letters — a classic source of inverted "
-            f"ratios; the *Swap letters* switch in the sidebar {switch}."
-        )
+        return self.fill(say("palette.chen") if self.swapped else say("palette.leviathan"))

@@ -14,11 +14,12 @@ from specviz.limits import MAX_SEED, MAX_TOKENS, MAX_WEIGHT, MIN_TOKENS
 from specviz.links import SCENARIO_PARAMS, SEED, clean_label, read_all
 from specviz.one_token import OneTokenStep, normalize, step
 from specviz.palette import Notation
+from specviz.text import say, template
 
 DEFAULT_WORDS = ("mat", "sofa", "floor", "bed", "rug", "chair", "roof", "table", "box", "keyboard")
 PROMPT = "The cat sat on the …"
 #: How the message of an all-zero model starts.
-ALL_ZERO = "All the"
+ALL_ZERO = say("scenario.all_zero")
 
 
 # A page asks for its step several times a run (its results, its figures, its lesson), and a
@@ -59,12 +60,10 @@ class Scenario:
     def step(self) -> OneTokenStep:
         """The exact one-token step; ValueError (starting :data:`ALL_ZERO`) where one model's
         weights are all zero."""
-        for name, weights in (("target", self.p_weights), ("draft", self.q_weights)):
-            if not any(weights):
-                raise ValueError(
-                    f"{ALL_ZERO} {name}'s weights are zero, so there is no distribution to "
-                    "draw from."
-                )
+        if not any(self.p_weights):
+            raise ValueError(say("scenario.no_target", all_zero=ALL_ZERO))
+        if not any(self.q_weights):
+            raise ValueError(say("scenario.no_draft", all_zero=ALL_ZERO))
         return _step_of(self.p_weights, self.q_weights)
 
     def next_seed(self) -> int:
@@ -126,56 +125,50 @@ class Preset:
 PRESETS: tuple[Preset, ...] = (
     Preset(
         "close",
-        "Close draft",
-        "A good draft: α = 90%, so most words cost one cheap guess and a quick check.",
+        say("scenario.close"),
+        template("scenario.close_lesson"),
         (40, 30, 20, 10),
         (30, 35, 25, 10),
     ),
     Preset(
         "garbage",
-        "Garbage draft",
-        "The draft never proposes what the target wants: no guess is kept (α = 0), and every "
-        "word comes from the bucket. Still exactly the target, but one word per target "
-        "call, as without a draft — and the wasted guesses make it slower whenever they cost "
-        "anything (see the speed-up).",
+        say("scenario.garbage"),
+        template("scenario.garbage_lesson"),
         (50, 50, 0, 0),
         (0, 0, 50, 50),
     ),
     Preset(
         "identical",
-        "Identical",
-        "Draft = target: every guess is kept (α = 100%) and the bucket is empty.",
+        say("scenario.identical"),
+        template("scenario.identical_lesson"),
         (40, 30, 20, 10),
         (40, 30, 20, 10),
     ),
     Preset(
         "misses",
-        "Draft misses a word",
-        "The draft never proposes '{w3}' ({D} = 0), yet '{w3}' comes out 10% of the time: "
-        "the bucket supplies it.",
+        say("scenario.misses"),
+        template("scenario.misses_lesson"),
         (40, 30, 20, 10),
         (50, 30, 20, 0),
     ),
     Preset(
         "filters",
-        "Target filters a word",
-        "The target gives '{w3}' zero probability (a safety filter); the draft proposes it 10% "
-        "of the time, and it is rejected every time. The filter holds exactly.",
+        say("scenario.filters"),
+        template("scenario.filters_lesson"),
         (50, 30, 20, 0),
         (40, 30, 20, 10),
     ),
     Preset(
         "long_tail",
-        "Long tail",
-        "Ten words with a long tail: a sharper draft over-samples the head and the bucket "
-        "refills the tail.",
+        say("scenario.long_tail"),
+        template("scenario.long_tail_lesson"),
         (100, 50, 33, 25, 20, 17, 14, 13, 11, 10),
         (100, 35, 16, 9, 6, 4, 3, 2, 1, 1),
     ),
     Preset(
         "one_hot",
-        "One-hot target",
-        "A greedy target always says '{w0}': only proposals of '{w0}' survive, so α = 40%.",
+        say("scenario.one_hot"),
+        template("scenario.one_hot_lesson"),
         (100, 0, 0, 0),
         (40, 30, 20, 10),
     ),
@@ -231,10 +224,7 @@ def from_query(params: Mapping[str, object]) -> tuple[Scenario, list[str]]:
     given = [x for x in (labels, p_weights, q_weights) if x is not None]
     if len({len(x) for x in given}) > 1:
         lengths = ", ".join(str(len(x)) for x in given)
-        notices.append(
-            f"The link's words, p and q have different lengths ({lengths}); "
-            "the page uses the default example."
-        )
+        notices.append(say("scenario.lengths_differ", lengths=lengths))
         labels = p_weights = q_weights = None
         given = []
     base = Scenario().resized(len(given[0]) if given else Scenario().size)

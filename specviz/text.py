@@ -37,6 +37,21 @@ def catalog(language: str = "en") -> dict[str, str]:
     return messages
 
 
+def template(key: str) -> str:
+    """The message ``key`` with its fields left in, for code that fills them later (the browser's
+    views, a preset naming the learner's words).
+
+    Raises
+    ------
+    ValueError
+        If no catalog holds ``key``.
+    """
+    text = catalog().get(key) if isinstance(key, str) else None
+    if text is None:
+        raise ValueError(f"no message {key!r} in the catalogs of {LOCALE}")
+    return text
+
+
 def titles(group: str, keys: tuple[str, ...]) -> dict[str, str]:
     """The titles of ``keys``, in that order: the messages ``"<group>.<key>"`` (no fields).
 
@@ -68,9 +83,7 @@ def say(key: str, **values: object) -> str:
     ValueError
         If no catalog holds ``key``, or a field of the message has no value.
     """
-    text = catalog().get(key) if isinstance(key, str) else None
-    if text is None:
-        raise ValueError(f"no message {key!r} in the catalogs of {LOCALE}")
+    text = template(key)
     try:
         return text.format_map(_Values(values))
     except KeyError as missing:

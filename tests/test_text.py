@@ -64,9 +64,17 @@ def test_every_title_names_a_message_without_fields() -> None:
         assert not fields(messages[key]) - set(text.LETTERS), f"{where}: {key} has fields"
 
 
+def test_every_template_names_a_message() -> None:
+    for where, call in calls_of("template"):
+        key = call.args[0]
+        assert isinstance(key, ast.Constant) and key.value in text.catalog(), where
+
+
 def test_every_message_is_used() -> None:
-    used = {call.args[0].value for _, call in calls_of("say") if call.args} | set(title_keys())
-    assert not set(text.catalog()) - used, "messages no code names"
+    named = [call.args[0].value for f in ("say", "template") for _, call in calls_of(f)]
+    used = set(named) | set(title_keys())
+    unused = sorted(set(text.catalog()) - used)
+    assert not unused, f"messages no code names: {unused}"
 
 
 @pytest.mark.parametrize("path", sorted((text.LOCALE / "en").glob("*.po")), ids=lambda p: p.name)

@@ -9,30 +9,28 @@ from collections.abc import Sequence
 from specviz.figures.numbers import decimal, percent
 from specviz.one_token import OneTokenStep
 from specviz.palette import Notation
+from specviz.text import say
 
 
 def acceptance_caption(labels: Sequence[str], step: OneTokenStep, n: Notation) -> str:
     """The acceptance probability and the ratio of every word (the chart drops the ratios when
     there are too many words to print them)."""
     parts = [
-        f"{w} {percent(a)} ({{T}}/{{D}} = {decimal(pi / qi, 2)})"
+        say("captions.accept_part", word=w, accept=percent(a), ratio=decimal(pi / qi, 2))
         if qi > 0
-        else f"{w} never proposed"
+        else say("captions.never_proposed", word=w)
         for w, a, pi, qi in zip(labels, step.accept, step.p, step.q, strict=True)
     ]
-    return n.fill(f"Stacked bars of P(accept) = min(1, {{T}}/{{D}}) per word: {'; '.join(parts)}.")
+    return n.fill(say("captions.accept", parts="; ".join(parts)))
 
 
 def bucket_caption(labels: Sequence[str], step: OneTokenStep, n: Notation) -> str:
     """How big the bucket is and what is in it."""
     z, r = step.z, step.residual
     if z == 0:
-        return n.fill("The leftover bucket is empty (Z = 0): {T} = {D}, nothing is ever rejected.")
+        return n.fill(say("captions.empty_bucket"))
     parts = [f"{w} {percent(v)}" for w, v in zip(labels, r, strict=True) if v > 0]
-    return (
-        f"Bar chart of the leftover bucket r. Size Z = {percent(z)}, which is exactly the "
-        f"probability of a rejection. Contents: {'; '.join(parts)}."
-    )
+    return say("captions.bucket", z=percent(z), parts="; ".join(parts))
 
 
 def proof_caption(labels: Sequence[str], step: OneTokenStep, n: Notation) -> str:
@@ -41,7 +39,4 @@ def proof_caption(labels: Sequence[str], step: OneTokenStep, n: Notation) -> str
         f"{w}: {percent(k)} + {percent(t)} = {percent(pi)}"
         for w, k, t, pi in zip(labels, step.kept, step.refill, step.p, strict=True)
     ]
-    return n.fill(
-        "Stacked bars per word, accepted drafts plus bucket refills, reaching the dashed target "
-        f"outline {{T}}: {'; '.join(parts)}."
-    )
+    return n.fill(say("captions.proof", parts="; ".join(parts)))

@@ -9,6 +9,7 @@ from specviz.limits import MAX_PARAM_CHARS, MAX_TOKENS, MAX_WEIGHT, MIN_TOKENS
 from specviz.links import LABEL_RULE, clean_label
 from specviz.palette import Notation
 from specviz.scenario import PRESETS, PRESETS_BY_KEY, Scenario, random_scenario
+from specviz.text import say
 from specviz.ui import presenter, state
 
 
@@ -41,28 +42,32 @@ def preset_picker(scenario: Scenario, note: Notation) -> tuple[str | None, tuple
         "pg.preset",
         lesson if lesson in PRESETS_BY_KEY else "",
         load_preset,
-        label="Preset",
+        label=say("editor.preset"),
         options=["", *PRESETS_BY_KEY],
-        format_func=lambda k: PRESETS_BY_KEY[k].title if k else "your own weights",
-        help="Each preset teaches one lesson; its lesson shows below.",
+        format_func=lambda k: PRESETS_BY_KEY[k].title if k else say("editor.own_weights"),
+        help=say("editor.preset_help"),
     )
     shuffle.button(
-        "Random",
+        say("editor.random"),
         key="preset.random",
         icon=":material/casino:",
         on_click=lambda: state.save(random_scenario(state.current(), state.current().next_seed())),
-        help="Random weights from the next seed (in the link), so it can be replayed.",
+        help=say("editor.random_help"),
         width="stretch",
     )
     slot = st.empty()
     if presenter.on() or lesson is None:
         pass
     elif lesson == "random":
-        slot.info(f"**Random** weights drawn with seed {scenario.seed}.", icon=":material/casino:")
+        slot.info(say("editor.random_lesson", seed=scenario.seed), icon=":material/casino:")
     else:
         preset = PRESETS_BY_KEY[lesson]
         slot.info(
-            f"**{preset.title}.** {note.fill(preset.lesson_for(scenario.labels))}",
+            say(
+                "editor.lesson",
+                title=preset.title,
+                lesson=note.fill(preset.lesson_for(scenario.labels)),
+            ),
             icon=":material/school:",
         )
     return lesson, scenario.labels
@@ -77,9 +82,9 @@ def _rename(i: int, text: str) -> None:
     kept = state.current().labels[i]
     if kept != " ".join(str(text).split()):
         st.session_state[f"{_RENAMED}{i}"] = (
-            f"Word {i + 1} was changed to '{kept}' (a word holds {LABEL_RULE})."
+            say("editor.renamed", n=i + 1, kept=kept, rule=LABEL_RULE)
             if clean_label(text)
-            else f"That word holds nothing that can be shown ({LABEL_RULE}); '{kept}' is kept."
+            else say("editor.empty_word", kept=kept, rule=LABEL_RULE)
         )
 
 
@@ -93,17 +98,18 @@ def _token_widgets(scenario: Scenario, note: Notation, i: int, slots: list) -> N
             f"pg.word{i}",
             word,
             lambda v: _rename(i, v),
-            label=f"Word {i + 1}",
+            label=say("editor.word_n", n=i + 1),
             max_chars=MAX_PARAM_CHARS,
         )
-    for slot, model, role in zip(slots[1:], "pq", ("target {T}", "draft {D}"), strict=True):
+    roles = (say("editor.target_weight", word=word), say("editor.draft_weight", word=word))
+    for slot, model, label in zip(slots[1:], "pq", roles, strict=True):
         with slot:
             state.bound(
                 st.slider,
                 f"pg.{model}{i}",
                 getattr(scenario, f"{model}_weights")[i],
                 lambda v, model=model: state.save(state.current().with_weight(model, i, v)),
-                label=note.fill(f"{role} weight of {word}"),
+                label=note.fill(label),
                 min_value=0,
                 max_value=MAX_WEIGHT,
             )
@@ -116,14 +122,11 @@ def weight_editor(scenario: Scenario, note: Notation) -> None:
         "pg.size",
         scenario.size,
         lambda v: state.save(state.current().resized(int(v))),
-        label="Words in the vocabulary",
+        label=say("editor.size"),
         min_value=MIN_TOKENS,
         max_value=MAX_TOKENS,
     )
-    st.caption(
-        f"A word holds {LABEL_RULE}. Weights are relative: each model's weights are divided by "
-        "their sum, so the charts show probabilities."
-    )
+    st.caption(say("editor.weights_note", rule=LABEL_RULE))
     with st.container(key="pg-weights"):
         with st.container(key="pg-weights-head"):
             heads = ("word", "target {T}", "draft {D}")

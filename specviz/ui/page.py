@@ -30,6 +30,7 @@ from specviz.limits import GC_THRESHOLDS, PAGE_KEPT_RESULTS
 from specviz.links import Param
 from specviz.one_token import OneTokenStep
 from specviz.scenario import Scenario
+from specviz.text import say
 from specviz.ui import backchannel, presenter, state
 
 T = TypeVar("T")
@@ -55,94 +56,86 @@ class PageInfo:
 #: The menu, in teaching order — the one definition (sidebar, landing page, tests).
 PAGES: tuple[PageInfo, ...] = (
     PageInfo(
-        "app.py", "Home", ":material/home:", fold=("home.live .quality", "home.live .dist svg")
+        "app.py",
+        say("page.home"),
+        ":material/home:",
+        fold=("home.live .quality", "home.live .dist svg"),
     ),
     PageInfo(
         "pages/1_Playground.py",
-        "Playground",
+        say("page.playground"),
         ":material/tune:",
-        "Set the target and the draft yourself and watch the acceptance, the leftover bucket "
-        "and the picture proof follow.",
+        say("page.playground_blurb"),
         fold=("pg.live .dist svg", "pg.live .flow svg"),
     ),
     PageInfo(
         "pages/2_One_draw.py",
-        "One draw at a time",
+        say("page.one_draw"),
         ":material/casino:",
-        "Step through the procedure: propose, test, accept or refill from the bucket.",
+        say("page.one_draw_blurb"),
         fold=("od.player", "od.player"),
     ),
     PageInfo(
         "pages/3_Monte_Carlo.py",
-        "Monte Carlo",
+        say("page.monte_carlo"),
         ":material/scatter_plot:",
-        "Millions of draws converge to the target at the 1/√N rate, with a goodness-of-fit check.",
+        say("page.monte_carlo_blurb"),
         fold=("w.n", "mc.chart.hist"),
     ),
     PageInfo(
         "pages/4_Bug_zoo.py",
-        "Bug zoo",
+        say("page.bug_zoo"),
         ":material/bug_report:",
-        "Real mistakes from public implementations, run against the correct rule: watch the "
-        "bias grow out of the noise.",
+        say("page.bug_zoo_blurb"),
         fold=("w.bug", "zoo.chart.law"),
     ),
     PageInfo(
         "pages/5_Many_words_per_call.py",
-        "Many words per call",
+        say("page.many_words_per_call"),
         ":material/fast_forward:",
-        "One target call checks several guesses of a cheap draft: see how many words each "
-        "call writes, which words the draft gets right, and when it is faster than plain "
-        "decoding — for toy language models or your own pair from the Playground.",
+        say("page.many_words_per_call_blurb"),
         fold=("w.gamma", "dec.chart.gamma"),
     ),
     PageInfo(
         "pages/6_Why_its_exact.py",
-        "Why it's exact",
+        say("page.why_its_exact"),
         ":material/verified:",
-        "The proof filled in with your own numbers, the word a safety filter forbids, where real "
-        "code can leak — and questions to answer before you see why.",
+        say("page.why_its_exact_blurb"),
         fold=("w.case", "why.chart.proof"),
     ),
     PageInfo(
         "pages/7_Rejection_sampling.py",
-        "Is it just rejection sampling?",
+        say("page.rejection_sampling"),
         ":material/compare_arrows:",
-        "Classic rejection sampling next to speculative sampling on the same numbers: proposals "
-        "per word, when it cannot run at all, and why one never loops.",
+        say("page.rejection_sampling_blurb"),
         fold=("w.runs", "rs.chart.proposals"),
     ),
     PageInfo(
         "pages/8_Variants_lab.py",
-        "Variants lab",
+        say("page.variants_lab"),
         ":material/science:",
-        "Keeping only the top word, matching the target's own draw, several draft candidates "
-        "and keeping plausible guesses, side by side: how often each keeps a guess, and whether "
-        "its words still follow the target.",
+        say("page.variants_lab_blurb"),
         fold=("w.variant", "lab.chart.variant"),
     ),
     PageInfo(
         "pages/9_The_debate.py",
-        "The debate",
+        say("page.the_debate"),
         ":material/forum:",
-        "The four claims under the article that started SpecViz — the speed-ups, close drafts, "
-        "“just rejection sampling”, leaks — each judged with your own numbers.",
+        say("page.the_debate_blurb"),
         fold=("w.c", "w.claim"),
     ),
     PageInfo(
         "pages/10_For_lecturers.py",
-        "For lecturers",
+        say("page.for_lecturers"),
         ":material/co_present:",
-        "A 50-minute lesson plan through these pages, stepped through in one tab, with what to "
-        "say and ask at each step and the misconceptions to expect.",
+        say("page.for_lecturers_blurb"),
         for_learners=False,
     ),
     PageInfo(
         "pages/11_Ask_the_room.py",
-        "Ask the room",
+        say("page.ask_the_room"),
         ":material/how_to_vote:",
-        "Answer the lecturer's question on your phone with a room code; the projector shows how "
-        "the room split, then the answer.",
+        say("page.ask_the_room_blurb"),
         for_learners=False,
     ),
 )
@@ -204,7 +197,7 @@ def intro(text: str) -> None:
     if presenter.on():
         return
     if state.current().projector:
-        with st.expander("What this page shows"):
+        with st.expander(say("page.what_it_shows")):
             st.markdown(text)
     else:
         st.markdown(text)
@@ -222,8 +215,7 @@ def show_notices(*params: Param[Any]) -> None:
     if problems:
         note = state.notation()
         st.warning(
-            "This link had problems, so part of it was replaced by defaults:\n\n"
-            + "\n".join(f"- {note.fill(text)}" for text in problems),
+            say("page.link_problems") + "\n".join(f"- {note.fill(text)}" for text in problems),
             icon=":material/link_off:",
         )
 
@@ -245,8 +237,8 @@ def lesson() -> tuple[Scenario, OneTokenStep]:
     try:
         return scenario, scenario.step()
     except ValueError as problem:
-        message = f"{problem} Set at least one of its weights above zero on the Playground."
-        state.stop(message, link=(PAGES[1].script, "Open the Playground", PAGES[1].icon))
+        message = say("page.all_zero", problem=problem)
+        state.stop(message, link=(PAGES[1].script, say("page.open_playground"), PAGES[1].icon))
 
 
 def style() -> ChartStyle:
@@ -324,7 +316,7 @@ def chart(figure: dict, caption: str, key: str) -> None:
             spec=figure | {"datasets": _arrow_datasets(figure)},
             width="stretch",
             theme=None,
-            alt=f"Chart: {title}. Described in the text below it.",
+            alt=say("page.chart_alt", title=title),
         )
     st.caption(caption)
 

@@ -21,6 +21,7 @@ from specviz.limits import MAX_SEED
 from specviz.links import Param
 from specviz.palette import Notation
 from specviz.scenario import Scenario, from_query, to_query
+from specviz.text import say
 from specviz.ui import reconnect
 
 _SCENARIO = "specviz.scenario"
@@ -177,38 +178,36 @@ def sidebar_settings() -> None:
     """Projector mode, lettering and seed: the settings every page shares, in the sidebar."""
     scenario = current()
     with st.sidebar:
-        st.markdown("#### Settings")
+        st.markdown(say("settings.title"))
         bound(
             st.toggle,
             "ui.projector",
             scenario.projector,
             lambda v: update(projector=bool(v)),
-            label="Projector mode (large type)",
-            help="Bigger text and thicker lines for a classroom projector.",
+            label=say("settings.projector"),
+            help=say("settings.projector_help"),
         )
         bound(
             st.toggle,
             "ui.swapped",
             scenario.swapped,
             lambda v: update(swapped=bool(v)),
-            label="Swap letters (q = target)",
-            help="SpecViz writes p for the target model and q for the draft, as Leviathan et al. "
-            "(2023). Chen et al. (2023) and many blog posts swap the letters; this switch "
-            "relabels every formula and chart.",
+            label=say("settings.swap"),
+            help=say("settings.swap_help"),
         )
         bound(
             st.number_input,
             "ui.seed",
             scenario.seed,
             lambda v: update(seed=int(v) if v is not None else scenario.seed),
-            label="Random seed",
+            label=say("settings.seed"),
             min_value=0,
             max_value=MAX_SEED,
             step=1,
-            help="Every random draw on every page uses this seed: same seed, same draws.",
+            help=say("settings.seed_help"),
         )
         # The link itself comes at the end of the run (sync_url), once the page has read its state.
         st.markdown(
-            "#### Share this view",
-            help="This link restores the words, weights, seed and every setting on this page.",
+            say("settings.share"),
+            help=say("settings.share_help"),
         )
