@@ -7,6 +7,7 @@ from specviz.figures import decoding as fig
 from specviz.figures.numbers import decimal, percent, times
 from specviz.language import toy_check, toy_curve, toy_run, toy_words
 from specviz.links import DECODE_PARAMS, DECODE_SECTIONS, YOUR_PAIR
+from specviz.text import say
 from specviz.ui import page, state
 
 PAIR, GAMMA, COST, TEMPERATURE, LENGTH, SECTION = DECODE_PARAMS  # the settings, in link order
@@ -17,7 +18,7 @@ timeline = st.components.v2.component(
     "specviz.timeline", js=fig.TIMELINE_JS, css=fig.TIMELINE_CSS, isolate_styles=True
 )
 
-st.title("Many words per call")
+st.title(say("decoding.title"))
 intro = note.fill(fig.INTRO)
 if not scenario.projector:  # on a projector the controls and their chart come first
     st.markdown(intro)
@@ -32,16 +33,11 @@ def lesson() -> None:
     controls, right = st.columns([1.15, 2], gap="large")
     with controls:
         key = state.param_widget(
-            PAIR, st.selectbox, label="Draft and target", format_func=fig.TITLES.get
+            PAIR, st.selectbox, label=say("decoding.pair_label"), format_func=fig.TITLES.get
         )
-        gamma = state.param_widget(GAMMA, st.select_slider, label="Guesses per target call γ")
+        gamma = state.param_widget(GAMMA, st.select_slider, label=say("decoding.gamma_label"))
         cost = state.param_widget(
-            COST,
-            st.select_slider,
-            label="Draft step cost c",
-            help="How long one step of the "
-            "draft takes, counted in target calls: at c = 0.1, ten draft steps cost as much as "
-            "one target call.",
+            COST, st.select_slider, label=say("decoding.cost_label"), help=say("decoding.cost_help")
         )
     yours = key == YOUR_PAIR
     if yours:
@@ -54,25 +50,19 @@ def lesson() -> None:
     here = curve[gamma]
     with controls:  # α → words per call → speed-up, in a long text (the Playground's numbers)
         m = st.container(horizontal=True)
+        m.metric(say("decoding.alpha_metric"), percent(here.alpha), help=say("decoding.alpha_help"))
+        this_text = decimal(run.words_per_call, 2)
         m.metric(
-            "Guesses kept α",
-            percent(here.alpha),
-            help="The chance that the target keeps "
-            "a guess of the draft, on average in a long text; for your Playground pair, "
-            "every time.",
-        )
-        formula = " (the simple formula, as on the Playground)" if yours else ""
-        m.metric(
-            "Words/call",
+            say("decoding.words_metric"),
             decimal(here.long_run, 2),
-            help=f"Predicted for a long text, exactly, from the two models{formula}. "
-            f"This text: {decimal(run.words_per_call, 2)}.",
+            help=say("decoding.words_help_yours", words=this_text)
+            if yours
+            else say("decoding.words_help", words=this_text),
         )
         m.metric(
-            "Speed-up",
+            say("decoding.speed_metric"),
             times(here.speedup(cost)),
-            help="Words per call ÷ (1 + γc): each call waits for γ guesses too. "
-            f"This text: {times(run.speedup(cost))}.",
+            help=say("decoding.speed_help", speedup=times(run.speedup(cost))),
         )
     with right:
         page.chart(*fig.words_figure(curve, run, style), key="dec.chart.gamma")
@@ -80,22 +70,20 @@ def lesson() -> None:
 
     left, middle, last = st.columns([2, 2, 1], vertical_alignment="bottom")
     with left:
-        state.param_widget(LENGTH, st.select_slider, label="Words to write")
+        state.param_widget(LENGTH, st.select_slider, label=say("decoding.length_label"))
     with middle:
         state.param_widget(
             TEMPERATURE,
             st.select_slider,
-            label="Temperature of both models",
-            help="Below 1 each model favours its likeliest words more, above 1 less; 0 is greedy "
-            "decoding, always the likeliest word. Applied to both models, the text stays exact. "
-            "Temperature, top-k and top-p follow Hugging Face's rules.",
+            label=say("decoding.temperature_label"),
+            help=say("decoding.temperature_help"),
         )
     last.button(
-        "New text",
+        say("decoding.new_text"),
         icon=":material/refresh:",
         width="stretch",
         on_click=lambda: state.update(seed=state.current().next_seed()),
-        help="Write another text with the next seed (the sidebar shows it).",
+        help=say("decoding.new_text_help"),
     )
     st.caption(note.fill(fig.PAIR_BLURBS[key]))
     st.markdown(fig.summary_sentence(curve, run, cost, note))
@@ -138,7 +126,7 @@ def sections(
             page.chart(*fig.in_a_row_figure(curve[gamma], style), key="dec.chart.row")
         with right:
             page.chart(*fig.shares_figure(curve[gamma], words, style), key="dec.chart.shares")
-        with st.expander("How the prediction is computed"):
+        with st.expander(say("decoding.how_predicted_title")):
             st.markdown(note.fill(fig.HOW_PREDICTED))
 
 

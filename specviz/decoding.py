@@ -32,6 +32,7 @@ from specviz.limits import (
 )
 from specviz.one_token import OneTokenStep, step_rows
 from specviz.sampling import SeedLike
+from specviz.text import say
 from specviz.theory import expected_tokens_per_step, speedup
 
 
@@ -498,7 +499,7 @@ LEVIATHAN_TABLE2: tuple[ReportedSpeedup, ...] = tuple(
 #: and Chen et al. 2023 (K = 4, a draft step 1.8 ms against the target's 14.1 ms).
 RANGES: tuple[ReportedSpeedup, ...] = (
     ReportedSpeedup(
-        "the article's comments", "no model or setting given", "?", None, None, 1.8, 2.5
+        say("decoding.comments_source"), say("decoding.comments_setting"), "?", None, None, 1.8, 2.5
     ),
     ReportedSpeedup("Leviathan et al. 2023", "T5-XXL 11B, T5X, TPU-v4", "T5", None, None, 2, 3),
     ReportedSpeedup("Chen et al. 2023", "Chinchilla 70B, TPU-v4", "4B draft", 4, None, 2, 2.5),

@@ -22,73 +22,19 @@ from specviz.language import END, Measured
 from specviz.limits import CHECK_RUNS, CHECK_WORDS, COMMON_WORDS, PAIR_TITLES
 from specviz.links import YOUR_PAIR
 from specviz.palette import Notation
+from specviz.text import say, titles
 from specviz.theory import speedup
 
-INTRO = (
-    "A big model writes one word per expensive call. In **speculative decoding** a cheap draft "
-    "{D} guesses γ words ahead and **one call** of the target {T} checks them all: it keeps the "
-    "guesses up to the first one it rejects, then writes one word itself — from the leftover "
-    "bucket after a rejection, or a **bonus** word when every guess was kept. The text follows "
-    "{T} exactly; what changes is how many words each expensive call writes."
-)
-HOW_PREDICTED = (
-    "Write M = min({T}, {D}) for the mass of kept guesses after each context and R = max(0, "
-    "{T} − {D}) for the bucket. A call that starts after context s keeps at least k guesses with "
-    "probability (Mᵏ1)[s]; the context where the next call starts follows K = Σₖ<γ MᵏR + Mᵞ{T}. "
-    "Over a long text, words per call = Σₖ₌₀..γ π Mᵏ1 with π the long-run law of K "
-    "(renewal–reward); for a text of n words the expected calls are Cₙ = 1 + Σⱼ Kⱼ Cₙ₋ⱼ, Kⱼ "
-    "moving a call that writes j words. No simulation is involved; the table checks both "
-    "against simulated texts. The simple formula (1 − αᵞ⁺¹)/(1 − α), often called the i.i.d. "
-    "formula (every guess kept independently with the same chance α), is the special case "
-    "where every context has the same α — as for your pair from the Playground."
-)
+INTRO = say("decoding.intro")
+HOW_PREDICTED = say("decoding.how_predicted")
 #: The pair selector's names: the toy pairs, then the learner's own.
-TITLES = PAIR_TITLES | {YOUR_PAIR: "Your pair from the Playground"}
-PAIR_BLURBS: dict[str, str] = {
-    "ngram": "Target {T} reads the last two words (a trigram model of twenty short sentences "
-    "about a cat and a dog); draft {D} reads only the last word (a bigram model of the same "
-    "sentences). Cheaper, and right about most small words and set phrases.",
-    "strong": "Draft {D} is the target cut down to its likeliest words, the ones that make up "
-    "80% of its chances after each context (top-p). It never guesses a rare word: those come "
-    "from the leftover bucket.",
-    "weak": "Draft {D} ignores the context: it guesses among the 8 commonest words of the "
-    "sentences (and any as common as the 8th; top-k), the frequent ones more often — at "
-    "temperature 0 always the commonest, “the”. Most of its guesses are rejected.",
-    "hotter": "Draft {D} is the target itself run at twice the temperature, so it spreads its "
-    "guesses wider than the target does (at temperature 0 both always pick the likeliest word "
-    "and agree).",
-    YOUR_PAIR: "Your pair from the Playground: {T} and {D} give each of your words the chances "
-    "you set there (at temperature 1), whatever was written before, so every guess is kept with "
-    "the same chance α and the simple formula is exact.",
-    "perfect": "Draft {D} is the target {T} itself: every guess is kept and every call writes "
-    "γ + 1 words. No real draft is this good — it would be as slow as the target.",
-    "textbook": "A chain of three words small enough to work by hand (sun, rain, wind): a fixed "
-    "table of next-word chances for {T} and another for {D}. At temperature 1 and γ = 4, a long "
-    "text averages about 2.73 words per call.",
-}
-PUBLISHED = (
-    "**Published speed-ups, and where they come from.** “1.8–2.5×” is what commenters under "
-    "the article that started SpecViz said benchmarks claim — no model, hardware or setting "
-    "given. Leviathan et al. (2023) report 2–3× for T5-XXL (11B) against the standard T5X "
-    "implementation on a TPU-v4, and the 12 cells of their Table 2 on the chart; Chen et al. "
-    "(2023) report 2–2.5× for Chinchilla 70B with a 4B draft (4 guesses per call, a draft step "
-    "1.8 ms against 14.1 ms: c ≈ 0.13), in a distributed setup on TPU-v4s. None says what it "
-    "is on your hardware: the formula does, once you know α and c."
+TITLES = PAIR_TITLES | {YOUR_PAIR: say("decoding.your_pair")}
+PAIR_BLURBS: dict[str, str] = titles(
+    "decoding.blurb", ("ngram", "strong", "weak", "hotter", "yours", "perfect", "textbook")
 )
-COST_NOTE = (
-    "The speed-ups here are a **cost model**, not a stopwatch: a target call costs 1, a draft "
-    "step costs c, and nothing else costs anything. Real systems also pay for memory traffic, "
-    "batching and longer target calls (checking γ guesses at once is not quite free), which is "
-    "why measured speed-ups differ from any formula."
-)
-PAIR_SHORT = {
-    "ngram": "n-gram",
-    "strong": "strong",
-    "weak": "weak",
-    "hotter": "hotter",
-    "perfect": "perfect",
-    "textbook": "worked example",
-}
+PUBLISHED = say("decoding.published")
+COST_NOTE = say("decoding.cost_note")
+PAIR_SHORT = titles("decoding.short", ("ngram", "strong", "weak", "hotter", "perfect", "textbook"))
 #: Where each pair's name sits from its point on the α chart (in α and speed-up).
 _NAME_AT = {
     "ngram": (0, -0.45),
@@ -102,18 +48,15 @@ _NAME_AT = {
 SLOW_COST = 0.5
 #: The α chart's curves, each drawn its way: legend name, dashes, colour, extra width.
 _KINDS = {
-    "yours": ("━ your c", [1, 0], palette.TARGET.color, 2),
-    "free": ("┅ free drafts, c = 0", [2, 3], palette.NEUTRAL.color, 0),
-    "slow": ("╌ a slow draft, c = 0.5", [7, 4], palette.NEUTRAL.color, 0),
+    "yours": (say("decoding.curve_yours"), [1, 0], palette.TARGET.color, 2),
+    "free": (say("decoding.curve_free"), [2, 3], palette.NEUTRAL.color, 0),
+    "slow": (say("decoding.curve_slow", cost=f"{SLOW_COST:g}"), [7, 4], palette.NEUTRAL.color, 0),
 }
-SLOWER = "✗ slower than plain decoding"
+SLOWER = say("decoding.slower")
+#: The axis of every speed-up.
+SPEED_UP = say("decoding.speed_axis")
 STAR = "M0,-1L.3,-.3L1,-.3L.45,.15L.6,.9L0,.45L-.6,.9L-.45,.15L-1,-.3L-.3,-.3Z"
-_SERIES = (
-    "● predicted from the two models",
-    "▬ ▬ simple formula: same α each guess",
-    "◆ this text",
-    "★ best γ",
-)
+_SERIES = tuple(titles("decoding.series", ("predicted", "simple", "text", "best")).values())
 _ROLES = (palette.TARGET, palette.NEUTRAL, palette.DRAFT, palette.ACCEPTED)
 
 
@@ -198,7 +141,7 @@ def _against_gamma(field: str, title: str, data: dict, extra: list, style: Chart
     legend = field == "words"
     # One column on a screen: two do not fit a phone's 390 px.
     key = [_legend(n, _SERIES, _ROLES, (2 if style.projector else 1) * legend) for n in _SERIES]
-    x = _q("g", "γ, guesses per target call", axis={"tickMinStep": 1})
+    x = _q("g", say("decoding.gamma_axis"), axis={"tickMinStep": 1})
     y = _q(field, title, axis={"minExtent": 2 * style.font_size + 6})  # the two charts align
     line = {"type": "line", "point": True, "strokeWidth": style.line_width + 1}
     mine = {"type": "rule", "color": palette.DRAFT.text_color, "strokeDash": [2, 3]}
@@ -222,7 +165,7 @@ def _against_gamma(field: str, title: str, data: dict, extra: list, style: Chart
         ),
         _layer("rows/point", diamond, key[2], x=x, y=y),
     ]
-    name = ("Speed-up against γ when a draft step costs c", "Words per target call against γ")
+    name = (say("decoding.speed_title"), say("decoding.words_title"))
     size = {"width": "container", "height": style.height // 2 + (110 if legend else 40)}
     return vega.chart(style, vega.title(name[legend], style), data, layers, **size)
 
@@ -240,7 +183,7 @@ def words_figure(
                 "kind": "point",
                 "g": run.gamma,
                 "words": run.words_per_call,
-                "text": f"your γ = {run.gamma}",
+                "text": say("decoding.your_gamma", gamma=run.gamma),
             }
         ]
     }
@@ -256,17 +199,21 @@ def words_figure(
     }
     spec = _against_gamma(
         "words",
-        "words / call",
+        say("decoding.words_axis"),
         data,
         [_layer("rows/point", label, x=_q("g"), text={"field": "text"})],
         style,
     )
     values = ", ".join(f"γ = {w.gamma}: {decimal(w.long_run, 2)}" for w in curve[1::2])
     return spec, style.fill(
-        f"Words per target call against γ = 0 to {len(curve) - 1}, predicted from the two models "
-        f"({values}), the simple formula that gives every guess the same chance α = "
-        f"{percent(curve[run.gamma].alpha)} (dashed), "
-        f"and this text's {decimal(run.words_per_call, 2)} at γ = {run.gamma} (diamond)."
+        say(
+            "decoding.words_alt",
+            top=len(curve) - 1,
+            values=values,
+            alpha=percent(curve[run.gamma].alpha),
+            words=decimal(run.words_per_call, 2),
+            gamma=run.gamma,
+        )
     )
 
 
@@ -299,7 +246,7 @@ def speed_figure(
                 "speed": run.speedup(cost),
                 "best": best,
                 "best_speed": best_speed,
-                "text": f"★ best γ = {best}",
+                "text": say("decoding.best_gamma", best=best),
                 "side": side,
                 "dx": dx,
                 "left": SLOWER if falls else "",
@@ -307,7 +254,7 @@ def speed_figure(
             }
         ]
     }
-    x, y = _q("best"), _q("best_speed", "speed-up")
+    x, y = _q("best"), _q("best_speed", SPEED_UP)
     star = {"type": "point", "shape": STAR, "filled": True, "size": 900 if style.projector else 500}
     label = {
         "type": "text",
@@ -319,15 +266,18 @@ def speed_figure(
         "color": palette.ACCEPTED.text_color,
     }
     extra = [
-        *_slower(_q("g"), "speed-up", style, len(curve) - 1, "rows/point"),
+        *_slower(_q("g"), SPEED_UP, style, len(curve) - 1, "rows/point"),
         _layer("rows/point", star, _legend(_SERIES[3], _SERIES, _ROLES, 0), x=x, y=y),
         _layer("rows/point", label, x=x, y=y, text={"field": "text"}),
     ]
-    return _against_gamma("speed", "speed-up", data, extra, style), (
-        f"The speed-up against γ when a draft step costs c = {cost:g} target steps: predicted "
-        f"{times(curve[run.gamma].speedup(cost))} at γ = {run.gamma}, this text "
-        f"{times(run.speedup(cost))} (diamond); the best γ on the chart is {best} "
-        f"({times(best_speed)}). The shaded band below 1× is slower than plain decoding."
+    return _against_gamma("speed", SPEED_UP, data, extra, style), say(
+        "decoding.speed_alt",
+        cost=f"{cost:g}",
+        predicted=times(curve[run.gamma].speedup(cost)),
+        gamma=run.gamma,
+        measured=times(run.speedup(cost)),
+        best=best,
+        best_speedup=times(best_speed),
     )
 
 
@@ -335,7 +285,7 @@ def _curves(x: dict, y: dict, style: ChartStyle) -> dict:
     """The formula (1 − α^(γ+1)) / ((1 − α)(γc + 1)), drawn by Vega over α = 0 .. 1 for each
     row of kind yours, free and slow (its c and γ): the spec stays the same whatever they are."""
     kind = {"field": "kind", "type": "nominal"}
-    labels = " : ".join(f"datum.label == '{k}' ? '{v[0]}'" for k, v in _KINDS.items())
+    labels = " : ".join(f"datum.label == '{k}' ? {vega.literal(v[0])}" for k, v in _KINDS.items())
     legend = {
         "title": None,
         "labelExpr": labels + " : ''",
@@ -397,7 +347,7 @@ PUBLISHED_ROWS = (
             "lo": r.speedup,
             "hi": r.high,
             "setting": r.setting,
-            "label": ("comments", "Leviathan", "Chen")[i],
+            "label": [*titles("decoding.range", ("comments", "leviathan", "chen")).values()][i],
         }
         for i, r in enumerate(RANGES)
     ]
@@ -408,12 +358,12 @@ def _published(x: dict, y: dict, style: ChartStyle, key: list[dict]) -> list[dic
     """The layers of :data:`PUBLISHED_ROWS` (dataset ``published``)."""
     cells, over, ranges = "published/cell", "published/over", "published/range"
     tip = vega.tooltip(
-        "setting",
-        "draft",
+        ("setting", say("decoding.tip_setting")),
+        ("draft", say("decoding.tip_draft")),
         ("g", "γ"),
         ("a", "α"),
-        ("s", "reported ×"),
-        ("ceiling", "the formula's most", times),
+        ("s", say("decoding.tip_reported")),
+        ("ceiling", say("decoding.tip_most"), times),
     )
     point = {
         "type": "point",
@@ -444,11 +394,11 @@ def _published(x: dict, y: dict, style: ChartStyle, key: list[dict]) -> list[dic
             {"type": "rule", "strokeWidth": style.line_width + 3},
             key[4],
             x=x,
-            y=_q("lo", "speed-up"),
+            y=_q("lo", SPEED_UP),
             y2={"field": "hi"},
             tooltip=[{"field": "setting"}],
         ),
-        _layer(ranges, label | {"dy": -10}, x=x, y=_q("hi", "speed-up"), text={"field": "label"}),
+        _layer(ranges, label | {"dy": -10}, x=x, y=_q("hi", SPEED_UP), text={"field": "label"}),
     ]
 
 
@@ -461,18 +411,12 @@ def alpha_figure(
     predictions = [m.prediction for m in check]
     x = _q(
         "a",
-        "α, chance a guess is kept",
+        say("decoding.alpha_axis"),
         scale={"domain": [0, 1.32]},
         axis={"values": [0, 0.2, 0.4, 0.6, 0.8, 1], "format": ".0%"},
     )
-    y = _q("s", "speed-up", scale={"domain": [0, 6.3]}, axis={"format": ".0f"})
-    names = (
-        "● Leviathan et al., T = 0",
-        "■ Leviathan et al., T = 1",
-        "◆ this page's pairs",
-        "▬ the formula's most for that point",
-        "┃ ranges quoted without an α",
-    )
+    y = _q("s", SPEED_UP, scale={"domain": [0, 6.3]}, axis={"format": ".0f"})
+    names = tuple(titles("decoding.marks", ("t0", "t1", "pairs", "most", "ranges")).values())
     roles = (palette.NEUTRAL, palette.NEUTRAL, palette.DRAFT, palette.REJECTED, palette.NEUTRAL)
     key = [_legend(n, names, roles, 1) for n in names]
     diamond = {
@@ -484,7 +428,7 @@ def alpha_figure(
     }
     text = {"type": "text", "fontSize": style.text_size, "color": palette.DRAFT.text_color}
     layers = [
-        *_slower(x, "speed-up", style, 1.0),
+        *_slower(x, SPEED_UP, style, 1.0),
         _curves(x, y, style),
         *_published(x, y, style, key),
         _layer("rows/pair", diamond, key[2], x=x, y=y),
@@ -504,7 +448,7 @@ def alpha_figure(
         for k, w in zip(PAIR_SHORT, predictions, strict=True)
     ]
     params = [{"kind": k, "c": c, "g": gamma} for k, c in zip(_KINDS, (cost, 0, SLOW_COST))]  # noqa: B905
-    title = vega.title("Speed-up against α, with your γ guesses per call", style)
+    title = vega.title(say("decoding.alpha_title"), style)
     spec = vega.chart(
         style,
         title,
@@ -519,13 +463,14 @@ def alpha_figure(
     )
     costs = ", ".join(f"{c:g}" for c in sorted({0.0, cost, SLOW_COST}))
     ranges = "; ".join(f"{r.source}: {r.speedup:g}–{r.high:g}× ({r.setting})" for r in RANGES)
-    return spec, (
-        f"Speed-up (1 − α^(γ+1)) / ((1 − α)(γc + 1)) against α at γ = {gamma}, for draft costs "
-        f"c = {costs} (yours: {cost:g}). Band below 1×: slower than plain decoding. Leviathan et "
-        f"al.'s 12 measurements as reported, each at its own γ (filled: T = 0, open: T = 1); "
-        f"{len(_ABOVE)} of them lie above the most the formula allows them even with free drafts "
-        f"(red dashes). Right of α = 100%, ranges quoted without an α: {ranges}. This page's "
-        f"pairs, predicted for a long text: {ours}."
+    return spec, say(
+        "decoding.alpha_alt",
+        gamma=gamma,
+        costs=costs,
+        cost=f"{cost:g}",
+        above=len(_ABOVE),
+        ranges=ranges,
+        ours=ours,
     )
 
 
@@ -533,14 +478,17 @@ def check_table(check: Sequence[Measured], cost: float, current: str) -> str:
     """The check as a Markdown table (the pair shown in bold): the long-text prediction, then
     texts of :data:`~specviz.limits.CHECK_WORDS` words, exact and measured — like with like."""
     lines = [
-        f"| pair | α | simple formula | from the models | {CHECK_WORDS}-word texts: exact | "
-        f"measured ({CHECK_RUNS} texts) | speed-up (c = {cost:g}) |",
+        say("decoding.table_head", words=CHECK_WORDS, runs=CHECK_RUNS, cost=f"{cost:g}"),
         "|---|---|---|---|---|---|---|",
     ]
     for m in check:
         w, name = (
             m.prediction,
-            (PAIR_TITLES[m.key] if m.key != current else f"**{PAIR_TITLES[m.key]} (shown)**"),
+            (
+                PAIR_TITLES[m.key]
+                if m.key != current
+                else say("decoding.table_shown", pair=PAIR_TITLES[m.key])
+            ),
         )
         words = CHECK_WORDS / m.mean_calls
         error = 2 * m.std_error * CHECK_WORDS / m.mean_calls**2  # two standard errors
@@ -563,22 +511,27 @@ def check_note(check: Sequence[Measured]) -> str:
     gaps = [abs(w.iid - w.long_run) / w.long_run for w in predictions]
     worst, gamma = int(np.argmax(gaps)), predictions[0].gamma
     off = (
-        f"the formula is off by at most {percent(round(gaps[worst], 4))} at γ = {gamma} "
-        f"({PAIR_TITLES[list(PAIR_SHORT)[worst]].lower()})"
+        say(
+            "decoding.off_by",
+            gap=percent(round(gaps[worst], 4)),
+            gamma=gamma,
+            pair=PAIR_TITLES[list(PAIR_SHORT)[worst]].lower(),
+        )
         if gaps[worst] >= 5e-4
-        else "the formula agrees with the exact prediction to within 0.05%"
+        else say("decoding.agrees")
     )
     cnn = next(c for c in _ABOVE if c.setting == "CNN/DM, T=0")
-    return (
-        f"“From the models” is a long text; a text of {CHECK_WORDS} words from a sentence's "
-        "start writes fewer words per call (its first calls, its last call cut), so the "
-        f"measurement — words over calls in {CHECK_RUNS} simulated texts, ± two standard errors "
-        "— stands beside the exact value for that length. The simple formula pretends every "
-        "guess is kept with the same chance α, independently; real guesses are not (easy words "
-        f"come in runs). On these toy pairs {off}. Published numbers stray further: "
-        f"{len(_ABOVE)} of the 12 speed-ups in Leviathan et al.'s Table 2 lie *above* what the "
-        f"formula allows with free drafts — CNN/DM at T = 0 with {cnn.draft}: {cnn.speedup}× "
-        f"where α = {cnn.alpha:g} and γ = {cnn.gamma} allow at most {times(cnn.ceiling)}."
+    return say(
+        "decoding.check_note",
+        words=CHECK_WORDS,
+        runs=CHECK_RUNS,
+        off=off,
+        above=len(_ABOVE),
+        draft=cnn.draft,
+        speedup=cnn.speedup,
+        alpha=f"{cnn.alpha:g}",
+        gamma=cnn.gamma,
+        ceiling=times(cnn.ceiling),
     )
 
 
@@ -587,13 +540,13 @@ def in_a_row_figure(prediction: WordsPerCall, style: ChartStyle) -> tuple[dict, 
     formula's α."""
     row = prediction.kept_in_a_row
     chances = [row[k] / row[k - 1] if row[k - 1] > 0 else None for k in range(1, row.size)]
-    names = ("● exact, from the two models", "▬ ▬ simple formula: α every time")
+    names = tuple(titles("decoding.row", ("exact", "simple")).values())
     key = [_legend(n, names, (palette.TARGET, palette.NEUTRAL), 1) for n in names]
     x = {
         "field": "k",
         "type": "ordinal",
         "axis": {"labelAngle": 0},
-        "title": "guess k of a call (the ones before it kept)",
+        "title": say("decoding.row_axis"),
     }
     y = vega.share_y(None, "chance") | {"scale": {"domain": [0, 1]}}
     bars = [
@@ -618,12 +571,10 @@ def in_a_row_figure(prediction: WordsPerCall, style: ChartStyle) -> tuple[dict, 
         _layer("rows", inside, x=x, y=y, text={"field": "text"}),
         _layer("rows", dash, key[1], y=y | {"field": "alpha"}),
     ]
-    title = vega.title("Is every guess kept with the same chance?", style)
-    shown = ", ".join(percent(c) for c in chances if c is not None) or "none"
-    return vega.chart(style, title, {"rows": bars}, layers, width="container"), (
-        "Bars: the chance that guess k of a call is kept, given that the guesses before it were "
-        f"kept, in a long text: {shown}. The simple formula assumes α = "
-        f"{percent(prediction.alpha)} for every guess (dashed)."
+    title = vega.title(say("decoding.row_title"), style)
+    shown = ", ".join(percent(c) for c in chances if c is not None) or say("decoding.none")
+    return vega.chart(style, title, {"rows": bars}, layers, width="container"), say(
+        "decoding.row_alt", shown=shown, alpha=percent(prediction.alpha)
     )
 
 
@@ -638,8 +589,8 @@ def shares_figure(
     order = np.argsort(-share, kind="stable")  # the easiest word on top
     shown = [_word(words, int(w)) for w in common[order]]
     names = (
-        f"{palette.ACCEPTED.icon} a kept guess",
-        f"{palette.BUCKET.icon} written by the target",
+        say("decoding.kept_guess", icon=palette.ACCEPTED.icon),
+        say("decoding.by_target", icon=palette.BUCKET.icon),
     )
     key = [_legend(n, names, (palette.ACCEPTED, palette.BUCKET), 1) for n in names]
     bars = [
@@ -647,9 +598,7 @@ def shares_figure(
         for i, (w, s) in enumerate(zip(shown, share[order], strict=True))
     ]
     y = {"field": "word", "type": "nominal", "sort": {"field": "i", "op": "min"}, "title": None}
-    x = _q(
-        "kept", "share of its uses in a long text", scale={"domain": [0, 1]}, axis={"format": ".0%"}
-    )
+    x = _q("kept", say("decoding.shares_axis"), scale={"domain": [0, 1]}, axis={"format": ".0%"})
     text = {"type": "text", "align": "left", "dx": 4, "fontSize": style.text_size}
     layers = [
         _layer(
@@ -671,12 +620,12 @@ def shares_figure(
     ]
     few = max(1, min(3, len(shown) // 2))
     size = {"height": {"step": 26 if style.projector else 20}, "width": "container"}
-    title = vega.title("Which words did the draft guess right?", style)
-    return vega.chart(style, title, {"rows": bars}, layers, **size), (
-        f"Stacked bars for the {len(shown)} commonest words of a long text: the share of each "
-        "word's uses that were kept guesses of the draft, the rest written by the target "
-        f"(bucket or bonus). Most often guessed right: {', '.join(shown[:few])}; least often: "
-        f"{', '.join(shown[::-1][:few])}."
+    title = vega.title(say("decoding.shares_title"), style)
+    return vega.chart(style, title, {"rows": bars}, layers, **size), say(
+        "decoding.shares_alt",
+        count=len(shown),
+        most=", ".join(shown[:few]),
+        least=", ".join(shown[::-1][:few]),
     )
 
 
@@ -685,34 +634,32 @@ def summary_sentence(curve: Sequence[WordsPerCall], run: Decoding, cost: float, 
     best, best_speed = best_gamma(curve, cost)
     here = curve[run.gamma]
     if cost == 0 and best == len(curve) - 1:
-        verdict = (
-            f"With free drafts every extra guess helps: on the chart γ = {best} is best "
-            f"({times(best_speed)})."
-        )
+        verdict = say("decoding.verdict_free", best=best, speedup=times(best_speed))
     elif best == 0 and cost == 0:
-        verdict = "Here no guess is ever kept, so every γ writes one word per call: with free "
-        verdict += "drafts as fast as plain decoding, slower as soon as a guess costs anything."
+        verdict = say("decoding.verdict_never")
     elif best == 0:
-        verdict = (
-            "For this pair and cost every γ is slower than plain decoding: each guess costs "
-            "more than it saves, so the best is not to speculate (γ = 0)."
-        )
+        verdict = say("decoding.verdict_slower")
     else:
-        verdict = f"For this pair and cost the best is γ = {best} ({times(best_speed)})."
+        verdict = say("decoding.verdict_best", best=best, speedup=times(best_speed))
     return n.fill(
-        f"A guess of the draft {{D}} is kept **{percent(here.alpha)}** of the time on average "
-        f"(α). With γ = {run.gamma} guesses per call, the target {{T}} wrote these "
-        f"{run.n_tokens} words in **{run.target_calls} calls** (plain decoding needs one per "
-        f"word): **{decimal(run.words_per_call, 2)} words per call**; a long text averages "
-        f"{decimal(here.long_run, 2)}. {verdict}"
+        say(
+            "decoding.summary",
+            alpha=percent(here.alpha),
+            gamma=run.gamma,
+            words=run.n_tokens,
+            calls=run.target_calls,
+            per_call=decimal(run.words_per_call, 2),
+            long_run=decimal(here.long_run, 2),
+            verdict=verdict,
+        )
     )
 
 
 #: The time view's bars: legend name, and the band of the chart's y each fills.
 _PARTS = {
-    "target": ("▮ a target call: costs 1", 2.4, 3.4),
+    "target": (say("decoding.part_target"), 2.4, 3.4),
     "call": ("", 0.4, 1.4),
-    "draft": ("▬ the draft's γ guesses: c each", 0.65, 1.15),
+    "draft": (say("decoding.part_draft"), 0.65, 1.15),
 }
 
 
@@ -725,7 +672,7 @@ def time_figure(run: Decoding, cost: float, style: ChartStyle) -> tuple[dict, st
     ends = [j + cost * (j * g) for j in range(calls + 1)]  # j target calls and jγ guesses
     total, speed = ends[-1], run.speedup(cost)
     bars = [
-        {"kind": "target", "x": i, "x2": i + 1, "tip": f"word {i + 1}: one target call"}
+        {"kind": "target", "x": i, "x2": i + 1, "tip": say("decoding.tip_word", word=i + 1)}
         for i in range(n)
     ]
     for j, k in enumerate(np.bincount(run.call_of, minlength=calls).tolist()):
@@ -734,24 +681,23 @@ def time_figure(run: Decoding, cost: float, style: ChartStyle) -> tuple[dict, st
                 "kind": "draft",
                 "x": ends[j],
                 "x2": ends[j + 1] - 1,
-                "tip": f"call {j + 1}: {g} guesses of the draft",
+                "tip": say("decoding.tip_guesses", call=j + 1, gamma=g),
             },
             {
                 "kind": "call",
                 "x": ends[j + 1] - 1,
                 "x2": ends[j + 1],
-                "tip": f"call {j + 1} of the target: {count(k, 'word')}",
+                "tip": say("decoding.tip_call", call=j + 1, words=count(k, "word")),
             },
         ]
     icon = {"faster than": "✓", "slower than": "✗", "as fast as": "="}[pace(speed)]
+    verdict = say("decoding.time_verdict", icon=icon, speedup=times(speed), pace=pace(speed))
+    c, t = f"{cost:g}", f"{total:g}"
+    lane = say("decoding.speculative_lane", calls=calls, cost=c, guesses=run.draft_calls, total=t)
     texts = [
-        ("verdict", 4.3, f"{icon} {times(speed)}: {pace(speed)} plain decoding"),
-        ("lane", 3.5, f"Plain decoding: {n} target calls = {n}"),
-        (
-            "lane",
-            1.5,
-            f"Speculative: {calls} calls + {cost:g} × {run.draft_calls} guesses = {total:g}",
-        ),
+        ("verdict", 4.3, verdict),
+        ("lane", 3.5, say("decoding.plain_lane", n=n)),
+        ("lane", 1.5, lane),
     ]
     edge = 0.5 if max(n, total) <= 150 else 0  # white edges between calls, while they show
     data = {
@@ -766,7 +712,7 @@ def time_figure(run: Decoding, cost: float, style: ChartStyle) -> tuple[dict, st
     }
     names = (_PARTS["target"][0], _PARTS["draft"][0])
     key = [_legend(name, names, (palette.TARGET, palette.DRAFT), 1) for name in names]
-    x = _q("x", "time, in target calls", scale={"domainMin": 0}, axis={"grid": False})
+    x = _q("x", say("decoding.time_axis"), scale={"domainMin": 0}, axis={"grid": False})
     y = {"field": "y", "type": "quantitative", "axis": None, "scale": {"domain": [0.2, 4.8]}}
     rect = {"type": "rect", "stroke": "white"}
     bar = {
@@ -795,16 +741,19 @@ def time_figure(run: Decoding, cost: float, style: ChartStyle) -> tuple[dict, st
             "texts/verdict", words | {"fontWeight": "bold", "fontSize": style.title_size}, **place
         ),
     ]
-    title = vega.title("This text as time: plain against speculative", style)
+    title = vega.title(say("decoding.time_title"), style)
     spec = vega.chart(
         style, title, data, layers, width="container", height=330 if style.projector else 250
     )
-    return spec, (
-        f"This text's {n} words as time, a target call costing 1 and a guess of the draft "
-        f"c = {cost:g}. Top lane, plain decoding: {n} target calls, time {n}. Bottom lane, "
-        f"speculative decoding: {calls} target calls + {cost:g} × {run.draft_calls} guesses = "
-        f"time {total:g} (dashed line): {times(speed)} plain decoding's speed, {pace(speed)} plain "
-        "decoding."
+    return spec, say(
+        "decoding.time_alt",
+        n=n,
+        cost=c,
+        calls=calls,
+        guesses=run.draft_calls,
+        total=t,
+        speedup=times(speed),
+        pace=pace(speed),
     )
 
 
@@ -835,11 +784,17 @@ def timeline_data(words: Sequence[str], run: Decoding, style: ChartStyle) -> dic
     odds = np.stack([run.draft_p, run.draft_q, run.keep_chance], axis=-1)
     kept, bucket, bonus = (int((run.origin == o).sum()) for o in Origin)
     alt = style.fill(  # the run in words: calls, guesses kept, bucket and bonus words
-        f"{run.n_tokens} words from {run.target_calls} calls of the target {{T}} "
-        f"({decimal(run.words_per_call, 2)} words per call) and {run.draft_calls} draft steps: "
-        f"{kept} words are kept guesses of the draft {{D}}, {bucket} come from the leftover "
-        f"bucket after a rejection, {bonus} are bonus words after a call whose {run.gamma} "
-        "guesses were all kept."
+        say(
+            "decoding.timeline_alt",
+            words=run.n_tokens,
+            calls=run.target_calls,
+            per_call=decimal(run.words_per_call, 2),
+            steps=run.draft_calls,
+            kept=kept,
+            bucket=bucket,
+            bonus=bonus,
+            gamma=run.gamma,
+        )
     )
     return {
         "gamma": run.gamma,
