@@ -8,26 +8,21 @@ from specviz.figures.variants import lab_figures, run_verdict
 from specviz.limits import LAB_RUNS
 from specviz.links import CANDIDATES, LAB_PARAMS, TYPICAL_DELTA, TYPICAL_EPS, VARIANT, VARIANTS
 from specviz.rules import RULES
+from specviz.text import say
 from specviz.ui import page, state
 from specviz.zoo import rule_check
 
 page.setup("pages/8_Variants_lab.py")
 scenario, note = state.current(), state.notation()
 
-st.title("Variants lab")
+st.title(say("variants.title"))
 if not scenario.projector:  # on a projector the control and its chart come first
-    st.markdown(
-        note.fill(
-            "Other ways to check a draft's guess, run on the Playground's target {T}, draft {D} "
-            "and seed. Which ones still give exactly {T}'s words, and how often does each keep a "
-            "guess? Exact rules can be checked: no run of them stands out of the noise."
-        )
-    )
+    st.markdown(note.fill(say("variants.intro")))
 page.show_notices(*LAB_PARAMS)
 key = state.param_widget(
     VARIANT,
     st.selectbox if scenario.projector else st.radio,  # a menu where room is short
-    label="Look closely at",
+    label=say("variants.look"),
     format_func=lambda k: note.fill(RULES[k].title),
     **({} if scenario.projector else {"horizontal": True}),
 )
@@ -37,29 +32,22 @@ with left:
     k = state.param_widget(
         CANDIDATES,
         st.select_slider,
-        label="Draft candidates k (SpecInfer)",
-        help="How many draft candidates the rule 'Several draft candidates' tries before "
-        "the bucket (SpecInfer, Miao et al. 2024).",
+        label=say("variants.k_label"),
+        help=say("variants.k_help"),
     )
 with middle:
     eps = state.param_widget(
         TYPICAL_EPS,
         st.select_slider,
-        label="Plausibility bar: at most ε",
-        help=note.fill(
-            "Typical acceptance (Medusa, Cai et al. 2024) keeps a draft x when "
-            "{T}(x) > min(ε, δ·exp(−H({T}))): the bar is never above ε."
-        ),
+        label=say("variants.eps_label"),
+        help=note.fill(say("variants.eps_help")),
     )
 with right:
     delta = state.param_widget(
         TYPICAL_DELTA,
         st.select_slider,
-        label="Plausibility bar: scale δ",
-        help=note.fill(
-            "On a spread-out target the bar is δ·exp(−H({T})), H({T}) being the target's "
-            "entropy: a flatter target lowers the bar."
-        ),
+        label=say("variants.delta_label"),
+        help=note.fill(say("variants.delta_help")),
     )
 scenario, one = page.lesson()
 controls = {"k": k, "eps": eps, "delta": delta}
@@ -72,31 +60,24 @@ check = checks[selected]
 with upper if scenario.projector else lower:
     page.chart(*figures["variant"], key="lab.chart.variant")
 m = st.columns(3)
-m[0].metric("Keeps a guess", percent(check.acceptance), help="The chance the word is a kept draft.")
+m[0].metric(say("variants.kept"), percent(check.acceptance), help=say("variants.kept_help"))
 m[1].metric(
-    note.fill("Distance to {T}"),
+    note.fill(say("variants.distance_metric")),
     tv_text(check.tv),
-    help=note.fill("Total variation distance of the rule's exact output law to {T}: 0 = exact."),
+    help=note.fill(say("variants.distance_help")),
 )
+tv, band, p_value = tv_text(check.run_tv), tv_text(check.band_upper), f"{check.gof.p_value:.3g}"
 m[2].metric(
-    f"Check of {LAB_RUNS:,} runs",
-    "✗ fails" if check.stands_out else "✓ passes",
-    help=f"{run_verdict(check)}: distance of the runs' words {tv_text(check.run_tv)}; an exact "
-    f"rule stays below {tv_text(check.band_upper)} in 97.5% of seeds. Chi-square p-value "
-    f"{check.gof.p_value:.3g}.",
+    say("variants.check_metric", n=f"{LAB_RUNS:,}"),
+    say("variants.fails") if check.stands_out else say("variants.passes"),
+    help=say("variants.check_help", verdict=run_verdict(check), tv=tv, band=band, p_value=p_value),
 )
-st.markdown(note.fill(f"**What it does.** {check.rule.what} **Is it exact?** {check.rule.why}"))
-st.caption(f"Source: {note.fill(check.rule.source)}")
+st.markdown(note.fill(say("variants.what_why", what=check.rule.what, why=check.rule.why)))
+st.caption(say("variants.source", source=note.fill(check.rule.source)))
 
-st.header("All of them side by side")
+st.header(say("variants.side_by_side"))
 st.markdown(markdown_table(figures["table"]))
 page.chart(*figures["tradeoff"], key="lab.chart.tradeoff")
-st.caption(
-    note.fill(
-        "No exact rule that looks at one draft keeps more guesses than the correct rule, "
-        "α = Σ min({T}, {D}); several candidates beat it by spending more draft proposals, "
-        "keeping plausible guesses by giving up exactness."
-    )
-)
+st.caption(note.fill(say("variants.best")))
 
 state.sync_url()

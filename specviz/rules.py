@@ -1,8 +1,8 @@
 """Verification rules — the correct one, its variants and the bug zoo's mistakes.
 
 Each :class:`Rule` has its exact law in closed form, a literal sampler that never looks at the law
-(the tests compare the two), a count-level sampler, its acceptance rate, and its words, lettered
-with ``{T}`` and ``{D}``. Notation: target ``p``, draft ``q``, ``a(x) = min(1, p(x)/q(x))``.
+(the tests compare the two), a count-level sampler, its acceptance rate and its words (in rules.po),
+lettered ``{T}`` and ``{D}``. Notation: target ``p``, draft ``q``, ``a(x) = min(1, p(x)/q(x))``.
 """
 
 from __future__ import annotations
@@ -31,6 +31,7 @@ from specviz.one_token import OneTokenStep, step
 from specviz.rejection import ClassicPlan
 from specviz.sampling import SeedLike, inverse_cdf, multinomial_on_support
 from specviz.sampling_settings import top_k
+from specviz.text import say
 
 #: The emitted word has law ``p`` for every pair (p, q).
 EXACT = "exact"
@@ -336,35 +337,17 @@ _ALL: tuple[Rule, ...] = (
         key="correct",
         kind=EXACT,
         maths=_TwoRoutes(_standard),
-        what=(
-            "Accept the draft x with probability min(1, {T}(x)/{D}(x)); on a rejection draw "
-            "the replacement from the leftover bucket max(0, {T} − {D}), rescaled to sum to 1."
-        ),
-        why=(
-            "Accepted drafts deliver min({T}, {D}) and the bucket delivers max(0, {T} − {D}); "
-            "together exactly {T}."
-        ),
-        source="Leviathan, Kalman & Matias (ICML 2023), Algorithm 1; Chen et al. (2023).",
+        what=say("rules.correct.what"),
+        why=say("rules.correct.why"),
+        source=say("rules.correct.source"),
     ),
     Rule(
         key="greedy",
         kind=TRADE_OFF,
         maths=_TwoRoutes(_greedy_routes, _sure_test),
-        what=(
-            "The draft x is kept only if it is the target's most likely word (the largest "
-            "{T}(x)); otherwise that most likely word is emitted instead."
-        ),
-        why=(
-            "Exact for greedy decoding (temperature 0), where the target itself always says its "
-            "top word. Wherever {T} spreads over several words it is not {T}: the top word "
-            "always comes out and the others never do."
-        ),
-        source=(
-            "Leviathan et al. (2023) for temperature 0; serving engines verify greedy requests "
-            "this way (vLLM v1, `vllm/v1/sample/rejection_sampler.py`, "
-            "`rejection_greedy_sample_kernel`: a draft is rejected when it differs from the "
-            "target's top word)."
-        ),
+        what=say("rules.greedy.what"),
+        why=say("rules.greedy.why"),
+        source=say("rules.greedy.source"),
     ),
     Rule(
         key="token_matching",
@@ -375,123 +358,58 @@ _ALL: tuple[Rule, ...] = (
             _matching_test,
             lambda s: s.q * s.p + s.p * (1.0 - s.q),
         ),
-        what=(
-            "The target draws its own word from {T}, independently of the draft; the draft is "
-            "kept if it is the same word, and otherwise the target's word is emitted."
-        ),
-        why=(
-            "The word that comes out is always the target's own draw, so it follows {T} "
-            "exactly; but the two draws agree only with probability Σ {T}·{D}, never more than "
-            "the share of guesses the correct rule keeps, α = Σ min({T}, {D})."
-        ),
-        source=(
-            "Hugging Face transformers' assisted generation when the draft gives no "
-            "probabilities (`src/transformers/generation/utils.py`, `_assisted_decoding`: the "
-            "target samples and keeps the candidates equal to its samples); Miao et al.'s "
-            "SpecInfer (2024) calls it naive sampling."
-        ),
+        what=say("rules.token_matching.what"),
+        why=say("rules.token_matching.why"),
+        source=say("rules.token_matching.source"),
     ),
     Rule(
         key="multi_candidate",
         kind=EXACT,
         maths=_Candidates(),
-        what=(
-            "The draft offers k candidates, each drawn from {D}, tried in turn: each is kept "
-            "with min(1, {T}'(x)/{D}(x)) for the current target {T}', and after each rejection "
-            "{T}' is replaced by its leftover bucket; after k rejections the word comes from "
-            "the last bucket."
-        ),
-        why=(
-            "Each try is the exact one-token rule for the current target, so the word that "
-            "comes out follows {T} exactly; every extra candidate is another chance to keep a "
-            "guess, paid for with another draft proposal."
-        ),
-        source=(
-            "Miao et al., SpecInfer (ASPLOS 2024), multi-step speculative sampling; with k = 1 "
-            "it is the standard rule."
-        ),
+        what=say("rules.multi_candidate.what"),
+        why=say("rules.multi_candidate.why"),
+        source=say("rules.multi_candidate.source"),
         params=(Param("k", DEFAULT_CANDIDATES, 1, MAX_CANDIDATES, integer=True),),
     ),
     Rule(
         key="resample_from_p",
         kind=MISTAKE,
         maths=_TwoRoutes(lambda s, v: (s.q, s.accept, s.p)),
-        what="On a rejection the word is drawn from {T} instead of from the leftover bucket.",
-        why=(
-            "The accepted route already delivered min({T}, {D}), so topping up every rejection "
-            "from {T} instead of the bucket counts the shared mass twice: the output leans "
-            "towards {D}."
-        ),
-        source=(
-            "A common shortcut in blog-post implementations; Leviathan et al. draw from the "
-            "leftover bucket (Algorithm 1)."
-        ),
+        what=say("rules.resample_from_p.what"),
+        why=say("rules.resample_from_p.why"),
+        source=say("rules.resample_from_p.source"),
     ),
     Rule(
         key="inverted_ratio",
         kind=MISTAKE,
         maths=_TwoRoutes(lambda s, v: (s.q, _capped(s.q, s.p), s.bucket_weights), _inverted_test),
-        what=(
-            "The test keeps a draft with probability min(1, {D}(x)/{T}(x)) — the two models "
-            "swapped, as happens when mixing papers that name the target differently — while "
-            "the bucket is left unchanged."
-        ),
-        why=(
-            "Words the draft over-proposes are now always kept and under-proposed ones are "
-            "bounced, so the output drifts towards the draft instead of being corrected."
-        ),
-        source=(
-            "Chen et al. (2023) call the target q and the draft p; code that follows one paper's "
-            "letters with the other's formula inverts the ratio."
-        ),
+        what=say("rules.inverted_ratio.what"),
+        why=say("rules.inverted_ratio.why"),
+        source=say("rules.inverted_ratio.source"),
     ),
     Rule(
         key="redraw_from_q",
         kind=MISTAKE,
         maths=_Redraw(),
-        what=(
-            "On a rejection the draft is thrown away and a fresh draft is drawn from {D}, again "
-            "and again until one passes the test; the leftover bucket is never used."
-        ),
-        why=(
-            "Only the accepted route min({T}, {D}) ever emits, scaled up to sum to 1; the "
-            "probability {T} has beyond {D}, which only the bucket can supply, is lost."
-        ),
-        source=(
-            "Classic rejection sampling's retry loop, without the bound M ≥ max {T}/{D} that "
-            "makes that loop exact."
-        ),
+        what=say("rules.redraw_from_q.what"),
+        why=say("rules.redraw_from_q.why"),
+        source=say("rules.redraw_from_q.source"),
     ),
     Rule(
         key="reuse_uniform",
         kind=MISTAKE,
         maths=_TwoRoutes(_standard, _reuse_test, _reuse_law),
-        what=(
-            "The random number u of the acceptance test is reused to pick the replacement from "
-            "the bucket, instead of a fresh one."
-        ),
-        why=(
-            "After a rejection of x, u is known to lie above x's acceptance chance a(x), not "
-            "anywhere in [0, 1), so "
-            "the replacement favours the words at the top of the bucket's strip."
-        ),
-        source="A saved random draw in hand-written samplers; every reference implementation "
-        "draws a fresh one.",
+        what=say("rules.reuse_uniform.what"),
+        why=say("rules.reuse_uniform.why"),
+        source=say("rules.reuse_uniform.source"),
     ),
     Rule(
         key="topk_mismatch",
         kind=MISTAKE,
         maths=_TwoRoutes(lambda s, v: (top_k(s.q, v["k"]), s.accept, s.bucket_weights)),
-        what=(
-            "The draft proposes only among its k likeliest words (top-k), but the test and the "
-            "bucket use the full, untrimmed {D}."
-        ),
-        why=(
-            "Proposals arrive with the filtered probabilities, not the {D}(x) the ratio corrects "
-            "for, so the accepted part is no longer min({T}, {D}) and the bucket no longer fills "
-            "exactly what is missing."
-        ),
-        source="A sampling setting applied to one model only: a real bug in a major library.",
+        what=say("rules.topk_mismatch.what"),
+        why=say("rules.topk_mismatch.why"),
+        source=say("rules.topk_mismatch.source"),
         params=(Param("k", 2, 1, integer=True),),
     ),
     Rule(
@@ -500,28 +418,9 @@ _ALL: tuple[Rule, ...] = (
         maths=_TwoRoutes(
             lambda s, v: (s.q, _float32_accept(s.p, s.q), s.bucket_weights), _float32_test
         ),
-        what=(
-            "The test draws its random number u as a 32-bit float — a multiple of 2⁻²⁴, exactly 0 "
-            "once in 16,777,216 draws on a CPU (numpy, CPU PyTorch) — and keeps the draft x "
-            "when u ≤ {T}(x)/{D}(x)."
-        ),
-        why=(
-            "When u = 0 the test passes even where {T}(x) = 0, so a word the target forbids "
-            "comes out about once in 16.8 million proposals of it on a CPU (and every other "
-            "share is off by up to 2⁻²⁴). On a GPU, PyTorch's random numbers (its CUDA code) "
-            "are made in (0, 1] and moved onto [0, 1), so u = 0 comes about half as often (≈ 2⁻²⁵) "
-            "(read from PyTorch's source, not measured). The fix is one character, < instead of ≤: "
-            "SpecViz keeps a draft when u·{D}(x) < {T}(x), which {T}(x) = 0 never passes."
-        ),
-        source=(
-            "Hugging Face transformers, `src/transformers/generation/utils.py`, "
-            "`_speculative_sampling`: `r_i = torch.rand_like(probability_ratio)`, "
-            "`is_accepted = r_i <= probability_ratio`. vLLM v1, "
-            "`vllm/v1/sample/rejection_sampler.py` (early 2025): a float32 `torch.rand` and "
-            "`target_prob / draft_prob >= uniform_prob`; later versions draw that random number in "
-            "float64 (citing pytorch/pytorch#16706), which makes u = 0 rarer (2⁻⁵³) but keeps "
-            "the ≥."
-        ),
+        what=say("rules.float32_leq.what"),
+        why=say("rules.float32_leq.why"),
+        source=say("rules.float32_leq.source"),
     ),
     Rule(
         key="typical_acceptance",
@@ -529,16 +428,9 @@ _ALL: tuple[Rule, ...] = (
         maths=_TwoRoutes(
             lambda s, v: (s.q, _typical_mask(s.p, v["eps"], v["delta"]), s.p), _sure_test
         ),
-        what=(
-            "A draft x is kept, without a random test, whenever the target finds it plausible "
-            "enough: {T}(x) above a bar, min(ε, δ·exp(−H({T}))), that is lower when {T} is spread "
-            "out (H, its entropy, measures the spread); otherwise a word is drawn from {T}."
-        ),
-        why=(
-            "Plausible drafts are kept whatever {D} says, so words the draft over-proposes come "
-            "out too often: faster, but not exact at a temperature above 0."
-        ),
-        source="Cai et al., Medusa (2024), typical acceptance (ε = .09, δ = .3 by default).",
+        what=say("rules.typical_acceptance.what"),
+        why=say("rules.typical_acceptance.why"),
+        source=say("rules.typical_acceptance.source"),
         params=(
             Param("eps", DEFAULT_TYPICAL_EPS, 0.0, 1.0),
             Param("delta", DEFAULT_TYPICAL_DELTA, 0.0),

@@ -17,6 +17,7 @@ from specviz.figures.style import ChartStyle
 from specviz.one_token import OneTokenStep
 from specviz.palette import Notation
 from specviz.rules import EXACT
+from specviz.text import say
 from specviz.zoo import RuleCheck
 
 #: An X and a star, as SVG paths in the unit square.
@@ -38,29 +39,29 @@ def role(check: RuleCheck) -> palette.Role:
 def exactness(check: RuleCheck) -> str:
     """Whether the rule is exact, in a few words: for every pair, on this one, or not."""
     if check.rule.kind == EXACT:
-        return "yes, on every pair"
-    return "on this pair only" if check.tv == 0 else "no"
+        return say("variants.exact_always")
+    return say("variants.exact_here") if check.tv == 0 else say("variants.exact_no")
 
 
 def run_verdict(check: RuleCheck) -> str:
     """What the Monte Carlo run says, in a few words."""
     if check.stands_out:
-        return "✗ stands out of the noise"
+        return say("variants.stands_out")
     if check.detectable_from is not None:
-        return f"hidden in the noise (shows from N ≈ {check.detectable_from:,})"
-    return "✓ inside the noise band"
+        return say("variants.hidden", n=f"{check.detectable_from:,}")
+    return say("variants.inside")
 
 
 def lab_table(checks: Sequence[RuleCheck], notation: Notation) -> dict[str, list[str]]:
     """One row per rule: acceptance, exactness, and the Monte Carlo check."""
     n = checks[0].n if checks else 0
     return {
-        "rule": [notation.fill(c.rule.title) + _params_text(c) for c in checks],
-        "keeps a guess": [percent(c.acceptance) for c in checks],
-        notation.fill("distance to {T} (exact)"): [tv_text(c.tv) for c in checks],
-        notation.fill("output = {T}?"): [exactness(c) for c in checks],
-        f"distance of {n:,} runs": [tv_text(c.run_tv) for c in checks],
-        "Monte Carlo check": [run_verdict(c) for c in checks],
+        say("variants.rule"): [notation.fill(c.rule.title) + _params_text(c) for c in checks],
+        say("variants.col_keeps"): [percent(c.acceptance) for c in checks],
+        notation.fill(say("variants.col_distance")): [tv_text(c.tv) for c in checks],
+        notation.fill(say("variants.col_exact")): [exactness(c) for c in checks],
+        say("variants.col_runs", n=f"{n:,}"): [tv_text(c.run_tv) for c in checks],
+        say("variants.col_check"): [run_verdict(c) for c in checks],
     }
 
 
@@ -83,28 +84,30 @@ def tradeoff_figure(
         for i, c in enumerate(checks)
     ]
     top = max([c.tv for c in checks] + [0.1]) * 1.15
-    line = f"α = {percent(alpha)}: best exact rule with one draft"
+    line = say("variants.alpha_line", alpha=percent(alpha))
     datasets = {
         "rules": rules,
         "alpha": [{"acceptance": float(alpha), "label": line, "line": True}],
         # The y axis follows the rules' TVs: its ends are data, a little below 0 and above all.
         "frame": [{"tv": -0.02 * top}, {"tv": top}],
     }
-    title = ["Speed against exactness:", "how often a guess is kept,"]
-    title.append(style.fill("how far the words are from {T}"))
+    title = style.fill(say("variants.tradeoff_title")).split("\n")
     # Rows over the house height: two title lines, the rules' legend but one, the key, and the
     # legend of colours under the chart. No control moves this chart on a projector's first
     # screen: its plot keeps the two rows :func:`height` gives up there.
     rows = 2 + sum(1 + bool(c.params) for c in checks) - 1 + 1 + 2 + 2 * style.projector
     height = vega.height(style, rows)
     parts = [
-        f"{style.fill(c.rule.title)}{_params_text(c)}: keeps {percent(c.acceptance)}, "
-        f"distance {tv_text(c.tv)}"
+        say(
+            "variants.tradeoff_rule",
+            rule=style.fill(c.rule.title) + _params_text(c),
+            keeps=percent(c.acceptance),
+            tv=tv_text(c.tv),
+        )
         for c in checks
     ]
     caption = style.fill(
-        "Scatter of each rule's share of kept guesses against the distance of its output to "
-        "{T}: " + "; ".join(parts) + f". Dashed line at α = {percent(alpha)}."
+        say("variants.tradeoff_caption", rules="; ".join(parts), alpha=percent(alpha))
     )
     return vega.chart(style, title, datasets, _tradeoff_layers(style), height=height), caption
 
@@ -112,8 +115,8 @@ def tradeoff_figure(
 def _verdicts(style: ChartStyle) -> list[str]:
     """The colour legend of the speed-against-exactness chart: exact on this pair, or not."""
     return [
-        style.fill(f"{palette.ACCEPTED.icon} output = {{T}} on this pair"),
-        style.fill(f"{palette.REJECTED.icon} output ≠ {{T}}"),
+        style.fill(say("variants.exact_legend", icon=palette.ACCEPTED.icon)),
+        style.fill(say("variants.inexact_legend", icon=palette.REJECTED.icon)),
     ]
 
 
@@ -122,14 +125,14 @@ def _tradeoff_layers(style: ChartStyle) -> list[dict]:
     x = {
         "field": "acceptance",
         "type": "quantitative",
-        "title": "share of guesses kept (faster →)",
+        "title": say("variants.x_title"),
         "scale": {"domain": [-0.03, 1.03], "nice": False},
         "axis": {"format": ".0%", "values": [0, 0.2, 0.4, 0.6, 0.8, 1]},
     }
     y = {
         "field": "tv",
         "type": "quantitative",
-        "title": style.fill("distance of its words to {T} (0 = exact)"),
+        "title": style.fill(say("variants.y_title")),
         "scale": {"zero": False, "nice": False},
         "axis": {"format": ".2~f", "tickCount": 5},
     }
@@ -156,7 +159,7 @@ def _rule_points(style: ChartStyle, x: dict, y: dict) -> dict:
             "shape": {
                 "field": "name",
                 "type": "nominal",
-                "title": "rule",
+                "title": say("variants.rule"),
                 "sort": {"field": "i", "op": "min"},
                 "scale": {"range": list(_SHAPES)},
                 "legend": vega.legend_over(1, style)
@@ -166,13 +169,15 @@ def _rule_points(style: ChartStyle, x: dict, y: dict) -> dict:
             "fill": {
                 "field": "verdict",
                 "type": "nominal",
-                "title": "exact?",
+                "title": say("variants.exact_field"),
                 "scale": vega.legend_scale(_verdicts(style), [palette.ACCEPTED, palette.REJECTED]),
                 "legend": {"orient": "bottom", "symbolStrokeColor": palette.INK}
                 | {"labelFont": vega.FONT, "title": None},
             },
             "tooltip": vega.tooltip(
-                ("name", "rule"), ("acceptance", "keeps", percent), ("tv", "distance", tv_text)
+                ("name", say("variants.rule")),
+                ("acceptance", say("variants.keeps"), percent),
+                ("tv", say("variants.distance"), tv_text),
             ),
         },
     }
@@ -184,15 +189,15 @@ def variant_figure(
     """One rule up close: its exact output law next to the target, the words of its
     Monte Carlo runs as strokes over its bars; and its alt text, the numbers word by word."""
     p, law = step.p, check.law
-    runs = check.counts / check.n
+    runs, n = check.counts / check.n, f"{check.n:,}"
     colour = role(check)
     top = float(max(p.max(), law.max(), runs.max()))
     pairs = np.column_stack([p, law]).ravel()
     # Each bar's share over it, read in pairs, left out where neighbouring pairs would collide.
     shares = fit_row([[percent(v) for v in pairs]], pairs, top * 1.22, style)
     names = (
-        f"{palette.TARGET.icon} target {style.notation.target}",
-        f"{colour.icon} what the rule emits (exact)",
+        style.fill(say("variants.target_kind", icon=palette.TARGET.icon)),
+        say("variants.rule_kind", icon=colour.icon),
     )
     bars = [
         {"i": i, "word": w, "s": s, "share": float(v), "label": shares[2 * i + s]}
@@ -203,24 +208,22 @@ def variant_figure(
         for s, (v, r) in enumerate(((p[i], palette.TARGET), (law[i], colour)))
     ]
     datasets = {
-        "runs": [{"label": f"{check.n:,} runs of it (seed {check.seed})", "line": True}],
+        "runs": [{"label": say("variants.runs_key", n=n, seed=check.seed), "line": True}],
         # The rule and its distance to the target, over the plot (the title cannot change).
         "rule": [{"label": style.fill(check.rule.title)}],
-        "tv": [{"label": style.fill(f"its words at distance {tv_text(check.tv)} from {{T}}")}],
+        "tv": [{"label": style.fill(say("variants.tv_label", tv=tv_text(check.tv)))}],
         "bars": bars,
         "yticks": vega.share_ticks(top * 1.22),
     }
-    title = style.fill("One rule up close: its words vs {T}")
+    title = style.fill(say("variants.close_title"))
     parts = [
-        f"{w}: {percent(t)} vs {percent(a)} (runs {percent(r)})"
+        say("variants.close_word", word=w, target=percent(t), rule=percent(a), runs=percent(r))
         for w, t, a, r in zip(labels, p, law, runs, strict=True)
     ]
+    tv, run_tv, band = tv_text(check.tv), tv_text(check.run_tv), tv_text(check.band_upper)
+    rule, words = check.rule.title, "; ".join(parts)
     caption = style.fill(
-        f"Grouped bars, target {{T}} vs '{check.rule.title}' word by word: "
-        + "; ".join(parts)
-        + f". Distance {tv_text(check.tv)} exactly; {check.n:,} runs end at distance "
-        f"{tv_text(check.run_tv)} (an exact rule stays below {tv_text(check.band_upper)} in "
-        "97.5% of seeds)."
+        say("variants.close_caption", rule=rule, words=words, n=n, tv=tv, run_tv=run_tv, band=band)
     )
     # Four rows over the house height: the legend's second, the runs' key, the rule, its TV.
     height = vega.height(style, 4)
@@ -238,7 +241,7 @@ def _variant_layers(style: ChartStyle) -> list[dict]:
         _RUNS_DASH,
         vega.pair_span(1),
         opacity=vega.shown_if("datum.s == 1"),
-        tooltip=vega.tooltip("word", ("runs", "its runs", fine_percent)),
+        tooltip=vega.tooltip("word", ("runs", say("variants.its_runs"), fine_percent)),
     )
     over = {"baseline": "bottom", "dy": -(style.line_width + 3)}
     numbers = vega.text("label", over, x=x, xOffset=beside, y=y)
@@ -252,7 +255,7 @@ def _variant_layers(style: ChartStyle) -> list[dict]:
 def _bars_in_their_roles(style: ChartStyle, **encoding: object) -> dict:
     """Bars whose role is data, each row's "series" (its legend entry), "color" and "patterned":
     what :func:`vega.role_bars` spells out for a role known in advance."""
-    patterned = "datum.patterned"
+    patterned, bar = "datum.patterned", say("variants.bar")
     ink = vega.role_bar(palette.REJECTED, style)  # the one patterned role that can occur here
 
     def outline(key: str, otherwise: object) -> dict:
@@ -267,7 +270,7 @@ def _bars_in_their_roles(style: ChartStyle, **encoding: object) -> dict:
             "fill": {
                 "field": "series",
                 "type": "nominal",
-                "title": "bar",  # for screen readers: each bar is described
+                "title": bar,  # for screen readers: each bar is described
                 "scale": {"range": {"field": "color"}},
                 "legend": vega.legend_over(3, style) | {"title": None},
             },
@@ -275,7 +278,7 @@ def _bars_in_their_roles(style: ChartStyle, **encoding: object) -> dict:
             "strokeDash": outline("strokeDash", {"value": [1, 0]}),
             "strokeWidth": outline("strokeWidth", {"value": 1}),
             "opacity": vega.shown_if("datum.share != 0"),
-            "tooltip": vega.tooltip("word", ("series", "bar"), ("share", None, fine_percent)),
+            "tooltip": vega.tooltip("word", ("series", bar), ("share", None, fine_percent)),
         },
     }
 

@@ -15,6 +15,7 @@ from specviz.figures.numbers import percent, tv_text
 from specviz.figures.style import DEFAULT_STYLE, ChartStyle
 from specviz.one_token import OneTokenStep
 from specviz.palette import Notation
+from specviz.text import say
 from specviz.zoo import ZooComparison
 
 #: Room over the tallest bar, as a share of its height: the numbers over the bars and, above
@@ -31,10 +32,9 @@ def zoo_law_figure(
 ) -> dict:
     """The mistaken rule's exact output law next to the target (= the correct rule's output),
     under a line naming the rule (``title``) and its TV distance to the target."""
-    t = style.notation.target
     kinds = (
-        f"{palette.TARGET.icon} target {t} = output of the correct rule",
-        f"{palette.REJECTED.icon} output of the mistake",
+        style.fill(say("zoo.target_kind", icon=palette.TARGET.icon)),
+        say("zoo.mistake_kind", icon=palette.REJECTED.icon),
     )
     rows = pair_rows(labels, kinds, step.p, comparison.law, style, headroom=ZOO_HEADROOM)
     mark = {"align": "left", "baseline": "top", "fontSize": style.font_size, "fontWeight": 600}
@@ -45,9 +45,9 @@ def zoo_law_figure(
     datasets = {
         "bars": rows,
         "yticks": vega.share_ticks(rows[0]["room"] if rows else 1.0),
-        "heading": [{"text": f"{title}: distance {tv_text(comparison.tv)}"}],
+        "heading": [{"text": say("zoo.heading", rule=title, tv=tv_text(comparison.tv))}],
     }
-    name = vega.title(f"The mistake's output vs target {t}", style)
+    name = vega.title(say("zoo.law_title"), style)
     return vega.chart(style, name, datasets, layers)
 
 
@@ -60,15 +60,11 @@ def zoo_law_caption(
 ) -> str:
     """Both laws, word by word, and their distance."""
     parts = [
-        f"{w} {percent(a)} vs {percent(b)}"
+        say("zoo.caption_word", word=w, rule=percent(a), target=percent(b))
         for w, a, b in zip(labels, comparison.law, step.p, strict=True)
     ]
-    return notation.fill(
-        f"Grouped bars: output of '{title}' vs target {{T}}, word by word: "
-        + "; ".join(parts)
-        + f". Distance {tv_text(comparison.tv)} (total variation): that share of the probability "
-        "mass lands on the wrong words."
-    )
+    words, tv = "; ".join(parts), tv_text(comparison.tv)
+    return notation.fill(say("zoo.law_caption", rule=title, words=words, tv=tv))
 
 
 def zoo_figures(
