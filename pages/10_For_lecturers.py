@@ -5,6 +5,7 @@ import streamlit as st
 
 from specviz import classroom
 from specviz.lesson_plan import GUIDE, PLAN
+from specviz.text import say
 from specviz.ui import page, polls, presenter, state
 
 page.setup("pages/10_For_lecturers.py")
@@ -12,20 +13,17 @@ page.show_notices()
 
 before, _, after = GUIDE.read_text(encoding="utf-8").partition("\n## The plan\n")
 st.markdown(before)
-st.markdown("## Ask the room")
-st.markdown(
-    "Start a class: the room gets a code and a QR code for the projector. Students answer your "
-    "question on their phones, with no account and no name; you watch the room split and reveal."
-)
+st.markdown(say("polls.ask_heading"))
+st.markdown(say("polls.lecturers_intro"))
 polls.start_class()
-st.markdown("## The plan")
-presenter.link(1, "**Start presenting**", icon=":material/slideshow:")
+st.markdown(say("polls.plan_heading"))
+presenter.link(1, say("polls.start_presenting"), icon=":material/slideshow:")
 for number, step in enumerate(PLAN, start=1):
     if number == 1 or step.block != PLAN[number - 2].block:
         end = max(later.end for later in PLAN if later.block == step.block)
-        st.markdown(f"### {step.block} · minutes {step.start}–{end}")
-    presenter.link(number, f"**{step.start}–{step.end} min · {step.title}**")
+        st.markdown(say("polls.block_heading", block=step.block, start=step.start, end=end))
+    presenter.link(number, say("polls.step_link", start=step.start, end=step.end, title=step.title))
     phones = f" 📱 *{classroom.poll(step.poll).title}*" if step.poll else ""
-    st.markdown(f"{step.say}\n\n*Ask the room:* {step.ask}{phones}")
+    st.markdown(say("polls.step_text", say=step.say, ask=step.ask, phones=phones))
 st.markdown("## " + after.split("\n## ", 1)[1])  # the plan's own rows are the links above
 state.sync_url()

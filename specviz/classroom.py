@@ -22,6 +22,7 @@ from specviz.exactness import QUESTIONS
 from specviz.limits import MAX_TOKENS, MAX_WEIGHT, MIN_TOKENS
 from specviz.links import CLAIM_WORDS, CLAIMS, ROOM_ALPHABET, ROOM_LENGTH
 from specviz.one_token import normalize, step
+from specviz.text import say, titles
 
 
 @dataclass(frozen=True)
@@ -41,18 +42,13 @@ class Poll:
     query: tuple[tuple[str, str], ...] = ()
 
 
-_WHY_TITLES = {
-    "alpha": "Why it's exact: α for a draft with it backwards",
-    "topped_up": "Why it's exact: which words get topped up?",
-    "missing": "Why it's exact: a word the draft never proposes",
-    "worse": "Why it's exact: a worse draft, different words?",
-}
+_WHY_TITLES = titles("classroom.why", ("alpha", "topped_up", "missing", "worse"))
 
 #: Every fixed question by key: "Why it's exact"'s, then the debate's claims.
 BANK: dict[str, Poll] = {
     f"why.{q.key}": Poll(
         f"why.{q.key}",
-        _WHY_TITLES.get(q.key, "Why it's exact"),
+        _WHY_TITLES.get(q.key, say("classroom.why_exact")),
         q.prompt,
         q.options,
         q.answer,
@@ -63,9 +59,9 @@ BANK: dict[str, Poll] = {
 } | {
     f"claim.{key}": Poll(
         f"claim.{key}",
-        f"The debate: {name}",
-        f"“{CLAIM_WORDS[key][0]}”",
-        ("Agree", "Disagree"),
+        say("classroom.claim_title", name=name),
+        say("classroom.claim_prompt", claim=CLAIM_WORDS[key][0]),
+        tuple(titles("classroom.vote", ("agree", "disagree")).values()),
         None,
         CLAIM_WORDS[key][1],
         "pages/9_The_debate.py",
@@ -122,12 +118,11 @@ def _alpha_poll(key: str) -> Poll:
     p, q = (", ".join(map(_percent, x)) for x in (one.p, one.q))
     return Poll(
         key,
-        "What is α here?",
-        f"Your lecturer's Playground: {{T}} = {p} and {{D}} = {q}. How often is the draft's "
-        "guess kept (α)?",
+        say("classroom.alpha_title"),
+        say("classroom.alpha_prompt", p=p, q=q),
         options,
         options.index(_percent(alpha)),
-        f"α = Σ min({{T}}, {{D}}) = {_percent(alpha)}: the overlap of the two bars.",
+        say("classroom.alpha_verdict", alpha=_percent(alpha)),
         "pages/1_Playground.py",
         (("p", ",".join(map(str, p_w))), ("q", ",".join(map(str, q_w)))),
     )
@@ -165,5 +160,5 @@ def check_choice(question: Poll, value: object) -> int:
     if it is not one."""
     integer = isinstance(value, int | np.integer) and not isinstance(value, bool)
     if not (integer and 0 <= value < len(question.options)):
-        raise ValueError("That answer is not one of this question's options; nothing was saved.")
+        raise ValueError(say("classroom.not_an_option"))
     return int(value)

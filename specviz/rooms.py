@@ -14,6 +14,7 @@ from sqlalchemy.exc import IntegrityError
 
 from specviz import classroom
 from specviz.limits import JOIN_MISSES_PER_ADDRESS, JOIN_WINDOW_S, ROOM_LIFETIME_S
+from specviz.text import say
 
 SCHEMA_VERSION = 2  # 2: polls_misses
 _SCHEMA = (
@@ -30,10 +31,7 @@ _SCHEMA = (
     "INSERT INTO polls_schema VALUES (1, :v) ON CONFLICT DO NOTHING",
     "UPDATE polls_schema SET version = :v WHERE version < :v",  # given its new tables above
 )
-REFUSED = (
-    "Too many wrong room codes came from your network in the last hour, so this server takes no "
-    "codes from it for now. Try again later, or join over your phone's mobile data instead."
-)
+REFUSED = say("classroom.refused")
 
 
 #: Where the rooms live when nothing names a database: a SQLite file, made on first use.
@@ -189,11 +187,11 @@ def answer(eng: Engine, code: str, voter: str, round_: int, choice: object) -> N
     nothing saved) if the room, the round or the choice is not right, or they already answered."""
     now = room(eng, code)
     if now is None:
-        raise ValueError("This room is closed or does not exist; nothing was saved.")
+        raise ValueError(say("classroom.closed"))
     if round_ != now.round:
-        raise ValueError("The lecturer has moved on to a new question; answer that one.")
+        raise ValueError(say("classroom.moved_on"))
     if now.revealed:
-        raise ValueError("The answer has been revealed; wait for the next round.")
+        raise ValueError(say("classroom.revealed"))
     value = classroom.check_choice(classroom.poll(now.question), choice)
     with eng.begin() as db:
         done = db.execute(
@@ -204,7 +202,7 @@ def answer(eng: Engine, code: str, voter: str, round_: int, choice: object) -> N
             {"c": code, "r": round_, "v": voter, "q": now.question, "x": value, "t": time.time()},
         )
     if done.rowcount != 1:
-        raise ValueError("You have already answered this round; your first answer counts.")
+        raise ValueError(say("classroom.answered_already"))
 
 
 def counts(eng: Engine, code: str, round_: int, question: str) -> tuple[int, ...]:

@@ -35,17 +35,15 @@ from specviz import classroom, rooms
 from specviz.limits import ANSWERS_PER_SESSION, JOIN_TRIES
 from specviz.links import LETTERS, ROOM, VOTER
 from specviz.palette import Notation
+from specviz.text import say
 
 #: The phone's page, and gzipped once (a phone caches it for an hour).
 PAGE = (Path(__file__).with_name("phone.html")).read_text(encoding="utf-8")
 _PAGE_GZ = gzip.compress(PAGE.encode(), 9, mtime=0)
 WAIT_S = 45.0  # a waiting phone's longest request: under the 60 s idle timeout of common proxies
 READ_S = 1.0  # how stale a room may be: the projector refreshes every 2 s
-_NO_ROOM = (
-    "There is no open room with that code. Check it with your lecturer: it has 6 letters and "
-    "digits, without 0, O, 1, I or L, and a room lasts 24 hours."
-)
-_DOWN = "The room's database is not answering; trying again."
+_NO_ROOM = say("classroom.no_room")
+_DOWN = say("classroom.down")
 
 
 def _engine() -> Engine:
@@ -214,7 +212,7 @@ def _read(request: Request, param: Any) -> str:
     given = request.path_params["code"] if param is ROOM else request.query_params.get("voter")
     value, notice = param.read({param.name: given or ""})
     if notice or not value:
-        raise ValueError(_NO_ROOM if param is ROOM else "This page has no voter's id: reload it.")
+        raise ValueError(_NO_ROOM if param is ROOM else say("classroom.no_voter"))
     return value
 
 
@@ -236,7 +234,7 @@ async def room(request: Request) -> Response:
         code, voter = _read(request, ROOM), _read(request, VOTER)
         if (held := request.query_params.get("round")) is not None:
             if not held.isdigit() or len(held) > 9:
-                raise ValueError("This page asked for a round that does not exist: reload it.")
+                raise ValueError(say("classroom.no_round"))
             waits = _rooms()
             with contextlib.suppress(SQLAlchemyError):  # a restart: the pass seen last holds
                 await waits.fresh(code)
@@ -249,9 +247,7 @@ async def room(request: Request) -> Response:
         else:
             _TRIED[voter] += 1
             if _TRIED[voter] > JOIN_TRIES:
-                return _problem(
-                    "Too many room codes tried from this page. Open your lecturer's join link.", 429
-                )
+                return _problem(say("classroom.too_many_codes"), 429)
             peer = request.client.host if request.client else None
             address = rooms.visitor_address(peer, request.headers.get("X-Forwarded-For", ""))
         now = await asyncio.to_thread(rooms.room, _engine(), code, address, voter)
@@ -279,16 +275,16 @@ async def send(request: Request) -> Response:
         except ValueError:  # not JSON, or not UTF-8
             sent = None
         if not isinstance(sent, dict) or type(sent.get("round")) is not int:
-            raise ValueError("That answer is not one of the options; nothing was saved.")
+            raise ValueError(say("classroom.not_options"))
         if _SENT[voter] >= ANSWERS_PER_SESSION:
-            return _problem("This page has sent too many answers; nothing was saved.", 429)
+            return _problem(say("classroom.too_many_answers"), 429)
         await asyncio.to_thread(
             rooms.answer, _engine(), code, voter, sent["round"], sent.get("choice")
         )
     except ValueError as problem:
         return _problem(str(problem), 409)
     except SQLAlchemyError:
-        return _problem("Your answer could not be saved just now; press Send again.", 503)
+        return _problem(say("classroom.not_saved"), 503)
     _SENT[voter] += 1
     return JSONResponse({"answered": sent["choice"]}, headers={"Cache-Control": "no-store"})
 

@@ -18,15 +18,12 @@ from streamlit.logger import get_logger
 from specviz import classroom, rooms
 from specviz.classroom import Poll
 from specviz.links import KEY, ROOM
+from specviz.text import say, titles
 from specviz.ui import state
 
 _STARTED = "polls.started"
 _JOINED = "polls.joined"
 _FAULT = "polls.fault"
-_NO_ROOM = (
-    "There is no open room with that code. Check it with your lecturer: it has 6 letters and "
-    "digits, without 0, O, 1, I or L, and a room lasts 24 hours."
-)
 _PAUSE_S = 1.0  # before a click's one retry: PostgreSQL restarted in 0.57 s under a class
 
 
@@ -48,7 +45,7 @@ def _latest(name: str, read: Callable[[], tuple]) -> tuple | None:
         st.session_state[name] = read()
     except SQLAlchemyError as problem:
         get_logger(__name__).warning("Ask the room: a refresh failed: %s", problem)
-        st.caption(":material/sync: The room is reconnecting; this view is from a moment ago.")
+        st.caption(say("polls.reconnecting"))
     return st.session_state.get(name)
 
 
@@ -76,15 +73,13 @@ def find(code: str) -> rooms.Room | None:
         )
         now = _retried(lambda: rooms.room(engine(), code, None if code in joined else address))
         if now is None:
-            raise ValueError(_NO_ROOM)
+            raise ValueError(say("classroom.no_room"))
     except ValueError as problem:
         st.error(str(problem))
         state.set_param(ROOM, "")  # not looked up, and counted, again on every rerun
         return None
     except SQLAlchemyError:
-        state.stop(
-            "The room's database is not answering: reload this page in a moment.", kind="warning"
-        )
+        state.stop(say("polls.db_down"), kind="warning")
     joined.add(code)
     return now
 
@@ -100,24 +95,24 @@ def show_join(code: str) -> None:
     spaced = " ".join(code)
     st.html(
         '<div style="display:flex;gap:2rem;align-items:center;flex-wrap:wrap">'
-        f'<img src="{qr}" alt="QR code of the join link for room {spaced}" '
+        f'<img src="{qr}" alt="{say("polls.qr_alt", code=spaced)}" '
         'style="width:min(14rem,60vw);image-rendering:pixelated">'
-        '<div><p style="margin:0">Room code</p>'
+        f'<div><p style="margin:0">{say("polls.room_code")}</p>'
         f'<p style="font-size:4rem;font-weight:700;letter-spacing:.3rem;'
         f'margin:0;font-family:monospace">{code}</p></div></div>'
     )
-    st.markdown(f"Join at [{link}]({link}), or type the code there.")
+    st.markdown(say("polls.join_at", link=link))
 
 
 def start_class() -> None:
     """For lecturers: the *Start a class* button; a started room's code, link and QR code, and
     the lecturer's own link (with the key) to run it."""
-    if st.button("Start a class", icon=":material/groups:", key="polls.start"):
+    if st.button(say("polls.start"), icon=":material/groups:", key="polls.start"):
         key = classroom.new_key()
         try:
             code = _retried(lambda: rooms.start_room(engine(), key))
         except SQLAlchemyError:
-            st.error("The class could not be started just now — press Start again in a moment.")
+            st.error(say("polls.start_failed"))
             return
         # Kept for "Ask the room" in this session, and never read here: this page's own link
         # (on the projector) must not carry the key.
@@ -129,28 +124,20 @@ def start_class() -> None:
         show_join(code)
         st.page_link(
             "pages/11_Ask_the_room.py",
-            label="Run your room: pick the question, watch the answers, reveal",
+            label=say("polls.run_room"),
             icon=":material/co_present:",
             query_params={"room": code, "key": key},
         )
-        st.caption(
-            "Keep that last link to yourself: it holds your key, which runs the room. "
-            "Students need only the code or the join link."
-        )
+        st.caption(say("polls.keep_key"))
 
 
 def join_form(code: str) -> None:
     """A student: the room is answered on a page of its own (light enough for a class of phones
     on the host's smallest share), opened here with ``code`` if the link had one."""
-    st.markdown(
-        "In class, your lecturer puts a question to the whole room: you answer on your phone, "
-        "the projector shows how the room split, you argue with a neighbour and vote again, and "
-        "then the answer is revealed. No account, no name: open your lecturer's join link, scan "
-        "their QR code, or type the room code on the room's page."
-    )
+    st.markdown(say("polls.join_intro"))
     query = urlencode({"room": code} if code else {})
     st.link_button(
-        "Open the room's page",
+        say("polls.open_page"),
         f"join?{query}" if query else "join",
         icon=":material/smartphone:",
         type="primary",
@@ -160,26 +147,29 @@ def join_form(code: str) -> None:
 def _bars(question: Poll, tally: tuple[int, ...], revealed: bool, heading: str) -> None:
     note = state.notation()
     total = sum(tally)
-    st.markdown(f"**{heading}: {total} answer{'s' if total != 1 else ''}**")
+    answers = say("polls.one_answer") if total == 1 else say("polls.answers", total=total)
+    st.markdown(say("polls.heading", heading=heading, answers=answers))
     for i, (option, n) in enumerate(zip(question.options, tally, strict=True)):
         share = n / total if total else 0.0
-        right = " ✓ right answer" if revealed and question.answer == i else ""
-        st.progress(share, text=f"{chr(65 + i)}. {note.fill(option)} — {n} ({share:.0%}){right}")
+        letter, option, part = chr(65 + i), note.fill(option), f"{share:.0%}"
+        if revealed and question.answer == i:
+            label = say("polls.bar_right", letter=letter, option=option, n=n, share=part)
+        else:
+            label = say("polls.bar", letter=letter, option=option, n=n, share=part)
+        st.progress(share, text=label)
 
 
 def _reveal_text(question: Poll) -> None:
     note = state.notation()
     if question.answer is not None:
         right = question.options[question.answer]
-        st.success(
-            f"Answer: {chr(65 + question.answer)}. {note.fill(right)}",
-            icon=":material/check_circle:",
-        )
+        answer = say("polls.answer", letter=chr(65 + question.answer), option=note.fill(right))
+        st.success(answer, icon=":material/check_circle:")
     if question.verdict:
         st.info(note.fill(question.verdict), icon=":material/gavel:")
     st.page_link(
         question.page,
-        label="See why on its page",
+        label=say("polls.see_why"),
         icon=":material/arrow_forward:",
         query_params=dict(question.query),
     )
@@ -195,7 +185,7 @@ def _lecture(code: str, key: str, action: str, question: str) -> None:
 
 def _faulted() -> None:
     if st.session_state.pop(_FAULT, False):
-        st.error("Not done: the room's database is not answering. Press again in a moment.")
+        st.error(say("polls.not_done"))
 
 
 def lecturer_view(key: str, now: rooms.Room) -> None:
@@ -206,26 +196,23 @@ def lecturer_view(key: str, now: rooms.Room) -> None:
     left, right = st.columns([2, 3], gap="large")
     with left:
         show_join(code)
-        st.caption(
-            ":material/key: This page's address holds your key to the room: whoever has it can "
-            "ask and reveal. Project in full screen (F11), and share the join link, not this one."
-        )
+        st.caption(say("polls.key_note"))
     scenario = state.current()
     keys = list(classroom.BANK)
     if scenario.distributions_ok:
         keys.insert(0, classroom.alpha_key(scenario.p_weights, scenario.q_weights))
     with right:
         chosen = st.selectbox(
-            "Question",
+            say("polls.question"),
             keys,
             format_func=lambda k: classroom.poll(k).title,
             index=keys.index(now.question) if now.question in keys else 0,
             key="polls.pick",
         )
         buttons = (
-            ("ask", "Ask", "help"),
-            ("again", "Vote again", "replay"),
-            ("reveal", "Reveal", "visibility"),
+            ("ask", say("polls.ask"), "help"),
+            ("again", say("polls.vote_again"), "replay"),
+            ("reveal", say("polls.reveal"), "visibility"),
         )
         for column, (action, label, icon) in zip(st.columns(3), buttons, strict=True):
             column.button(
@@ -252,8 +239,9 @@ def _split(now: rooms.Room, tally: tuple[int, ...], before: tuple[int, ...]) -> 
     """The question in play, the room's answers (the round before beside them), the reveal."""
     question = classroom.poll(now.question)
     prompt = state.notation().fill(question.prompt)
-    st.markdown(f"## Round {now.round}: {question.title}\n\n{prompt}")
-    shown = {"Round before": before, "This round": tally} if sum(before) else {"This round": tally}
+    st.markdown(say("polls.round_heading", round=now.round, title=question.title, prompt=prompt))
+    heads = titles("polls.round", ("before", "now"))
+    shown = {heads["before"]: before, heads["now"]: tally} if sum(before) else {heads["now"]: tally}
     for column, (heading, votes) in zip(st.columns(len(shown)), shown.items(), strict=True):
         with column:
             _bars(question, votes, now.revealed, heading)
@@ -267,7 +255,7 @@ def live(code: str) -> None:
     if (view := _latest(f"polls.live.{code}", lambda: _read(code))) is None:
         return
     if view[0] is None:
-        st.warning("This room has closed (rooms last 24 hours). Start a new class.")
+        st.warning(say("polls.closed"))
         return
     _split(*view)
 
@@ -292,9 +280,8 @@ def in_plan(question: str, ask: str) -> None:
     # The ask line's own row: a step's control and chart must still fit under the bar.
     row = st.container(key="presenter-phones", horizontal=True, vertical_alignment="center")
     row.markdown(ask)
-    action, label, icon = (
-        ("again", "Vote again", "replay") if asked else ("ask", "Ask the phones", "smartphone")
-    )
+    action, icon = ("again", "replay") if asked else ("ask", "smartphone")
+    label = say("polls.vote_again") if asked else say("polls.ask_phones")
     row.button(
         label,
         key="presenter.ask",
@@ -304,14 +291,14 @@ def in_plan(question: str, ask: str) -> None:
     )
     if asked and not now.revealed:
         row.button(
-            "Reveal",
+            say("polls.reveal"),
             key="presenter.reveal",
             on_click=_lecture,
             args=(code, key, "reveal", question),
         )
     if asked:
         total = sum(tally)
-        answers = f"{total} answer{'s' * (total != 1)}"
+        answers = say("polls.one_answer") if total == 1 else say("polls.answers", total=total)
         with row.popover(answers, icon=":material/bar_chart:", key="presenter.answers"):
-            st.caption(f"Room {code}")
+            st.caption(say("polls.room", code=code))
             _split(now, tally, before)

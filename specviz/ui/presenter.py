@@ -10,6 +10,7 @@ import streamlit as st
 from specviz.lesson_plan import PLAN
 from specviz.links import STEP
 from specviz.scenario import to_query
+from specviz.text import say, titles
 from specviz.ui import state
 
 _SHOWN = "specviz.presenter.shown"  # the step the last run showed, as its link wrote it
@@ -48,21 +49,24 @@ def bar(page: str) -> None:
     step, total = PLAN[number - 1], len(PLAN)
     with st.container(key="presenter", border=True):
         back, where, ahead, end = st.columns([3, 12, 3, 2], vertical_alignment="center")
-        for column, to, label in ((back, number - 1, "Previous"), (ahead, number + 1, "Next")):
+        labels = titles("polls.step", ("prev", "next"))
+        for column, to, name in ((back, number - 1, "prev"), (ahead, number + 1, "next")):
             if 1 <= to <= total:
-                arrow = "back" if to < number else "forward"
-                with column.container(key=f"presenter-{label[:4].lower()}"):
-                    link(to, label, help=PLAN[to - 1].title, icon=f":material/arrow_{arrow}:")
-        minutes = f"{step.block}, {step.start}–{step.end} min"
-        where.markdown(f"**Step {number} of {total}** · {page} · {minutes}")
-        end.button("End", key="presenter.end", on_click=state.set_param, args=(STEP, 0))
+                way = "back" if to < number else "forward"
+                with column.container(key=f"presenter-{name}"):
+                    link(to, labels[name], help=PLAN[to - 1].title, icon=f":material/arrow_{way}:")
+        span = f"{step.start}–{step.end}"
+        where.markdown(
+            say("polls.step_bar", step=number, steps=total, page=page, block=step.block, span=span)
+        )
+        end.button(say("polls.end"), key="presenter.end", on_click=state.set_param, args=(STEP, 0))
         with st.container(key="presenter-say"):
             st.markdown(step.say)
             from specviz.ui import polls  # the rooms' database code, first needed here
 
             if step.poll and polls.running():
-                polls.in_plan(step.poll, f"**Ask the room:** {step.ask}")
+                polls.in_plan(step.poll, say("polls.ask_line", ask=step.ask))
             else:
-                st.markdown(f"**Ask the room:** {step.ask}")
+                st.markdown(say("polls.ask_line", ask=step.ask))
         st.html(_CSS)
         _keys(key="presenter.keys")
