@@ -7,21 +7,15 @@ from specviz.figures.player import HEAR_PLAYER_JS, player_html
 from specviz.links import DRAWS, PLAYER_AT
 from specviz.scenario import PRESETS_BY_KEY
 from specviz.story import one_draw_story
+from specviz.text import say
 from specviz.ui import page, state
 from specviz.ui.editor import current_lesson, load_preset
 
 page.setup("pages/2_One_draw.py")
 note = state.notation()
 
-st.title("One draw at a time")
-page.intro(
-    note.fill(
-        "Follow single draws: ① the draft {D} proposes a word, ② the target {T} tests it: a "
-        "random number u between 0 and 1 against its chance to be kept, a(x) = min(1, "
-        "{T}(x)/{D}(x)), ③ a rejected proposal is replaced from the leftover bucket, ④ the "
-        "emitted word joins the tally, which settles on {T}."
-    )
-)
+st.title(say("one_draw.title"))
+page.intro(note.fill(say("one_draw.intro")))
 
 
 def _new_draws() -> None:
@@ -44,19 +38,19 @@ def story_controls() -> int:
         "od.preset",
         lesson if lesson in PRESETS_BY_KEY else "current",
         load_preset,
-        label="Words and weights",
+        label=say("one_draw.words_label"),
         options=["current", *PRESETS_BY_KEY],
-        format_func=lambda k: "as on the Playground" if k == "current" else PRESETS_BY_KEY[k].title,
-        help="The Playground's target and draft, or one of its presets.",
+        format_func=lambda k: say("one_draw.as_now") if k == "current" else PRESETS_BY_KEY[k].title,
+        help=say("one_draw.words_help"),
     )
     with middle:
-        draws = state.param_widget(DRAWS, st.select_slider, label="Draws in the story")
+        draws = state.param_widget(DRAWS, st.select_slider, label=say("one_draw.draws_label"))
     right.button(
-        "New draws",
+        say("one_draw.new"),
         icon=":material/refresh:",
         on_click=_new_draws,
         width="stretch",
-        help="Draw a new story with the next seed (the seed is in the sidebar and in the link).",
+        help=say("one_draw.new_help"),
     )
     return int(draws)
 
@@ -66,10 +60,8 @@ projector = state.current().projector
 # On a projector the player comes first (its own buttons are what the lecturer clicks).
 draws = state.param(DRAWS) if projector else story_controls()
 scenario, one = page.lesson()
-summary = (
-    f"Seed **{scenario.seed}**, {draws} draws. In the long run **{percent(one.alpha)}** of "
-    f"proposals are accepted (α) and **{percent(one.z)}** go to the bucket (Z) — watch the tally "
-    "approach the dashed target. Keys inside the player: → steps, K plays/pauses."
+summary = say(
+    "one_draw.summary", seed=scenario.seed, draws=draws, alpha=percent(one.alpha), z=percent(one.z)
 )
 if not scenario.projector:  # on a projector the player comes first; this goes under it
     st.markdown(summary)
@@ -82,23 +74,13 @@ start = st.session_state["od.shown"][1]
 st.container(key="od.player").iframe(
     page.figures(player_html, story, start, key=(scenario.seed, int(draws), start)),
     height="content",
-    alt=note.fill(
-        "Step-by-step player of speculative sampling: the draft's proposal, the acceptance test "
-        "against a(x), the bucket draw on a rejection, and the tally of emitted words against {T}."
-    ),
+    alt=note.fill(say("one_draw.player_alt")),
 )
 if projector:
     story_controls()
     st.markdown(summary)
-with st.expander("Why the tally ends up on the target"):
-    st.markdown(
-        note.fill(
-            "A word x arrives two ways. Proposed and kept: probability {D}(x)·min(1, {T}(x)/{D}(x))"
-            " = min({T}(x), {D}(x)). From the bucket: P(rejection) · r(x) = Z · max(0, {T}(x) − "
-            "{D}(x)) / Z = max(0, {T}(x) − {D}(x)). The two add up to {T}(x) exactly — the "
-            "green and the dotted purple parts of each tally bar."
-        )
-    )
+with st.expander(say("one_draw.why")):
+    st.markdown(note.fill(say("one_draw.why_text")))
 hear = st.components.v2.component("specviz.player_at", js=HEAR_PLAYER_JS)  # the same each run
 hear(key="od.at", on_at_change=_moved)
 

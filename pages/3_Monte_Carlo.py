@@ -7,18 +7,14 @@ from specviz.figures.numbers import tv_text
 from specviz.limits import PATHS
 from specviz.links import RUNS
 from specviz.runs import monte_carlo_paths, noise_band
+from specviz.text import say, titles
 from specviz.ui import page, state
 
 page.setup("pages/3_Monte_Carlo.py")
 note = state.notation()
 
-st.title("Monte Carlo")
-page.intro(
-    note.fill(
-        "Run speculative sampling N times with the Playground's target {T}, draft {D} and seed. "
-        "The words that come out follow {T} — the more runs, the closer, at the rate 1/√N."
-    )
-)
+st.title(say("montecarlo.title"))
+page.intro(note.fill(say("montecarlo.intro")))
 
 
 @page.part
@@ -32,48 +28,39 @@ def lesson() -> None:
         n = state.param_widget(
             RUNS,
             st.select_slider,
-            label="Number of runs N (1 to 1 billion)",
-            help="From 1 to 1 billion (B) runs, one power of ten per step: arrow keys move it.",
+            label=say("montecarlo.runs_label"),
+            help=say("montecarlo.runs_help"),
         )
         scenario, _ = page.lesson()
-        with st.spinner("Running the sampler…"):
+        with st.spinner(say("montecarlo.running")):
             runs = page.computed(monte_carlo_paths, n, scenario.seed, PATHS)
             band = page.computed(noise_band, n, target_only=True)
         run = runs[0]
         figures = page.figures(monte_carlo_figures, runs, band, key=(scenario.seed, n))
         summary, detail = sampler_note(run, note)
         st.info(summary, icon=":material/calculate:")
-        with st.expander("How exactly?"):
+        with st.expander(say("montecarlo.how")):
             st.markdown(detail)
     with chart:
         page.chart(*figures["hist"], key="mc.chart.hist")
 
-    st.header("Does the sampler pass a goodness-of-fit test?")
-    tips = {
-        "Chi-square statistic": "Σ (observed − expected)² / expected over the words.",
-        "Degrees of freedom": "Words the target can say, minus one.",
-        "p-value": "The chance of a chi-square statistic at least this large if the words follow "
-        "the target {T} (this p is a probability, not the target's letter).",
-        "Distance to the target": "Half the summed gaps, word by word, between the share of runs "
-        "that emitted the word and {T}(x); 0 is a perfect match. Its name: total variation (TV).",
-    }
+    st.header(say("montecarlo.gof_header"))
+    labels = titles("montecarlo.metric", ("statistic", "dof", "p_value", "tv")).values()
+    tips = titles("montecarlo.tip", ("statistic", "dof", "p_value", "tv")).values()
     gof = run.gof
     values = (f"{gof.statistic:.3g}", f"{gof.dof}", f"{gof.p_value:.3g}", tv_text(run.tv))
-    for box, (label, tip), value in zip(st.columns(4), tips.items(), values, strict=True):
+    for box, label, tip, value in zip(st.columns(4), labels, tips, values, strict=True):
         box.metric(label, value, help=note.fill(tip))
     st.markdown(gof_sentence(run.gof))
     # A slot whether or not the warning shows: the charts below keep their places in the page, so
     # a new N updates them in place instead of drawing them anew.
     rough = st.empty()
     if run.min_expected < 5:
-        rough.caption(
-            "With so few runs some expected counts are below 5: the chi-square p-value is only "
-            "rough."
-        )
+        rough.caption(say("montecarlo.rough"))
 
-    st.header("Where each emitted word came from")
+    st.header(say("montecarlo.source_header"))
     page.chart(*figures["source"], key="mc.chart.source")
-    st.header("Convergence: the distance shrinks like 1/√N")
+    st.header(say("montecarlo.tv_header"))
     page.chart(*figures["tv"], key="mc.chart.tv")
 
     state.sync_url()

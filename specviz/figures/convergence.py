@@ -18,6 +18,7 @@ from specviz.figures.style import DEFAULT_STYLE, ChartStyle
 from specviz.palette import Notation
 from specviz.runs import MonteCarloRun
 from specviz.stats import TVBand, TVPath
+from specviz.text import say
 from specviz.zoo import ZooComparison
 
 
@@ -43,7 +44,7 @@ class Series:
 
 
 #: The average TV of an exact sampler: grey, dashed.
-MEAN_NAME = "average of an exact sampler: 1/√N"
+MEAN_NAME = say("montecarlo.tv_mean")
 MEAN_LOOK = Look(palette.NEUTRAL.color, width=2.0, dash=(8, 5))
 
 #: Tick labels of the N axis: 1, 10, 100, 1k, ..., 1B.
@@ -114,7 +115,7 @@ def convergence_datasets(series: Sequence[Series], band: TVBand) -> dict[str, li
     x_lo, x_hi = (0.7 if len(band.n) < 2 else 1.0), float(max(10, int(band.n[-1])))
     # The band where it is above 0, a lower edge of 0 drawn down to the floor (an exact run can
     # hit the target); a band of one checkpoint (N = 1) as a narrow box around it.
-    name = f"{100 * band.level:.0f}% of exact runs land here"
+    name = say("montecarlo.tv_band", level=f"{100 * band.level:.0f}")
     shaded = [
         {"n": float(n), "lower": max(float(lo), floor), "upper": float(hi), "band": name}
         for n, lo, hi in zip(band.n, band.lower, band.upper, strict=True)
@@ -140,10 +141,10 @@ def _layers(looks: Sequence[Look], style: ChartStyle) -> list[dict]:
     """The band, the invisible extent and ticks, the lines, lone points as dots, the legend; x
     (N) and y (TV) on log scales, their ticks from data."""
     log = {"type": "quantitative", "scale": {"type": "log", "nice": False}}
-    x = log | {"field": "n", "title": "N runs (log scale)"}
+    x = log | {"field": "n", "title": say("montecarlo.tv_x")}
     x["axis"] = {"labelExpr": _N_LABELS, "grid": True, "values": vega.ticks_from("xticks", "n")}
     y_axis = {"format": "~g", "grid": True, "values": vega.ticks_from("yticks", "tv")}
-    y_title = style.fill("distance to {T} (log scale)")
+    y_title = style.fill(say("montecarlo.tv_y"))
 
     def y(field: str) -> dict:
         return log | {"field": field, "title": y_title, "axis": y_axis}
@@ -152,7 +153,9 @@ def _layers(looks: Sequence[Look], style: ChartStyle) -> list[dict]:
     band_legend = _legend(style) | {"orient": "bottom-left", "columns": 1, "symbolType": "square"}
     band_fill = {"field": "band", "type": "nominal", "scale": {"range": [palette.GRID]}}
     band_fill["legend"] = band_legend | {"fillColor": "white", "padding": 6}
-    tooltip = vega.tooltip(("series", "line"), ("n", "N", thousands), ("tv", "TV", tv_text))
+    tooltip = vega.tooltip(
+        ("series", say("montecarlo.tip_line")), ("n", "N", thousands), ("tv", "TV", tv_text)
+    )
     line = {"x": x, "y": y("tv"), **by_series}
     return [
         {
@@ -219,18 +222,20 @@ def monte_carlo_spec(
     """Convergence of the correct sampler: the page's run (thick) and the other seeds (thin)."""
     main, others = runs[0], runs[1:]
     series = [
-        Series(f"{palette.TARGET.icon} seed {main.seed}: the run above", (main.path,), 0),
+        Series(
+            say("montecarlo.tv_main", icon=palette.TARGET.icon, seed=main.seed), (main.path,), 0
+        ),
         mean_series(band, 1),
     ]
     if others:
-        name = f"seeds {others[0].seed}–{others[-1].seed}"
+        name = say("montecarlo.tv_seeds", first=others[0].seed, last=others[-1].seed)
         series.append(Series(name, tuple(r.path for r in others), 2))
     looks = [
         Look(palette.TARGET.color, width=style.line_width + 2),
         MEAN_LOOK,
         Look(palette.TARGET.color, width=style.line_width / 2 + 0.5, dash=(4, 2), opacity=0.7),
     ]
-    return convergence_spec(series, looks, band, "The correct sampler from several seeds", style)
+    return convergence_spec(series, looks, band, say("montecarlo.tv_title"), style)
 
 
 def monte_carlo_chart_caption(
@@ -238,23 +243,18 @@ def monte_carlo_chart_caption(
 ) -> str:
     """The TV of every seed at N, against the band."""
     n = runs[0].n
-    tvs = ", ".join(f"seed {r.seed} {tv_text(r.tv)}" for r in runs)
+    tvs = ", ".join(say("montecarlo.tv_seed", seed=r.seed, tv=tv_text(r.tv)) for r in runs)
     zeros = [int(m) for m, lo in zip(band.n, band.lower, strict=True) if lo == 0 and m > 1]
-    where = ", ".join(f"{m:,}" for m in zeros)
-    exact = (
-        f" Where the band reaches the bottom of the chart (N = {where}) an exact run can land"
-        " exactly on {T}, at distance 0."
-        if zeros
-        else ""
+    seeds, level = count(len(runs), "seed"), f"{100 * band.level:.0f}"
+    low, high = tv_text(float(band.lower[-1])), tv_text(float(band.upper[-1]))
+    caption = (
+        say("montecarlo.tv_alt", seeds=seeds, level=level, n=f"{n:,}", tvs=tvs, low=low, high=high)
+        if n > 1
+        else say("montecarlo.tv_alt_one", seeds=seeds, level=level, tvs=tvs, low=low, high=high)
     )
-    return notation.fill(
-        f"Log–log lines of the distance between the emitted words and {{T}} versus N, for "
-        f"{count(len(runs), 'seed')}, over the shaded {100 * band.level:.0f}% band of an exact "
-        f"sampler. At N = {n:,}: {tvs}; the band there reaches from "
-        f"{tv_text(float(band.lower[-1]))} to {tv_text(float(band.upper[-1]))}"
-        + (" and falls like 1/√N." if n > 1 else ".")
-        + exact
-    )
+    if zeros:
+        caption += " " + say("montecarlo.tv_alt_zero", where=", ".join(f"{m:,}" for m in zeros))
+    return notation.fill(caption)
 
 
 def zoo_spec(comparison: ZooComparison, title: str, style: ChartStyle = DEFAULT_STYLE) -> dict:
@@ -262,14 +262,14 @@ def zoo_spec(comparison: ZooComparison, title: str, style: ChartStyle = DEFAULT_
     ``title`` (the rule's name) is a legend entry, data: the chart's title is the same for all."""
     band = comparison.band
     series = [
-        Series(f"{palette.TARGET.icon} correct rule", (comparison.correct,), 0),
+        Series(say("montecarlo.zoo_correct", icon=palette.TARGET.icon), (comparison.correct,), 0),
         Series(f"{palette.REJECTED.icon} {title}", (comparison.wrong,), 1),
         mean_series(band, 2),
     ]
     if comparison.tv > 0:  # total_variation already counts rounding as 0
         ends, tvs = np.array([1, int(band.n[-1])]), np.array([comparison.tv] * 2)  # a flat line
         floor = TVPath(ends, np.zeros((2, 1), dtype=np.int64), tvs)
-        series.append(Series(f"its floor: distance {tv_text(comparison.tv)}", (floor,), 3))
+        series.append(Series(say("montecarlo.zoo_floor", tv=tv_text(comparison.tv)), (floor,), 3))
     width = style.line_width + 1
     looks = [
         Look(palette.TARGET.color, width=width),
@@ -277,41 +277,35 @@ def zoo_spec(comparison: ZooComparison, title: str, style: ChartStyle = DEFAULT_
         MEAN_LOOK,
         Look(palette.INK, width=style.line_width / 2 + 0.5, dash=(2, 3)),
     ]
-    return convergence_spec(series, looks, band, "The mistake stalls at its floor", style)
+    return convergence_spec(series, looks, band, say("montecarlo.zoo_title"), style)
 
 
 def zoo_chart_caption(comparison: ZooComparison, title: str, notation: Notation) -> str:
     """Where both paths end and from when the bias shows."""
     n = int(comparison.band.n[-1])
     seen = (
-        f"From about N = {comparison.detectable_from:,} runs on, the bias is larger than the "
-        "noise band."
+        say("montecarlo.zoo_seen", n=f"{comparison.detectable_from:,}")
         if comparison.detectable_from
-        else "On this pair the mistake happens to be exact: both lines fall like 1/√N."
+        else say("montecarlo.zoo_exact")
     )
-    band = f"the shaded {100 * comparison.band.level:.0f}% noise band that falls like 1/√N"
+    level = f"{100 * comparison.band.level:.0f}"
     # Say what is true of this run: an exact sampler ends outside its band 5% of the time.
     where = (
-        f"inside {band}"
+        say("montecarlo.zoo_inside", level=level)
         if comparison.correct_inside_band
-        else f"just outside {band} (an exact sampler lands outside it in "
-        f"{100 * (1 - comparison.band.level):.0f}% of runs)"
+        else say(
+            "montecarlo.zoo_outside", level=level, out=f"{100 * (1 - comparison.band.level):.0f}"
+        )
     )
     # The wrong rule sits on its floor only once the noise has fallen below it: say which.
-    wrong_end = float(comparison.wrong.tv[-1])
+    end, floor = float(comparison.wrong.tv[-1]), tv_text(comparison.tv)
     if comparison.tv <= 0:
-        wrong = f"'{title}' ends at {tv_text(wrong_end)}."
-    elif wrong_end > float(comparison.band.upper[-1]):
-        wrong = (
-            f"'{title}' ends at {tv_text(wrong_end)}, above the band: its floor "
-            f"{tv_text(comparison.tv)} is larger than the noise at this N."
-        )
+        wrong = say("montecarlo.zoo_wrong", title=title, end=tv_text(end))
+    elif end > float(comparison.band.upper[-1]):
+        wrong = say("montecarlo.zoo_wrong_above", title=title, end=tv_text(end), floor=floor)
     else:
-        wrong = (
-            f"'{title}' ends at {tv_text(wrong_end)}, like an exact sampler: at this N the noise "
-            f"still hides its floor {tv_text(comparison.tv)}."
-        )
+        wrong = say("montecarlo.zoo_wrong_hidden", title=title, end=tv_text(end), floor=floor)
+    correct = tv_text(float(comparison.correct.tv[-1]))
     return notation.fill(
-        f"Log–log lines of the distance to {{T}} versus N, up to N = {n:,}. The correct rule "
-        f"ends at {tv_text(float(comparison.correct.tv[-1]))}, {where}; {wrong} " + seen
+        say("montecarlo.zoo_alt", n=f"{n:,}", correct=correct, where=where, wrong=wrong, seen=seen)
     )

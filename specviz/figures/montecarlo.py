@@ -20,10 +20,14 @@ from specviz.one_token import OneTokenStep
 from specviz.palette import Notation, Role
 from specviz.runs import PER_DRAW, MonteCarloRun
 from specviz.stats import GofResult, TVBand
+from specviz.text import say, titles
 
 #: Room over the tallest bar, as a share of its height, for the numbers printed over the bars.
 HEADROOM = 1.22
-_SOURCES = (f"{palette.ACCEPTED.icon} accepted drafts", f"{palette.BUCKET.icon} from the bucket")
+_SOURCES = (
+    say("montecarlo.accepted_drafts", icon=palette.ACCEPTED.icon),
+    say("montecarlo.from_bucket", icon=palette.BUCKET.icon),
+)
 
 
 def pair_rows(
@@ -57,7 +61,9 @@ def pair_layers(kinds: tuple[str, str], roles: tuple[Role, Role], style: ChartSt
     legend names with their icons, the shares over them; the y axis reaches the rows' room."""
     offset = vega.pair_offset(kinds, field="kind", title=None)
     x = vega.word_x(style)
-    tooltip = vega.tooltip("word", ("kind", "bar"), ("share", None, fine_percent))
+    tooltip = vega.tooltip(
+        "word", ("kind", say("montecarlo.tip_bar")), ("share", None, fine_percent)
+    )
     encoding = {"x": x, "xOffset": offset, "y": vega.room_y("share"), "tooltip": tooltip}
     bars = _role_layers("bars", vega.colour(kinds, roles, style, "kind"), roles, style, **encoding)
     over = {"baseline": "bottom", "dy": -(style.line_width + 2)}
@@ -86,9 +92,11 @@ def histogram_figure(
 ) -> tuple[dict, str]:
     """Emitted words against the target (left bars), proposals against the draft (right), the exact
     ``p`` and ``q`` as strokes, shares over bar or stroke; and its alt text, word by word."""
-    t, d = style.notation.target, style.notation.draft
-    kinds = (f"{palette.TARGET.icon} emitted words", f"{palette.DRAFT.icon} draft's proposals")
-    exact_names = [f"exact target {t}", f"exact draft {d}"]
+    kinds = (
+        say("montecarlo.emitted", icon=palette.TARGET.icon),
+        say("montecarlo.proposed", icon=palette.DRAFT.icon),
+    )
+    exact_names = [style.fill(x) for x in titles("montecarlo.exact", ("target", "draft")).values()]
     emitted = run.counts.output_counts / run.n
     proposed = run.counts.draft_counts / run.n
     rows = pair_rows(labels, kinds, emitted, proposed, style, exact=(step.p, step.q))
@@ -101,15 +109,22 @@ def histogram_figure(
         for j in (0, 1)
     ]
     layers = [*pair_layers(kinds, (palette.TARGET, palette.DRAFT), style), *strokes]
-    title = f"Emitted words ≈ target {t}; proposals ≈ draft {d}"
+    title = say("montecarlo.hist_title")
     datasets = {"bars": rows, "yticks": vega.share_ticks(rows[0]["room"] if rows else 1.0)}
     parts = [
-        f"{w}: emitted {percent(e)} (target {percent(pi)}), proposed {percent(r)} "
-        f"(draft {percent(qi)})"
+        say(
+            "montecarlo.hist_word",
+            word=w,
+            emitted=percent(e),
+            target=percent(pi),
+            proposed=percent(r),
+            draft=percent(qi),
+        )
         for w, e, pi, r, qi in zip(labels, emitted, step.p, proposed, step.q, strict=True)
     ]
-    caption = f"Grouped bars after N = {count(run.n, 'run')}, exact values as outlines. "
-    caption = style.fill(caption + "; ".join(parts) + ".")
+    caption = style.fill(
+        say("montecarlo.hist_alt", runs=count(run.n, "run"), words="; ".join(parts))
+    )
     return vega.chart(style, vega.title(title, style), datasets, layers), caption
 
 
@@ -154,7 +169,7 @@ def breakdown_rows(
     words = vega.rows(
         labels,
         exact=p,
-        exact_name=f"exact target {style.notation.target}",
+        exact_name=style.fill(say("montecarlo.exact.target")),
         inside=inside,
         inside_y=accepted / 2,
         total=stack,
@@ -174,14 +189,14 @@ def breakdown_figure(
     x = vega.word_x(style)
     tooltip = vega.tooltip(
         "word",
-        ("part", "source"),
-        ("count", "runs", thousands),
+        ("part", say("montecarlo.tip_source")),
+        ("count", say("montecarlo.tip_runs"), thousands),
         ("share", None, fine_percent),
     )
     encoding = {"x": x, "y": vega.room_y("top"), "y2": {"field": "base"}, "tooltip": tooltip}
     colour = vega.colour(names, roles, style)
     stack = _role_layers("parts", colour, roles, style, {"width": {"band": 0.6}}, **encoding)
-    dashes = {"domain": [f"exact target {style.notation.target}"], "range": [[7, 4]]}
+    dashes = {"domain": [style.fill(say("montecarlo.exact.target"))], "range": [[7, 4]]}
     past = vega.STROKE_PAST  # around bars of 0.6 of the band
     exact = _exact_strokes("words", (0.5 - 0.3 - past, 0.5 + 0.3 + past), style, dashes)
     inside = {"baseline": "middle", "fontWeight": 600}
@@ -192,17 +207,19 @@ def breakdown_figure(
     ]
     layers = [*stack, exact, *numbers, *vega.room("words", "room")]
     datasets = breakdown_rows(labels, step, run, style)
-    title = vega.title(f"Accepted drafts + bucket refills ≈ target {style.notation.target}", style)
+    title = vega.title(say("montecarlo.source_title"), style)
     counts = run.counts
     parts = [
-        f"{w}: {a:,} accepted drafts + {b:,} from the bucket"
+        say("montecarlo.source_word", word=w, accepted=f"{a:,}", bucket=f"{b:,}")
         for w, a, b in zip(labels, counts.accepted_counts, counts.residual_counts, strict=True)
     ]
     total_bucket = int(counts.residual_counts.sum())
-    caption = (
-        f"Stacked bars per word, as shares of {count(run.n, 'run')}. " + "; ".join(parts) + ". "
-        f"In all, {count(total_bucket, 'run')} ({percent(total_bucket / run.n)}) "
-        "were refilled from the bucket."
+    caption = say(
+        "montecarlo.source_alt",
+        runs=count(run.n, "run"),
+        words="; ".join(parts),
+        refilled=count(total_bucket, "run"),
+        share=percent(total_bucket / run.n),
     )
     return vega.chart(style, title, datasets, layers), caption
 
@@ -228,48 +245,24 @@ def monte_carlo_figures(
 def gof_sentence(gof: GofResult) -> str:
     """What the goodness-of-fit test says, in one plain sentence."""
     if gof.dof == 0:
-        return (
-            "The target puts all its mass on one word, so every emitted word is that word: "
-            "there is nothing to test (p-value 1)."
-        )
+        return say("montecarlo.gof_one_word")
     if math.isinf(gof.statistic):
-        return (
-            "A word the target never says was emitted: impossible for a correct sampler "
-            "(p-value 0)."
-        )
-    chance = f"{100 * gof.p_value:.3g}%"
-    verdict = (
-        "a red flag: the words do not look like draws from the target."
-        if gof.p_value < 0.001
-        else "no reason to doubt the sampler."
-    )
-    return (
-        f"If the sampler is right, a p-value of {gof.p_value:.3g} or smaller turns up "
-        f"{chance} of the time (p-values are uniform between 0 and 1 then); values below 0.001 "
-        f"would be a red flag. Here: {verdict}"
+        return say("montecarlo.gof_impossible")
+    verdict = say("montecarlo.gof_red_flag") if gof.p_value < 0.001 else say("montecarlo.gof_fine")
+    return say(
+        "montecarlo.gof", p=f"{gof.p_value:.3g}", chance=f"{100 * gof.p_value:.3g}", verdict=verdict
     )
 
 
 def sampler_note(run: MonteCarloRun, notation: Notation) -> tuple[str, str]:
     """Which sampler drew the run, in plain words, and the precise statement behind it."""
-    runs = "run" if run.n == 1 else f"{run.n:,} runs"
     if run.method == PER_DRAW:
-        return (
-            f"**Every run simulated:** {'the' if run.n == 1 else 'each of the'} {runs} is "
-            "simulated one by one — the draft proposes, the test accepts or rejects, a rejection "
-            f"is refilled from the bucket. Above {PER_DRAW_MAX:,} runs the page draws the counts "
-            "directly instead.",
-            "Each run draws three random numbers: one picks the draft's word, one tests it, one "
-            "picks the bucket's word after a rejection.",
+        most = f"{PER_DRAW_MAX:,}"
+        summary = (
+            say("montecarlo.per_draw_one", most=most)
+            if run.n == 1
+            else say("montecarlo.per_draw", n=f"{run.n:,}", most=most)
         )
-    return (
-        f"**Counts drawn directly:** {runs} are too many to simulate one by one, so the page "
-        "draws how often each word is proposed, kept and refilled from the exact law of those "
-        "counts — the same law as simulating every run, in microseconds.",
-        notation.fill(
-            "The runs are independent and identically distributed, so their counts follow an "
-            "exact law: proposals ~ Multinomial(N, {D}); kept proposals of word x ~ "
-            "Binomial(proposals of x, min(1, {T}(x)/{D}(x))); bucket draws ~ Multinomial"
-            "(rejections, r)."
-        ),
-    )
+        return summary, say("montecarlo.per_draw_how")
+    summary = say("montecarlo.count_level", runs=count(run.n, "run"))
+    return summary, notation.fill(say("montecarlo.count_level_how"))
