@@ -7,25 +7,19 @@ from specviz.figures.numbers import percent
 from specviz.figures.tables import markdown_table
 from specviz.links import REJECTION_RUNS
 from specviz.rejection import across_presets, rejection_comparison
+from specviz.text import say
 from specviz.ui import page, state
 
 page.setup("pages/7_Rejection_sampling.py")
 scenario, note = state.current(), state.notation()
 
-st.title("Is it just rejection sampling?")
+st.title(say("rejection.title"))
 if not scenario.projector:  # on a projector the control and its chart come first
-    st.markdown(
-        note.fill(
-            "Skeptics call speculative sampling “rejection sampling in a shiny jacket”. Run both "
-            "on the Playground's target {T} and draft {D}, with the same seed, and let the "
-            "numbers decide. Classic rejection sampling proposes from {D}, keeps x with "
-            "probability {T}(x)/(M·{D}(x)) with M = max {T}/{D}, and retries until it keeps one."
-        )
-    )
+    st.markdown(note.fill(say("rejection.intro")))
 page.show_notices(REJECTION_RUNS)
-n = state.param_widget(REJECTION_RUNS, st.select_slider, label="Words each sampler writes")
+n = state.param_widget(REJECTION_RUNS, st.select_slider, label=say("rejection.words_each"))
 scenario, one = page.lesson()
-with st.spinner("Running both samplers…"):
+with st.spinner(say("rejection.running")):
     comparison = page.computed(rejection_comparison, n, scenario.seed)
 figures = page.figures(fr.rejection_figures, comparison, key=(n, scenario.seed))
 plan, run = comparison.classic.plan, comparison.classic
@@ -34,22 +28,22 @@ if scenario.projector:  # the control's own chart right under it; the numbers af
 
 m = st.columns(4)
 m[0].metric(
-    "Classic: proposals/word",
+    say("rejection.classic_metric"),
     fr.bound_text(plan.bound),
-    help=note.fill("M = max {T}(x)/{D}(x): the average number of proposals per word (exact)."),
+    help=note.fill(say("rejection.classic_help")),
 )
 m[1].metric(
-    "…measured",
-    f"{run.mean_proposals:.3g}" if run.ran else "none drawn",
-    help=f"Mean over {run.n:,} words of the classic loop (standard error {run.std_error:.2g})."
+    say("rejection.measured"),
+    f"{run.mean_proposals:.3g}" if run.ran else say("rejection.none_drawn"),
+    help=say("rejection.measured_help", words=f"{run.n:,}", error=f"{run.std_error:.2g}")
     if run.ran
-    else "The classic loop cannot run on this pair: no word was drawn.",
+    else say("rejection.cannot_run_help"),
 )
-m[2].metric("Speculative: proposals/word", "1", help="Always exactly one, whatever the pair.")
+m[2].metric(say("rejection.speculative_metric"), "1", help=say("rejection.speculative_help"))
 m[3].metric(
-    "First guess kept",
-    f"{percent(one.alpha)} vs {percent(plan.acceptance)}",
-    help=note.fill("Speculative α = Σ min({T}, {D}) vs classic 1/M."),
+    say("rejection.first_kept"),
+    say("rejection.versus", alpha=percent(one.alpha), acceptance=percent(plan.acceptance)),
+    help=note.fill(say("rejection.first_kept_help")),
 )
 st.markdown(fr.verdict(comparison, scenario.labels, note))
 if cut := fr.cut_note(comparison):
@@ -65,11 +59,8 @@ else:
 
 st.markdown(fr.structure(comparison, note))
 st.markdown(fr.same_idea(comparison, note))
-st.header("The same question on every preset")
+st.header(say("rejection.presets_header"))
 st.markdown(markdown_table(fr.presets_table(page.cached(across_presets), note)))
-st.caption(
-    "Exact numbers, no sampling. The first-guess column is what decides the speed of "
-    "speculative decoding: only a kept first guess lets the draft's next guesses count."
-)
+st.caption(say("rejection.presets_caption"))
 
 state.sync_url()

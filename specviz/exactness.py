@@ -15,51 +15,21 @@ from specviz.one_token import OneTokenStep
 from specviz.rules import FLOAT32_STEP, RULES
 from specviz.runs import COUNT_LEVEL, MonteCarloRun, monte_carlo
 from specviz.scenario import DEFAULT_WORDS, PRESETS_BY_KEY, Preset, home_scenario
+from specviz.text import say, titles
 
 #: The words of every case and question: the Playground's first four.
 WORDS: tuple[str, ...] = DEFAULT_WORDS[:4]
 
 #: The cases, each an extreme the proof must survive ({T}/{D} letter the models).
-CASES: tuple[Preset, ...] = (
-    Preset(
-        "filter",
-        CASE_TITLES["filter"],
-        "The target forbids 'bed' ({T} = 0) and the draft proposes it 90% of the time: every "
-        "proposal of 'bed' is bounced and the bucket holds none of it, so 'bed' never comes out.",
-        (50, 30, 20, 0),
-        (0, 5, 5, 90),
-    ),
-    Preset(
-        "misses",
-        CASE_TITLES["misses"],
-        "The draft never proposes 'bed' ({D} = 0), yet 'bed' comes out exactly as often as the "
-        "target wants: all of it arrives from the bucket.",
-        (40, 30, 20, 10),
-        (50, 30, 20, 0),
-    ),
-    Preset(
-        "identical",
-        CASE_TITLES["identical"],
-        "Draft = target: every guess is kept, the bucket is empty, nothing arrives from it.",
-        (40, 30, 20, 10),
-        (40, 30, 20, 10),
-    ),
-    Preset(
-        "disjoint",
-        CASE_TITLES["disjoint"],
-        "The two models share no word: every guess is bounced (α = 0) and every word comes "
-        "from the bucket — still exactly the target.",
-        (50, 50, 0, 0),
-        (0, 0, 50, 50),
-    ),
-    Preset(
-        "one_hot",
-        CASE_TITLES["one_hot"],
-        "The target always says 'mat': only proposals of 'mat' are kept, and the bucket holds "
-        "the rest of 'mat'.",
-        (100, 0, 0, 0),
-        (40, 30, 20, 10),
-    ),
+CASES: tuple[Preset, ...] = tuple(
+    Preset(key, CASE_TITLES[key], lesson, p, q)
+    for key, lesson, p, q in (
+        ("filter", say("exactness.lesson_filter"), (50, 30, 20, 0), (0, 5, 5, 90)),
+        ("misses", say("exactness.lesson_misses"), (40, 30, 20, 10), (50, 30, 20, 0)),
+        ("identical", say("exactness.lesson_identical"), (40, 30, 20, 10), (40, 30, 20, 10)),
+        ("disjoint", say("exactness.lesson_disjoint"), (50, 50, 0, 0), (0, 0, 50, 50)),
+        ("one_hot", say("exactness.lesson_one_hot"), (100, 0, 0, 0), (40, 30, 20, 10)),
+    )
 )
 CASES_BY_KEY: dict[str, Preset] = {case.key: case for case in CASES}
 #: The case whose forbidden word shows the float32 leak.
@@ -109,47 +79,29 @@ _BAD = Preset("bad", "A draft that always says 'bed'", "", (40, 30, 20, 10), (0,
 QUESTIONS: tuple[Question, ...] = (
     Question(
         "alpha",
-        "The draft has the target's taste backwards: {T} = 50%, 30%, 15%, 5% for mat, sofa, "
-        "floor, bed, and {D} = 5%, 15%, 30%, 50%. How often is a guess kept (α)?",
+        say("exactness.ask_alpha"),
         tuple(f"{round(100 * v)}%" for v in _ALPHA_OPTIONS),
         _MIRROR,
         int(np.argmin([abs(v - _MIRROR.step().alpha) for v in _ALPHA_OPTIONS])),
     ),
     Question(
         "topped_up",
-        "{T} = 40%, 30%, 20%, 10% and {D} = 50%, 30%, 5%, 15% (mat, sofa, floor, bed). Which "
-        "words get topped up from the bucket?",
-        (
-            "mat, the target's favourite",
-            "floor only",
-            "floor and bed",
-            "every word the draft gets wrong: mat, floor and bed",
-        ),
+        say("exactness.ask_topped_up"),
+        tuple(titles("exactness.topped_up", ("favourite", "floor", "floor_bed", "every")).values()),
         _OFF_BY_ONE,
         _TOPPED_UP.index(set(np.flatnonzero(_OFF_BY_ONE.step().refill > 0).tolist())),
     ),
     Question(
         "missing",
-        "The draft never proposes 'bed': {D}(bed) = 0, while {T}(bed) = 10%. Can 'bed' come out?",
-        (
-            "Never: the draft never proposes it",
-            "Yes, but less often than 10%",
-            "Yes, exactly 10% of the time",
-            "Yes, more often than 10%",
-        ),
+        say("exactness.ask_missing"),
+        tuple(titles("exactness.missing", ("never", "less", "exactly", "more")).values()),
         CASES_BY_KEY["misses"],
         _judge_missing(CASES_BY_KEY["misses"].step()),
     ),
     Question(
         "worse",
-        "Swap a good draft ({D} = 30%, 35%, 25%, 10%) for a bad one that always proposes 'bed'. "
-        "Does that change the words that come out, or only the speed?",
-        (
-            "The words: more 'bed' comes out",
-            "Only the speed: the words still follow {T}",
-            "Both the words and the speed",
-            "Neither",
-        ),
+        say("exactness.ask_worse"),
+        tuple(titles("exactness.worse", ("words", "speed", "both", "neither")).values()),
         _BAD,
         _judge_worse(_BAD.step(), _GOOD.step()),
         other=_GOOD,

@@ -27,36 +27,30 @@ from specviz.links import QUALITY
 from specviz.one_token import OneTokenStep
 from specviz.palette import Notation, Role
 from specviz.scenario import home_scenario
+from specviz.text import say
 from specviz.theory import expected_tokens_per_step
 
 #: The derivation in LaTeX, lettered with {T} and {D}: a step per line, to fit a phone's width.
 DERIVATION_LINES = (
-    r"P(\text{emit } x) = \underbrace{{D}(x)\cdot\min\!\Big(1, \frac{{T}(x)}{{D}(x)}\Big)}"
-    r"_{\text{a kept guess}}",
-    r"\qquad + \underbrace{Z\cdot r(x)}_{\text{from the bucket}}",
+    r"P(\text{" + say("exactness.emit") + r" } x) = \underbrace{{D}(x)\cdot\min\!\Big(1, "
+    r"\frac{{T}(x)}{{D}(x)}\Big)}_{\text{" + say("exactness.a_kept_guess") + "}}",
+    r"\qquad + \underbrace{Z\cdot r(x)}_{\text{" + say("exactness.from_the_bucket") + "}}",
     r"\qquad = \min({T}, {D})(x) + \max(0,\, {T} - {D})(x)",
     r"\qquad = {T}(x)",
 )
 
 #: Over many words, in three lines (the chain rule).
-CHAIN_RULE = (
-    "1. A text's probability under the target is the product of its next-word laws: "
-    r"${T}(x_1 \dots x_n) = \prod_i {T}(x_i \mid x_{<i})$."
-    "\n"
-    "2. Each word speculative decoding writes comes out of the one-token procedure above, run "
-    "with the target's and the draft's next-word laws given the words already written — so, by "
-    r"the proof, it follows ${T}(\,\cdot \mid x_{<i})$, whatever the draft guessed."
-    "\n"
-    "3. Multiply: the whole text follows {T}. Guessing γ words per target call changes how many "
-    "calls it takes, not which texts come out."
-)
+CHAIN_RULE = say("exactness.chain_rule")
 
 
 def big_count(n: int) -> str:
     """A large round number in words: ``10**12`` -> "1 trillion", ``10**7`` -> "10 million"."""
-    for size, name in ((10**12, "trillion"), (10**9, "billion"), (10**6, "million")):
-        if n >= size and n % size == 0:
-            return f"{n // size:,} {name}"
+    if n >= 10**12 and n % 10**12 == 0:
+        return say("exactness.trillion", count=f"{n // 10**12:,}")
+    if n >= 10**9 and n % 10**9 == 0:
+        return say("exactness.billion", count=f"{n // 10**9:,}")
+    if n >= 10**6 and n % 10**6 == 0:
+        return say("exactness.million", count=f"{n // 10**6:,}")
     return f"{n:,}"
 
 
@@ -76,16 +70,17 @@ def proof_table(
     ``kept + from the bucket`` (the step's output law) is checked against the target column."""
     t, d = notation.target, notation.draft
     proposed, sums = zip(step.q, step.accept, strict=True), zip(step.p, step.output, strict=True)
-    rule = [percent(a) if q > 0 else "never proposed" for q, a in proposed]
+    rule = [percent(a) if q > 0 else say("exactness.never_proposed") for q, a in proposed]
     check = [f"{percent(o)} " + ("✓" if abs(o - p) <= ROUNDING else "✗") for p, o in sums]
+    kept = notation.fill(say("exactness.table_kept"))
     return {
-        "word": [*labels, "all"],
+        say("exactness.word"): [*labels, say("exactness.all")],
         f"{t}(x)": [*map(percent, step.p), percent(step.p.sum())],
         f"{d}(x)": [*map(percent, step.q), percent(step.q.sum())],
         f"a(x) = min(1, {t}/{d})": [*rule, ""],
-        f"kept {d}·a": [*map(percent, step.kept), f"α = {percent(step.alpha)}"],
-        "bucket Z·r": [*map(percent, step.refill), f"Z = {percent(step.z)}"],
-        f"sum = {t}?": [*check, percent(step.alpha + step.z)],
+        kept: [*map(percent, step.kept), f"α = {percent(step.alpha)}"],
+        say("exactness.table_bucket"): [*map(percent, step.refill), f"Z = {percent(step.z)}"],
+        notation.fill(say("exactness.table_sum")): [*check, percent(step.alpha + step.z)],
     }
 
 
@@ -99,19 +94,9 @@ def rejection_equation(labels: Sequence[str], step: OneTokenStep, notation: Nota
     """ "Total rejection probability = the bucket's size", filled in (Markdown)."""
     bounced, refill = _terms(labels, step.bounced), _terms(labels, step.refill)
     if step.z == 0:
-        return notation.fill(
-            "**A rejection never happens here:** every word has {D}(x) ≤ {T}(x) up to rounding, "
-            "so every guess is kept, Σ {D}(x)·(1 − a(x)) = 0 and the bucket is empty: Z = 0."
-        )
-    return notation.fill(
-        "**P(rejection) = the bucket's size.** A guess of x is bounced with probability "
-        "{D}(x)·(1 − a(x)) = max(0, {D} − {T})(x). Summed: "
-        f"{bounced} = **{percent(step.z)}**. The bucket holds max(0, {{T}} − {{D}}): "
-        f"{refill} = **Z = {percent(step.z)}**. Both sums are the distance between {{T}} and "
-        "{D} (half their summed gaps), so every rejected "
-        "guess is replaced by exactly one word from the bucket: no probability is lost or "
-        "counted twice."
-    )
+        return notation.fill(say("exactness.never_rejects"))
+    z = percent(step.z)
+    return notation.fill(say("exactness.rejection_sum", bounced=bounced, z=z, refill=refill))
 
 
 #: Share of a word's slot a bar fills; the proof's target outline reaches wider than its bars.
@@ -179,8 +164,8 @@ def _ratios(step: OneTokenStep, style: ChartStyle) -> tuple[list[str], list[str]
     hover, full, compact = [], [], []
     for pi, qi, ai in zip(step.p, step.q, step.accept, strict=True):
         if qi == 0:
-            hover.append(style.fill("never proposed ({D} = 0)"))
-            full.append(style.fill("never proposed\n({D} = 0)"))
+            hover.append(style.fill(say("exactness.never_proposed_tip")))
+            full.append(style.fill(say("exactness.never_proposed_lines")))
             compact.append(style.fill("{D} = 0"))
         else:
             ratio = decimal(pi / qi, 2)
@@ -193,16 +178,13 @@ def _ratios(step: OneTokenStep, style: ChartStyle) -> tuple[list[str], list[str]
 def acceptance_figure(labels: Sequence[str], step: OneTokenStep, style: ChartStyle) -> dict:
     """Acceptance probability min(1, {T}/{D}) per word, the rejected remainder stacked on top,
     the ratio printed over each bar (:func:`_ratios`) and in its tooltip."""
-    names = (
-        f"{palette.ACCEPTED.icon} accepted",
-        f"{palette.REJECTED.icon} rejected (bounced to the bucket)",
-    )
+    names = (say("exactness.accepted"), say("exactness.rejected"))
     colour = _colour(names, (palette.ACCEPTED, palette.REJECTED), style)
     tooltip = vega.tooltip(
-        ("word", "word"),
-        ("accept", "P(accept)", percent),
-        ("reject", "P(reject)", percent),
-        ("hover", "ratio"),
+        ("word", say("exactness.word")),
+        ("accept", say("exactness.p_accept"), percent),
+        ("reject", say("exactness.p_reject"), percent),
+        ("hover", say("exactness.ratio")),
     )
     ink, x = {"fontWeight": 600, "baseline": "middle"}, _x(labels, style)
     over = {"baseline": "bottom", "dy": -4}
@@ -216,7 +198,7 @@ def acceptance_figure(labels: Sequence[str], step: OneTokenStep, style: ChartSty
         _text("ratio_top", "top", x, **over | {"dy": -4 - round(1.2 * style.text_size)}),
         *vega.room("ceiling", "y"),
     ]
-    title = vega.title("A proposed word is kept with probability min(1, {T}/{D})", style)
+    title = vega.title(say("exactness.acceptance_title"), style)
     proposed, accept = step.q > 0, step.accept
     reject = np.where(proposed, 1 - accept, 0.0)
     hover, ratio = _ratios(step, style)
@@ -248,11 +230,11 @@ def bucket_figure(labels: Sequence[str], step: OneTokenStep, style: ChartStyle) 
     empty = step.z == 0  # the one rounding rule already made a bucket of rounding noise empty
     top = 1.0 if empty else max(r) * 1.18  # room over the bars for their numbers
     shown = fit.fit_row([[percent(v) if v > 0 else "" for v in r]], r, top, style)
-    said = "The bucket is empty: {T} = {D},\nno proposal is ever rejected." if empty else ""
-    note = {"size": f"Its size Z = {percent(step.z)} = P(rejection)", "empty": style.fill(said)}
-    name = f"{palette.BUCKET.icon} leftover bucket r"
+    said = say("exactness.bucket_empty") if empty else ""
+    note = {"size": say("exactness.bucket_size", z=percent(step.z)), "empty": style.fill(said)}
+    name = say("exactness.bucket_name")
     colour = _colour([name], [palette.BUCKET], style, **vega.legend_over(1, style))
-    tooltip = vega.tooltip(("word", "word"), ("r", "r", percent))
+    tooltip = vega.tooltip(("word", say("exactness.word")), ("r", "r", percent))
     x = _x(labels, style)
     big = {"fontSize": style.font_size, "lineBreak": "\n", "align": "center", "baseline": "middle"}
     middle = {"x": {"value": {"expr": "width / 2"}}, "y": {"value": {"expr": "height / 2"}}}
@@ -263,7 +245,7 @@ def bucket_figure(labels: Sequence[str], step: OneTokenStep, style: ChartStyle) 
         {"data": vega.data("note")} | vega.text("empty", big, **middle),
         *vega.room("ceiling", "y"),
     ]
-    title = vega.title("Leftover bucket r = max(0, {T} − {D}) / Z", style)
+    title = vega.title(say("exactness.bucket_title"), style)
     datasets = {"bars": vega.rows(labels, r=r, label=shown), "note": [note]}
     datasets |= {"ceiling": [{"y": top}], "yticks": vega.share_ticks(top)}
     return vega.chart(style, title, datasets, layers)
@@ -273,18 +255,18 @@ def proof_figure(labels: Sequence[str], step: OneTokenStep, style: ChartStyle) -
     """The picture proof: kept guesses min({T}, {D}) plus bucket refills Z·r(x) land exactly on
     the target {T}(x), drawn as a dashed ink outline over each bar."""
     names = (
-        style.fill(f"{palette.ACCEPTED.icon} kept guesses: min({{T}}, {{D}})"),
-        f"{palette.BUCKET.icon} bucket refills: Z·r",
-        f"{palette.TARGET.icon} target {style.notation.target} (dashed outline)",
+        style.fill(say("exactness.kept_name")),
+        say("exactness.refill_name"),
+        style.fill(say("exactness.target_name")),
     )
     # The outline's entry is drawn as the outline is: a dashed ink line.
     ink = replace(palette.TARGET, color=palette.INK, pattern=vega.LINE)
     colour = _colour(names, (palette.ACCEPTED, palette.BUCKET, ink), style)
     tooltip = vega.tooltip(
-        ("word", "word"),
-        ("kept", "kept guesses", percent),
-        ("refill", "bucket refills", percent),
-        ("p", style.fill("target {T}"), percent),
+        ("word", say("exactness.word")),
+        ("kept", say("exactness.kept_guesses"), percent),
+        ("refill", say("exactness.bucket_refills"), percent),
+        ("p", style.fill(say("exactness.target")), percent),
     )
     width, x = style.line_width + 1, _x(labels, style)
     # A flat stroke at height p(x), wider than the bar so that it shows on the bar's top edge.
@@ -306,7 +288,7 @@ def proof_figure(labels: Sequence[str], step: OneTokenStep, style: ChartStyle) -
     kept, refill = step.kept, step.refill
     rows = vega.rows(labels, kept=kept, refill=refill, top=kept + refill, p=p, total=totals)
     datasets = {"bars": rows, "ceiling": [{"y": top}], "yticks": vega.share_ticks(top)}
-    title = vega.title("Why it is exact:\nkept + refilled = {T}, word by word", style)
+    title = vega.title(say("exactness.proof_title"), style)
     return vega.chart(style, title, datasets, layers)
 
 
@@ -329,21 +311,10 @@ def case_figures(key: str, style: ChartStyle) -> dict[str, object]:
 def filter_sentence(labels: Sequence[str], step: OneTokenStep, notation: Notation) -> str:
     """Why the words the target forbids and the draft proposes cannot come out, with the numbers
     of their proposals."""
-    parts = []
-    for i in np.flatnonzero((step.p == 0) & (step.q > 0)):
-        w = labels[i]
-        parts.append(
-            f"'{w}': proposed {percent(step.q[i])} of the time, kept with a({w}) = "
-            f"min(1, 0/{percent(step.q[i])}) = 0, and the bucket's share "
-            f"r({w}) = max(0, 0 − {percent(step.q[i])}) / Z = 0, so "
-            f"P(emit {w}) = {percent(step.q[i])}·0 + {percent(step.z)}·0 = "
-            f"**{percent(step.output[i])}**"
-        )
-    return notation.fill(
-        "; ".join(parts)
-        + ". Whatever the draft proposes: a(x) = 0 because {T}(x) = 0, and r(x) = 0 because "
-        "max(0, 0 − {D}(x)) = 0. Both routes are shut."
-    )
+    z, shut = percent(step.z), np.flatnonzero((step.p == 0) & (step.q > 0))
+    q, out = list(map(percent, step.q)), list(map(percent, step.output))
+    parts = [say("exactness.filter_word", word=labels[i], q=q[i], z=z, out=out[i]) for i in shut]
+    return notation.fill(say("exactness.filter_sentence", words="; ".join(parts)))
 
 
 def filter_figure(style: ChartStyle) -> tuple[dict, str]:
@@ -357,54 +328,52 @@ def filter_figure(style: ChartStyle) -> tuple[dict, str]:
 
 def leak_sentence(leak: Float32Leak, notation: Notation) -> str:
     """What the count-level runs of the float32 exhibit found, in one paragraph."""
-    one_in, runs = round(1 / leak.per_proposal), big_count(leak.n)
-    words = ", ".join(f"'{WORDS[i]}'" for i in leak.forbidden) or "no word"
-    return notation.fill(
-        f"In {runs} runs of the case above the ≤ test emitted {words} **{leak.leaks:,} times** "
-        f"(about {leak.expected_leaks:,.1f} expected: one proposal in {one_in:,} passes with "
-        f"u = 0 on a CPU); the strict test u·{{D}}(x) < {{T}}(x) emitted it "
-        f"**{leak.strict_leaks:,} times**, as it always will. Each count is one draw from its "
-        f"exact law for {runs} runs, not {runs} random numbers drawn one by one."
+    one_in, runs = f"{round(1 / leak.per_proposal):,}", big_count(leak.n)
+    words = ", ".join(f"'{WORDS[i]}'" for i in leak.forbidden) or say("exactness.no_word")
+    leaks, strict, expected = f"{leak.leaks:,}", f"{leak.strict_leaks:,}", leak.expected_leaks
+    said = say(
+        "exactness.leak",
+        runs=runs,
+        words=words,
+        leaks=leaks,
+        expected=f"{expected:,.1f}",
+        one_in=one_in,
+        strict=strict,
     )
+    return notation.fill(said)
 
 
 def reveal(question: Question, guess: str, notation: Notation) -> str:
     """The verdict on ``guess``, the right answer named once, and why it is right, with the
     numbers of the question's state."""
     one, answer = question.case.step(), question.options[question.answer]
-    verdict = "Right" if question.is_right(guess) else "Not quite. The answer"
     if question.key == "alpha":
-        why = (
-            f"α = Σ min({{T}}, {{D}}): {' + '.join(map(percent, one.kept))}, word by word. A guess "
-            "only has to be kept as often as the target wants that word, so every word the two "
-            "models share counts, however badly the draft orders them."
-        )
+        why = say("exactness.why_alpha", terms=" + ".join(map(percent, one.kept)))
     elif question.key == "topped_up":
         too_often = np.flatnonzero(one.balance > 0)
-        over = [f"{WORDS[i]} ({percent(one.q[i])} > {percent(one.p[i])})" for i in too_often]
-        why = (
-            "A word is topped up only where {D}(x) < {T}(x): the bucket max(0, {T} − {D}) holds "
-            f"{_terms(WORDS, one.refill)}. Words the draft proposes too often — "
-            f"{', '.join(over)} — have guesses bounced, never topped up; a word proposed exactly "
-            "as often as the target wants is left alone."
+        over = ", ".join(
+            f"{WORDS[i]} ({percent(one.q[i])} > {percent(one.p[i])})" for i in too_often
         )
+        why = say("exactness.why_topped_up", bucket=_terms(WORDS, one.refill), over=over)
     elif question.key == "missing":
-        why = (
-            f"'bed' is never a kept guess (0%), but the bucket holds max(0, {{T}} − {{D}})(bed) = "
-            f"{percent(one.refill[3])} of it, and every rejection (Z = {percent(one.z)}) draws "
-            f"from the bucket: 0% + {percent(one.refill[3])} = {percent(one.output[3])}."
-        )
+        refill, z, out = percent(one.refill[3]), percent(one.z), percent(one.output[3])
+        why = say("exactness.why_missing", refill=refill, z=z, out=out)
     else:
         other, gamma = (question.other or question.case).step(), 4
-        why = (
-            f"α falls from {percent(other.alpha)} to {percent(one.alpha)}, so with γ = {gamma} "
-            "guesses a target call writes "
-            f"{decimal(expected_tokens_per_step(other.alpha, gamma), 2)} words on average instead "
-            f"of {decimal(expected_tokens_per_step(one.alpha, gamma), 2)}. But kept guesses + "
-            "bucket = {T}, word by word, for both drafts: the chart shows the bad draft's words "
-            "arriving mostly from the bucket, in exactly the target's proportions."
+        before, after = percent(other.alpha), percent(one.alpha)
+        writes = decimal(expected_tokens_per_step(other.alpha, gamma), 2)
+        instead = decimal(expected_tokens_per_step(one.alpha, gamma), 2)
+        why = say(
+            "exactness.why_worse",
+            before=before,
+            after=after,
+            gamma=gamma,
+            writes=writes,
+            instead=instead,
         )
-    return notation.fill(f"**{verdict}: “{answer}”.** {why}")
+    if question.is_right(guess):
+        return notation.fill(say("exactness.right", answer=answer, why=why))
+    return notation.fill(say("exactness.not_quite", answer=answer, why=why))
 
 
 def question_figure(key: str, style: ChartStyle) -> tuple[dict, str]:
@@ -421,19 +390,16 @@ def home_tally(seed: int, notation: Notation) -> tuple[dict[str, list[str]], str
     offers as table columns — the words' shares, then the guesses kept, drawn and exactly
     (α = Σ min(p, q)) — and the note that says what they are."""
     t, d = notation.target, notation.draft
-    columns = {"word": [*WORDS, "guesses kept", f"Σ min({t}, {d})"]}
-    columns[f"target {t}"] = [*map(percent, home_scenario(0).step().p), "", ""]
+    columns = {say("exactness.word"): [*WORDS, say("exactness.guesses_kept"), f"Σ min({t}, {d})"]}
+    target = notation.fill(say("exactness.target"))
+    columns[target] = [*map(percent, home_scenario(0).step().p), "", ""]
     for k in QUALITY.choices:
         run = home_draws(k, seed)
         shares = (*run.counts.output_counts, run.counts.accepted_counts.sum())
         drawn = [f"{100 * c / run.n:.1f}%" for c in shares]
-        columns[f"draft {k}%"] = [*drawn, percent(home_scenario(k).step().alpha)]
-    return columns, (
-        f"Draft k%: {run.n:,} words of speculative sampling with the draft at quality k% "
-        f"(seed {seed}), their counts drawn directly from the exact law, as Monte Carlo does for "
-        "large runs. Up to chance they follow the target: a better draft only keeps more "
-        "guesses (Σ min: the exact share kept), so each call yields more words."
-    )
+        alpha = percent(home_scenario(k).step().alpha)
+        columns[say("exactness.draft_quality", k=k)] = [*drawn, alpha]
+    return columns, say("exactness.tally_note", n=f"{run.n:,}", seed=seed)
 
 
 def overlap_sentence(notation: Notation) -> str:
@@ -441,9 +407,4 @@ def overlap_sentence(notation: Notation) -> str:
     one = home_scenario(0).step()
     pairs = zip(one.p, one.q, strict=True)
     terms = " + ".join(f"min({percent(a)}, {percent(b)})" for a, b in pairs)
-    return notation.fill(
-        f"**Why the backwards draft (0%) still keeps {percent(one.alpha)} of its guesses:** "
-        "guesses of a word are kept up to the target's share of it, so each word adds the "
-        f"smaller of its two shares: Σ min({{T}}, {{D}}) = {terms} = {percent(one.alpha)} — the "
-        "overlap of the two bars, however badly the draft orders the words."
-    )
+    return notation.fill(say("exactness.overlap", alpha=percent(one.alpha), terms=terms))

@@ -18,6 +18,7 @@ from specviz.figures.style import ChartStyle
 from specviz.one_token import OneTokenStep
 from specviz.palette import Notation
 from specviz.rejection import ClassicPlan, PresetBounds, RejectionComparison
+from specviz.text import say, titles
 
 #: The chart of proposals per word has bars 1, 2, ..., and a last one for "this many or more".
 _MOST_BARS = 10
@@ -52,41 +53,35 @@ def proposals_figure(comparison: RejectionComparison, style: ChartStyle) -> tupl
     law as strokes) next to speculative sampling (always one); and its alt text."""
     plan, run = comparison.classic.plan, comparison.classic
     measured, exact = proposals_shares(comparison)
-    words = [str(k) for k in range(1, measured.size)] + [f"{measured.size} or more"]
+    bound, more = bound_text(plan.bound), say("rejection.or_more", bars=measured.size)
+    words = [str(k) for k in range(1, measured.size)] + [more]
     speculative = [float(k == 0) for k in range(measured.size)]
     rows = vega.rows(words, measured=measured, speculative=speculative, exact=exact, runs=plan.runs)
-    law = (
-        f"classic, exact: M = {bound_text(plan.bound)} on average"
-        if plan.runs
-        else "classic cannot run here: M = ∞"
-    )
+    law = say("rejection.law", bound=bound) if plan.runs else say("rejection.law_none")
     datasets = {"bars": rows, "law": [{"label": law, "line": plan.runs}]}
-    title = ["Proposals per word:", "classic vs speculative"]
+    title = say("rejection.proposals_title").split("\n")
     if not run.ran:
-        classic = "Classic rejection sampling drew nothing: it cannot run on this pair."
+        classic = say("rejection.drew_nothing")
     else:
         shares = ", ".join(f"{k + 1}: {percent(v)}" for k, v in enumerate(measured))
-        classic = (
-            f"Classic rejection sampling, {run.output.size:,} words: share of words by proposals "
-            f"taken — {shares} (the last bar counts that many or more); mean "
-            f"{run.mean_proposals:.3g}, exactly M = {bound_text(plan.bound)} on average."
-        )
-    caption = f"Bar chart. {classic} Speculative sampling: every word took exactly 1 proposal."
+        n, mean = f"{run.output.size:,}", f"{run.mean_proposals:.3g}"
+        classic = say("rejection.classic_shares", words=n, shares=shares, mean=mean, bound=bound)
+    caption = say("rejection.proposals_alt", classic=classic)
     # The layers depend on nothing of the state. No numbers over the bars (up to 20 of them): the
     # caption lists every share.
-    pair = [f"{palette.REJECTED.icon} classic (measured)", f"{palette.ACCEPTED.icon} speculative"]
+    pair = [say("rejection.classic_measured"), say("rejection.speculative")]
     roles = (palette.REJECTED, palette.ACCEPTED)
     colour = vega.colour(pair, roles, style, **vega.legend_over(1, style))
-    x = vega.word_x(style, "proposals it took")
+    x = vega.word_x(style, say("rejection.proposals_axis"))
 
     def y(field: str) -> dict:
-        share = vega.share_y("share of the words", field)
+        share = vega.share_y(say("rejection.share_axis"), field)
         share["scale"]["domainMax"] = 1
         return share
 
     def bars(k: int, field: str) -> dict:
         offset = vega.pair_offset(pair, datum=pair[k])
-        tooltip = vega.tooltip(("word", "proposals"), (field, pair[k], percent))
+        tooltip = vega.tooltip(("word", say("rejection.proposals")), (field, pair[k], percent))
         return {"transform": [vega.named(pair[k])]} | vega.role_bars(
             roles[k], colour, style, x=x, xOffset=offset, y=y(field), tooltip=tooltip
         )
@@ -112,13 +107,13 @@ def envelope_figure(
     top = float(p.max()) * 1.25
     envelope = plan.bound * step.q if plan.runs else np.zeros(p.size)
     words = [""] * p.size
-    key = style.fill("no envelope M·{D} covers {T}: M = ∞")
+    key = style.fill(say("rejection.no_envelope_key"))
     if plan.runs:
         # An envelope far above the target would squeeze its bars flat: cut the axis at three
         # times the target's top (the numbers over the strokes give every height).
         top = min(max(top, float(envelope.max()) * 1.15), 3 * float(p.max()))
         words = fit_row([[percent(v) if v <= top else "↑" for v in envelope]], envelope, top, style)
-        key = style.fill(f"classic's envelope M·{{D}}, M = {bound_text(plan.bound)}")
+        key = style.fill(say("rejection.envelope_key", bound=bound_text(plan.bound)))
     rows = vega.rows(
         labels,
         kept=kept,
@@ -132,23 +127,23 @@ def envelope_figure(
         # The axis's top follows the data: room over the strokes for their numbers.
         top=top * 1.1,
     )
-    title = [
-        style.fill("Envelopes: speculative uses {D} itself,"),
-        style.fill("classic needs M·{D} over all of {T}"),
-    ]
+    title = style.fill(say("rejection.envelope_title")).split("\n")
     datasets = {"bars": rows, "envelope": [{"label": key, "line": plan.runs}]}
     datasets["yticks"] = vega.share_ticks(top * 1.1)
-    parts = [
-        f"{word}: {percent(step.kept[i])} under {{D}} + {percent(step.refill[i])} above"
-        + (f", envelope {percent(plan.bound * step.q[i])}" if plan.runs else "")
-        for i, word in enumerate(labels)
-    ]
-    tail = (
-        f" Classic rejection sampling's envelope is M·{{D}} with M = {bound_text(plan.bound)}."
-        if plan.runs
-        else " No envelope M·{D} covers {T}: {D} is 0 where {T} is not."
-    )
-    caption = style.fill("Stacked bars of {T}: " + "; ".join(parts) + "." + tail)
+    texts = ([percent(v) for v in values] for values in (kept, refill, envelope))
+    each = zip(labels, *texts, strict=True)
+    if plan.runs:
+        parts = "; ".join(
+            say("rejection.envelope_word_m", word=w, kept=k, refill=r, envelope=e)
+            for w, k, r, e in each
+        )
+        caption = say("rejection.envelope_alt", parts=parts, bound=bound_text(plan.bound))
+    else:
+        parts = "; ".join(
+            say("rejection.envelope_word", word=w, kept=k, refill=r) for w, k, r, _ in each
+        )
+        caption = say("rejection.envelope_alt_none", parts=parts)
+    caption = style.fill(caption)
     # Three rows over the house height: a title line, a legend row and the key.
     height = vega.height(style, 3)
     return vega.chart(style, title, datasets, _envelope_layers(style), height=height), caption
@@ -156,27 +151,26 @@ def envelope_figure(
 
 def _envelope_layers(style: ChartStyle) -> list[dict]:
     """The layers of :func:`envelope_figure`: nothing in them depends on the state."""
-    pair = [
-        style.fill(f"{palette.ACCEPTED.icon} under {{D}}: kept guesses"),
-        style.fill(f"{palette.BUCKET.icon} above {{D}}: from the bucket"),
-    ]
+    pair = [style.fill(say("rejection.under_name")), style.fill(say("rejection.above_name"))]
     roles = (palette.ACCEPTED, palette.BUCKET)
     colour = vega.colour(pair, roles, style, **vega.legend_over(1, style))
     x, y, envelope = vega.word_x(style), vega.room_y("kept"), vega.room_y("drawn")
 
     def bars(k: int, field: str, title: str, **encoding: dict) -> dict:
-        tooltip = vega.tooltip(("word", "word"), (field, title, percent))
+        tooltip = vega.tooltip(("word", say("rejection.word")), (field, title, percent))
         return {"transform": [vega.named(pair[k])]} | vega.role_bars(
             roles[k], colour, style, x=x, y=y, tooltip=tooltip, **encoding
         )
 
-    tip = vega.tooltip(("word", "word"), ("envelope", "classic's envelope", percent))
+    tip = vega.tooltip(
+        ("word", say("rejection.word")), ("envelope", say("rejection.classic_envelope"), percent)
+    )
     shown = vega.shown_if("datum.runs")
     cover = vega.strokes(x, envelope, style, STROKE_DASH, opacity=shown, tooltip=tip)
     over = {"baseline": "bottom", "dy": -(style.line_width + 3)}
     layers = [
-        bars(0, "kept", "kept guesses"),
-        bars(1, "refill", "from the bucket", y2={"field": "stacked"}),
+        bars(0, "kept", say("rejection.kept_guesses")),
+        bars(1, "refill", say("rejection.from_the_bucket"), y2={"field": "stacked"}),
         cover,
         vega.text("label", over, x=x, y=envelope),
     ]
@@ -187,35 +181,27 @@ def _envelope_layers(style: ChartStyle) -> list[dict]:
 def verdict(comparison: RejectionComparison, labels: Sequence[str], notation: Notation) -> str:
     """The comparison in two sentences, with this pair's numbers."""
     plan, one = comparison.classic.plan, comparison.step
+    alpha = percent(one.alpha)
     if not plan.runs:
-        missing = ", ".join(f"'{labels[i]}'" for i in plan.blocked) or "a word"
-        many = plan.blocked.size > 1
-        return notation.fill(
-            f"**Classic rejection sampling cannot run here:** the draft never proposes "
-            f"{missing}, which the target can say, so no M makes M·{{D}} cover {{T}} "
-            f"(M = ∞) and {'those words' if many else 'that word'} would never come out. "
-            f"**Speculative sampling runs anyway:** one proposal per word, kept "
-            f"{percent(one.alpha)} of the time, and {missing} "
-            f"{'arrive' if many else 'arrives'} from the bucket."
-        )
-    draws = comparison.speculative_draws
-    speculative = (
-        f"**Speculative sampling** keeps the draft's guess with probability α = "
-        f"{percent(one.alpha)} and never retries: exactly 1 proposal per word, and at most one "
-        f"draw from the bucket ({draws:.3g} draw{'' if draws == 1 else 's'} per word measured, "
-        f"1 + Z = {1 + one.z:.3g} on average)."
-    )
+        missing = ", ".join(f"'{labels[i]}'" for i in plan.blocked) or say("rejection.a_word")
+        if plan.blocked.size > 1:
+            return notation.fill(say("rejection.cannot_run_many", missing=missing, alpha=alpha))
+        return notation.fill(say("rejection.cannot_run_one", missing=missing, alpha=alpha))
+    draws, mean = f"{comparison.speculative_draws:.3g}", f"{1 + one.z:.3g}"
+    if comparison.speculative_draws == 1:
+        speculative = say("rejection.speculative_one", alpha=alpha, draws=draws, mean=mean)
+    else:
+        speculative = say("rejection.speculative_many", alpha=alpha, draws=draws, mean=mean)
     if plan.bound == 1:
-        return notation.fill(
-            "**Classic rejection sampling** keeps every proposal here: M = 1, the draft already "
-            f"covers the target, so it never retries. {speculative}"
-        )
-    return notation.fill(
-        f"**Classic rejection sampling** keeps a proposal with probability 1/M = "
-        f"{percent(plan.acceptance)} and retries until one is kept: M = "
-        f"{bound_text(plan.bound)} proposals per word on average "
-        f"({comparison.classic.mean_proposals:.3g} measured), with no upper bound. {speculative}"
+        return notation.fill(say("rejection.classic_keeps_all", speculative=speculative))
+    said = say(
+        "rejection.classic_retries",
+        acceptance=percent(plan.acceptance),
+        bound=bound_text(plan.bound),
+        measured=f"{comparison.classic.mean_proposals:.3g}",
+        speculative=speculative,
     )
+    return notation.fill(said)
 
 
 def cut_note(comparison: RejectionComparison) -> str | None:
@@ -224,57 +210,31 @@ def cut_note(comparison: RejectionComparison) -> str | None:
         return None
     run = comparison.classic
     spent = int(run.proposals.sum())
-    return (
-        f"With M = {bound_text(run.plan.bound)} the classic loop ran {run.n:,} of the "
-        f"{comparison.n:,} words: they took {spent:,} proposals already."
-    )
+    bound, ran, asked = bound_text(run.plan.bound), f"{run.n:,}", f"{comparison.n:,}"
+    return say("rejection.cut", bound=bound, ran=ran, asked=asked, spent=f"{spent:,}")
 
 
 def structure(comparison: RejectionComparison, notation: Notation) -> str:
     """The structural difference, with this pair's α and 1/M."""
     plan, one = comparison.classic.plan, comparison.step
-    first = percent(plan.acceptance) if plan.runs else "0% (it cannot run)"
-    return notation.fill(
-        "**Why the loop matters.** In speculative decoding the draft writes several guesses "
-        "in a row (γ of them), each continuing the one before, and one target call scores all "
-        "of them. Only the draft's own guess comes with its continuation already written and "
-        "scored, so what "
-        "counts is how often *that first guess* is kept: "
-        f"1/M = {first} for classic rejection sampling, α = {percent(one.alpha)} for "
-        "speculative sampling — and α ≥ 1/M on every pair, because min({T}, {D}) ≥ {T}/M "
-        "word by word. A rejection then costs one draw from the bucket, from numbers the same "
-        "call already computed, and the next call starts from there: every position gets exactly "
-        "one verdict, so γ of them fit in one pass. A retry loop has no such fixed shape."
-    )
+    first = percent(plan.acceptance) if plan.runs else say("rejection.cannot_run_share")
+    return notation.fill(say("rejection.structure", first=first, alpha=percent(one.alpha)))
 
 
 def same_idea(comparison: RejectionComparison, notation: Notation) -> str:
     """Where the two really are the same idea."""
-    one = comparison.step
-    return notation.fill(
-        "**Where they are the same idea.** Both propose from {D} and keep x with a chance "
-        "proportional to {T}(x)/{D}(x): classic with {T}(x)/(M·{D}(x)), speculative with "
-        "min(1, {T}(x)/{D}(x)). Speculative sampling *is* rejection sampling with M = 1 — the "
-        "draft itself as the envelope, which does not cover the target — and the part of {T} "
-        f"that sticks out above {{D}} (the bucket, {percent(one.z)} here) is drawn directly "
-        "instead of being reached by retries. When {D} = {T} the two coincide: M = 1, α = 100%, "
-        "every proposal kept."
-    )
+    return notation.fill(say("rejection.same_idea", bucket=percent(comparison.step.z)))
 
 
 def presets_table(bounds: Sequence[PresetBounds], notation: Notation) -> dict[str, list[str]]:
     """The same comparison on each of the Playground's presets (exact numbers)."""
-    columns = (
-        "preset",
-        "first guess kept: speculative α",
-        "first guess kept: classic 1/M",
-        "proposals per word: classic M",
-        "proposals per word: speculative",
-    )
+    keys = titles("rejection.column", ("preset", "alpha", "acceptance", "bound", "speculative"))
+    columns = tuple(keys.values())
+    cannot, infinite = say("rejection.cannot_run"), say("rejection.infinite")
     rows = [
         (row.title, percent(row.alpha), percent(1 / row.bound), bound_text(row.bound), "1")
         if math.isfinite(row.bound)
-        else (row.title, percent(row.alpha), "cannot run", "∞: cannot run", "1")
+        else (row.title, percent(row.alpha), cannot, infinite, "1")
         for row in bounds
     ]
     return {name: [notation.fill(r[k]) for r in rows] for k, name in enumerate(columns)}
