@@ -103,7 +103,9 @@ def test_the_reveals_carry_the_states_numbers() -> None:
         "topped_up"
     )
     assert "0% + 10% = 10%" in text("missing")
-    assert "from 90% to 10%" in text("worse") and "4.10 words" in text("worse")
+    # After the fall a call writes fewer words: α = 10% gives 1.11 a call, 90% gave 4.10.
+    assert "from 90% to 10%" in text("worse")
+    assert "writes 1.11 words on average instead of 4.10" in text("worse")
     assert "Σ min(q, p)" in text("alpha", Notation(swapped=True))
 
 

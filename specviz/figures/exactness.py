@@ -361,8 +361,8 @@ def reveal(question: Question, guess: str, notation: Notation) -> str:
     else:
         other, gamma = (question.other or question.case).step(), 4
         before, after = percent(other.alpha), percent(one.alpha)
-        writes = decimal(expected_tokens_per_step(other.alpha, gamma), 2)
-        instead = decimal(expected_tokens_per_step(one.alpha, gamma), 2)
+        writes = decimal(expected_tokens_per_step(one.alpha, gamma), 2)
+        instead = decimal(expected_tokens_per_step(other.alpha, gamma), 2)
         why = say(
             "exactness.why_worse",
             before=before,
