@@ -9,7 +9,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from specviz._checks import instance, mapping, seed_value, whole
+from specviz._checks import instance, mapping, seed_value, sequence, short, whole
 from specviz.limits import MAX_SEED, MAX_TOKENS, MAX_WEIGHT, MIN_TOKENS
 from specviz.links import SCENARIO_PARAMS, SEED, clean_label, read_all
 from specviz.one_token import OneTokenStep, normalize, step
@@ -41,6 +41,25 @@ class Scenario:
     seed: int = SEED.default
     projector: bool = False
     swapped: bool = False
+
+    def __post_init__(self) -> None:
+        # The lesson's invariants live in the value: a link, a gesture, the editor and a preset
+        # each build a Scenario, and a value that breaks one is refused here, never downstream.
+        labels = instance(self.labels, "labels", tuple, "a tuple of words")
+        n = len(sequence(labels, "labels", minimum=MIN_TOKENS, maximum=MAX_TOKENS))
+        if any(not isinstance(w, str) or not w or clean_label(w) != w for w in labels):
+            raise ValueError(f"labels must be clean words; got {short(labels)}")
+        for name in ("p_weights", "q_weights"):
+            weights = instance(getattr(self, name), name, tuple, "a tuple of weights")
+            if len(weights) != n or any(
+                type(w) is not int or not 0 <= w <= MAX_WEIGHT for w in weights
+            ):
+                raise ValueError(
+                    f"{name} must be {n} whole numbers from 0 to {MAX_WEIGHT}; got {short(weights)}"
+                )
+        seed_value(self.seed, maximum=MAX_SEED)
+        for name in ("projector", "swapped"):
+            instance(getattr(self, name), name, bool, "True or False")
 
     @property
     def size(self) -> int:

@@ -7,6 +7,7 @@ import pytest
 from specviz.figures.live import live_data
 from specviz.figures.style import ChartStyle
 from specviz.palette import Notation
+from specviz.scenario import Scenario
 from specviz.ui.live import gesture_weights
 
 
@@ -20,10 +21,12 @@ def test_the_data_is_the_state_and_the_look() -> None:
 
 
 GOOD = {"p": [1, 0, 100], "q": [0, 5, 7], "gesture": 3}
+THREE = Scenario(labels=("a", "b", "c"), p_weights=(1, 1, 1), q_weights=(1, 1, 1), seed=5)
 
 
 def test_a_gesture_from_the_view_is_read() -> None:
-    assert gesture_weights(GOOD, 3) == ((1, 0, 100), (0, 5, 7), 3)
+    moved = Scenario(labels=("a", "b", "c"), p_weights=(1, 0, 100), q_weights=(0, 5, 7), seed=5)
+    assert gesture_weights(GOOD, THREE) == (moved, 3)
 
 
 @pytest.mark.parametrize(
@@ -46,4 +49,4 @@ def test_a_gesture_from_the_view_is_read() -> None:
     ],
 )
 def test_anything_else_from_a_browser_is_ignored(bad: object) -> None:
-    assert gesture_weights(bad, 3) is None
+    assert gesture_weights(bad, THREE) is None

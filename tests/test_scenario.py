@@ -231,3 +231,40 @@ def test_home_example_at_full_quality_is_exact() -> None:
     assert one.alpha == 1.0 and one.z == 0.0
     backwards = home_scenario(0).step()
     assert step(backwards.p, backwards.q).alpha == pytest.approx(0.6, abs=1e-12)
+
+
+#: Values that break one of the lesson's invariants, each refused by the Scenario itself.
+BROKEN = {
+    "two words": {"labels": ("a", "b"), "p_weights": (1, 1), "q_weights": (1, 1)},
+    "labels in a list": {"labels": ["mat", "sofa", "floor", "bed"]},
+    "an empty word": {"labels": ("mat", "", "floor", "bed")},
+    "an unclean word": {"labels": ("mat", "so<fa>", "floor", "bed")},
+    "a word too long": {"labels": ("mat", "x" * (MAX_LABEL + 1), "floor", "bed")},
+    "lengths differ": {"p_weights": (40, 30, 20)},
+    "a weight above the top": {"q_weights": (10, 20, 30, 101)},
+    "a negative weight": {"p_weights": (40, -1, 20, 10)},
+    "a float weight": {"p_weights": (40.0, 30, 20, 10)},
+    "a bool weight": {"q_weights": (True, 20, 30, 40)},
+    "a numpy weight": {"q_weights": (np.int64(10), 20, 30, 40)},
+    "weights in a list": {"p_weights": [40, 30, 20, 10]},
+    "a seed too large": {"seed": MAX_SEED + 1},
+    "a negative seed": {"seed": -1},
+    "projector not a bool": {"projector": 1},
+    "swapped not a bool": {"swapped": "yes"},
+}
+
+
+@pytest.mark.parametrize("fields", BROKEN.values(), ids=BROKEN)
+def test_a_scenario_refuses_what_breaks_its_invariants(fields: dict) -> None:
+    with pytest.raises(ValueError):
+        Scenario(**fields)
+    with pytest.raises(ValueError):
+        replace(Scenario(), **fields)
+
+
+def test_all_zero_weights_are_a_scenario_the_page_explains() -> None:
+    # A state the editor reaches (every slider at 0): kept, and told by step(), not refused.
+    scenario = Scenario(p_weights=(0, 0, 0, 0))
+    assert not scenario.distributions_ok
+    with pytest.raises(ValueError, match=f"^{ALL_ZERO} target's"):
+        scenario.step()

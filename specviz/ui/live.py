@@ -15,9 +15,8 @@ import streamlit as st
 
 from specviz.figures.live import LIVE_CSS, LIVE_JS, live_data
 from specviz.figures.style import ChartStyle
-from specviz.limits import MAX_WEIGHT
 from specviz.links import P_WEIGHTS, Q_WEIGHTS, QUALITY, Param
-from specviz.scenario import home_scenario
+from specviz.scenario import Scenario, home_scenario
 from specviz.ui import reconnect, state
 
 #: session_state: the number of the last gesture saved (echoed to the browser).
@@ -32,29 +31,27 @@ def _whole(x: Any, top: float) -> bool:
     return isinstance(x, int) and not isinstance(x, bool) and 0 <= x <= top
 
 
-def gesture_weights(payload: Any, size: int) -> tuple[tuple[int, ...], tuple[int, ...], int] | None:
-    """The target's and draft's weights and the gesture number of a ``weights`` trigger, or None
-    if it is not what the view sends (two lists of ``size`` whole numbers in 0..MAX_WEIGHT and a
-    whole gesture number): a message from a browser is untrusted input."""
+def gesture_weights(payload: Any, current: Scenario) -> tuple[Scenario, int] | None:
+    """The scenario a ``weights`` trigger moves ``current`` to, and its gesture number; None if
+    it is not what the view sends (two lists of weights the Scenario takes, a whole gesture
+    number): a message from a browser is untrusted input."""
     if not isinstance(payload, dict) or not _whole(payload.get("gesture"), 2**53):
         return None
     p, q = payload.get("p"), payload.get("q")
-    if all(
-        isinstance(w, list) and len(w) == size and all(_whole(x, MAX_WEIGHT) for x in w)
-        for w in (p, q)
-    ):
-        return tuple(p), tuple(q), payload["gesture"]
-    return None
+    if not (isinstance(p, list) and isinstance(q, list)):
+        return None
+    try:  # the Scenario refuses weights that break its invariants
+        return replace(current, p_weights=tuple(p), q_weights=tuple(q)), payload["gesture"]
+    except ValueError:
+        return None
 
 
 def _apply_weights(payload: Any) -> bool:
-    current = state.current()
-    parsed = gesture_weights(payload, current.size)
+    parsed = gesture_weights(payload, state.current())
     if parsed is None:
         return False
-    p, q, gesture = parsed
-    state.save(replace(current, p_weights=p, q_weights=q))
-    st.session_state[_GESTURE] = gesture
+    state.save(parsed[0])
+    st.session_state[_GESTURE] = parsed[1]
     return True
 
 
