@@ -28,6 +28,7 @@ def home() -> None:
     yours = state.current()
     home_view(page.style(), page.cached(fx.home_tally, yours.seed, note))
     st.markdown(fx.overlap_sentence(note))
+    st.caption(say("playground.rounded"))
     # Nothing below the view depends on the quality: a move of it changes the view alone.
     st.caption(
         say("home.yours_keeps", alpha=percent(yours.step().alpha))

@@ -41,6 +41,7 @@ def weights(gamma: int, cost: float, shown: tuple[str | None, tuple[str, ...]]) 
     if (editor.current_lesson(scenario), scenario.labels) != shown:  # the preset menu's lesson too
         st.rerun(scope="app")
     live_view(gamma, cost, page.style())
+    st.caption(say("playground.rounded"))
 
     # Drawn only while open: 17 widgets a learner dragging the bars does not see would cost
     # most of the server's time per gesture.
