@@ -11,13 +11,14 @@ import re
 import pytest
 from streamlit_server import assert_clean, link_params, open_app, poll, rerun_waiter, share_link
 
+from specviz.figures import captions
 from specviz.figures import exactness as fx
 from specviz.figures.live import LIVE_JS
 from specviz.figures.numbers import percent
 from specviz.links import _graphemes, clean_label
 from specviz.one_token import normalize, step
 from specviz.palette import Notation
-from specviz.scenario import Scenario, to_query
+from specviz.scenario import Scenario, home_scenario, to_query
 
 pytestmark = pytest.mark.browser
 
@@ -242,6 +243,15 @@ def test_the_keyboard_moves_a_bar_and_keeps_focus(page, streamlit_server) -> Non
         r"mat: target p [\d.]+% \(weight 47 of 100\)", handle.get_attribute("aria-valuetext")
     )
     poll(page, lambda: link_params(page.url)["p"].startswith("47,"), "the link")
+    # One sentence for the whole run of keys, in the view's one polite region (issue 35).
+    moved = Scenario(p_weights=(47, 30, 20, 10))
+    said = captions.move_sentence(moved.labels, moved.step(), 0, 4, 0.1, Notation())
+    assert said.startswith("mat is now under-sampled: the draft q proposes it 10%")
+    status = "(s => [s.getAttribute('role'), s.textContent])(window.specviz.live.status)"
+    assert page.evaluate(f"() => {status}") == ["status", said]
+    assert (
+        page.evaluate("() => window.specviz.live.root.querySelectorAll('[aria-live]').length") == 0
+    )
     # The run that saved the change drew the view again without remounting it: focus stays.
     assert page.evaluate(
         "() => window.specviz.live.root.activeElement?.getAttribute('aria-label')"
@@ -312,6 +322,9 @@ def test_homes_quality_moves_the_pair_in_the_browser(page, streamlit_server) -> 
     # (Python drew them at every quality), before the server hears of the move.
     assert tally(page) == home_tally((0, 35, 100))
     assert link_params(share_link(page))["quality"] == "35"  # the sidebar's link too
+    said = captions.quality_sentence(home_scenario(35).step(), 35, 4, Notation())
+    status = "() => window.specviz.live.status.textContent"
+    poll(page, lambda: page.evaluate(status) == said, "the move said, once")
     poll(page, lambda: page.evaluate("() => window.held.length"), "the move, for the server")
     page.evaluate("() => window.release()")
     poll(page, lambda: link_params(page.url).get("quality") == "35", "the address bar")

@@ -10,7 +10,7 @@ import pytest
 from node import run_module
 
 from specviz.figures import captions
-from specviz.figures.live import LIVE_JS
+from specviz.figures.live import LIVE_JS, MOVE_MESSAGES
 from specviz.figures.numbers import times
 from specviz.limits import DECODE_COSTS, ROUNDING
 from specviz.links import QUALITY
@@ -109,6 +109,30 @@ def test_the_view_computes_what_the_core_computes() -> None:
     assert identical["alpha"] == 1 and identical["z"] == 0
 
 
+def test_the_view_says_what_a_move_did_as_the_core_does() -> None:
+    """The announcement after a gesture (issue 35), for every word of every pair: over-, under-
+    sampled, balanced, or in neither model; its bucket, α and speed-up."""
+    pairs = edge_pairs() + random_pairs(300, seed=35)
+    labels = [[f"w{i}" for i in range(len(p))] for p, _ in pairs]
+    gammas = [1 + i % 8 for i in range(len(pairs))]
+    costs = [COSTS[i % len(COSTS)] for i in range(len(pairs))]
+    for swapped in (False, True):
+        n = Notation(swapped=swapped)
+        got = live(
+            """([pairs, labels, gammas, costs, T, D, rounding, say]) => pairs.map(([p, q], i) =>
+                p.map((_, word) => m.announce(labels[i], m.stepOf(m.normalize(p), m.normalize(q),
+                rounding), word, gammas[i], costs[i], T, D, say)))""",
+            [pairs, labels, gammas, costs, n.target, n.draft, ROUNDING, MOVE_MESSAGES],
+        )
+        said = set()
+        for (pw, qw), words, gamma, cost, js in zip(pairs, labels, gammas, costs, got, strict=True):
+            one = step(normalize(pw), normalize(qw))
+            for i, sentence in enumerate(js):
+                assert sentence == captions.move_sentence(words, one, i, gamma, cost, n)
+                said.add(sentence.split(" ")[3])  # "w0 is now over-sampled: ..."
+        assert said == {"over-sampled:", "under-sampled:", "balanced:", "no"}
+
+
 @pytest.mark.parametrize(
     ("alpha", "gamma", "cost", "shown", "verdict"),
     [
@@ -135,6 +159,21 @@ def test_an_all_zero_model_gets_the_cores_message() -> None:
         Scenario(labels=("a", "b", "c"), p_weights=(0, 0, 0), q_weights=(1, 1, 1)).step()
     assert view["problem"].startswith(str(raised.value))
     assert "step" not in view
+
+
+def test_home_says_what_its_quality_does_as_the_core_does() -> None:
+    qualities = list(QUALITY.choices)
+    for swapped in (False, True):
+        n = Notation(swapped=swapped)
+        got = live(
+            """([target, qualities, T, D, rounding, say]) => qualities.map((k) => m.qualitySaid(
+                m.stepOf(m.normalize(target), m.normalize(m.homeDraft(target, k)), rounding), k,
+                4, T, D, say))""",
+            [list(HOME_TARGET), qualities, n.target, n.draft, ROUNDING, MOVE_MESSAGES],
+        )
+        for k, said in zip(qualities, got, strict=True):
+            assert said == captions.quality_sentence(home_scenario(k).step(), k, 4, n)
+    assert got[0].startswith("Draft quality 0%: a guess is kept 60% of the time")
 
 
 def test_homes_draft_is_the_cores_at_every_quality() -> None:

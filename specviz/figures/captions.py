@@ -6,10 +6,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from specviz.figures.numbers import decimal, percent
+from specviz.figures.numbers import decimal, percent, times
 from specviz.one_token import OneTokenStep
 from specviz.palette import Notation
 from specviz.text import say
+from specviz.theory import expected_tokens_per_step, walltime_speedup
 
 
 def acceptance_caption(labels: Sequence[str], step: OneTokenStep, n: Notation) -> str:
@@ -40,3 +41,30 @@ def proof_caption(labels: Sequence[str], step: OneTokenStep, n: Notation) -> str
         for w, k, t, pi in zip(labels, step.kept, step.refill, step.p, strict=True)
     ]
     return n.fill(say("captions.proof", parts="; ".join(parts)))
+
+
+def move_sentence(
+    labels: Sequence[str], step: OneTokenStep, i: int, gamma: int, cost: float, n: Notation
+) -> str:
+    """What moving word ``i``'s bar did, said once the keys rest (the live view's announcement
+    for a screen reader): the word's place against the target, then the bucket, α and the
+    speed-up with ``gamma`` guesses of cost ``cost``."""
+    word, p, q = labels[i], percent(step.p[i]), percent(step.q[i])
+    if step.p[i] == 0 and step.q[i] == 0:
+        status = say("captions.move_none", word=word)
+    elif step.balance[i] > 0:
+        status = say("captions.move_over", word=word, p=p, q=q, accept=percent(step.accept[i]))
+    elif step.balance[i] < 0:
+        status = say("captions.move_under", word=word, p=p, q=q)
+    else:
+        status = say("captions.move_even", word=word, q=q)
+    speed = times(walltime_speedup(step.alpha, gamma, cost))
+    z, alpha = percent(step.z), percent(step.alpha)
+    return n.fill(say("captions.move", status=status, z=z, alpha=alpha, gamma=gamma, speed=speed))
+
+
+def quality_sentence(step: OneTokenStep, quality: int, gamma: int, n: Notation) -> str:
+    """What Home's draft quality does, said once the control rests: α and words per call."""
+    words = decimal(expected_tokens_per_step(step.alpha, gamma), 2)
+    alpha = percent(step.alpha)
+    return n.fill(say("captions.quality", quality=quality, alpha=alpha, gamma=gamma, words=words))

@@ -150,6 +150,27 @@ export function captions(labels, s, T, D) {
   };
 }
 
+/** A message from the catalogs (Python sends the view its templates) with its fields filled;
+ * {T} and {D} are left for `fill`, as specviz.text.say leaves them. */
+const format = (text, values) => text.replace(/\{(\w+)\}/g, (m, k) => (k in values ? values[k] : m));
+
+/** What moving word i's bar did, in one sentence: specviz.figures.captions.move_sentence. */
+export function announce(labels, s, i, gamma, cost, T, D, say) {
+  const word = labels[i], p = percent(s.p[i]), q = percent(s.q[i]);
+  const status = s.p[i] === 0 && s.q[i] === 0 ? format(say.none, { word })
+    : s.balance[i] > 0 ? format(say.over, { word, p, q, accept: percent(s.accept[i]) })
+    : s.balance[i] < 0 ? format(say.under, { word, p, q })
+    : format(say.even, { word, q });
+  const speed = pace(speedUp(s.alpha, gamma, cost)).shown;
+  return fill(format(say.move, { status, z: percent(s.z), alpha: percent(s.alpha), gamma, speed }), T, D);
+}
+
+/** What Home's draft quality does: specviz.figures.captions.quality_sentence. */
+export function qualitySaid(s, quality, gamma, T, D, say) {
+  const words = decimal(wordsPerCall(s.alpha, gamma), 2);
+  return fill(format(say.quality, { quality, alpha: percent(s.alpha), gamma, words }), T, D);
+}
+
 /** Everything the view shows for weights (pw, qw), γ and the letters; null fields when a model's
  * weights are all zero (then `problem` says which, in the words of specviz.scenario). */
 export function viewOf(labels, pw, qw, gamma, T, D, rounding, cost = 0) {
@@ -212,7 +233,10 @@ class LiveView {
     node("defs", {}, defs).innerHTML = PATTERNS;
     this.message = html("p", { class: "problem", role: "alert" }, this.box);
     if (this.home) this.qualityControl();
-    const numbers = html("div", { class: "numbers", "aria-live": "polite" }, this.box);
+    // What a move did, said once per gesture (a screen reader hears the word, its place, the
+    // bucket, α and the speed-up, not the numbers panel read out whole).
+    this.status = html("p", { class: "announce", role: "status" }, this.box);
+    const numbers = html("div", { class: "numbers" }, this.box);
     this.numbers = {};
     for (const [id, label, help] of [
       ["alpha", "Acceptance α", "Σ min({T}, {D}): the chance that a guess is kept"],
@@ -304,6 +328,8 @@ class LiveView {
       this.commitTimer = setTimeout(() => {
         this.commitTimer = 0;
         this.later("quality", { quality: this.quality });
+        const s = stepOf(normalize(this.local.p), normalize(this.local.q), this.data.rounding);
+        write(this.status, qualitySaid(s, this.quality, this.data.gamma, this.data.T, this.data.D, this.data.say));
       }, 300);
     });
   }
@@ -355,6 +381,9 @@ class LiveView {
     clearTimeout(this.commitTimer);
     this.commitTimer = 0;
     this.later("weights", { p: [...this.local.p], q: [...this.local.q] });
+    const d = this.data, view = viewOf(d.labels, this.local.p, this.local.q, d.gamma, d.T, d.D, d.rounding, d.cost);
+    // A model with no weight left is said by the alert above the view.
+    write(this.status, view.step ? announce(d.labels, view.step, this.moved, d.gamma, d.cost, d.T, d.D, d.say) : "");
   }
 
   later(event, payload) {
@@ -699,6 +728,7 @@ class LiveView {
   }
 
   setWeight(model, i, weight) {
+    this.moved = i;
     if (this.local[model][i] === weight) return;
     this.local[model][i] = weight;
     this.from = null;  // the learner's own hand moves it: no glide

@@ -16,6 +16,7 @@ from specviz.figures.html import palette_css
 from specviz.figures.numbers import NUMBERS_JS
 from specviz.figures.style import ChartStyle
 from specviz.limits import MAX_WEIGHT, ROUNDING
+from specviz.text import template
 
 
 def _compact(text: str) -> str:
@@ -30,6 +31,17 @@ def _compact(text: str) -> str:
 #: component is registered with them at import).
 LIVE_JS = _compact(NUMBERS_JS + Path(__file__).with_name("live.js").read_text(encoding="utf-8"))
 LIVE_CSS = _compact(Path(__file__).with_name("live.css").read_text(encoding="utf-8"))
+
+
+#: What a move did (the view fills these as :func:`specviz.figures.captions.move_sentence` does).
+MOVE_MESSAGES = {
+    "over": template("captions.move_over"),
+    "under": template("captions.move_under"),
+    "even": template("captions.move_even"),
+    "none": template("captions.move_none"),
+    "move": template("captions.move"),
+    "quality": template("captions.quality"),
+}
 
 
 def live_data(
@@ -66,6 +78,7 @@ def live_data(
         "projector": style.projector,
         "css": f"--fs: {font}px; {palette_css()}",
         "gesture": int(gesture),
+        "say": MOVE_MESSAGES,
         "quality": quality,
         # What the charts' fixed parts depend on: they are built anew when it changes.
         "key": "|".join([*labels, style.notation.target, str(style.projector)]),
