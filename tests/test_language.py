@@ -33,8 +33,9 @@ from specviz.language import (
     toy_words,
 )
 from specviz.limits import CHECK_WORDS, CURVE_GAMMA, DECODE_COSTS, DECODE_TEMPERATURES, PAIR_KEYS
+from specviz.one_token import normalize, step
 from specviz.sampling_settings import sampled, top_k
-from specviz.scenario import PRESETS, Scenario
+from specviz.scenario import PRESETS
 from specviz.theory import expected_tokens_per_step, walltime_speedup
 
 PASS = 1e-3
@@ -389,7 +390,8 @@ YOURS = [(p.p_weights, p.q_weights) for p in PRESETS] + [
 def test_your_pair_is_the_simple_formula_exactly(weights) -> None:
     """One context, the same α at every guess: the exact prediction is the i.i.d. formula and
     the speed-up theory's, for every γ and c, and α is the Playground's (α = 0 and 1 exactly)."""
-    alpha = Scenario(p_weights=weights[0], q_weights=weights[1]).step()  # the Playground's
+    # The Playground's step (one or two words are pairs of this page, not Playground states).
+    alpha = step(normalize(weights[0]), normalize(weights[1]))
     curve = toy_curve(weights, 1.0)
     assert toy_pair(weights, 1.0).size == 1
     for w in curve:
