@@ -58,6 +58,7 @@ SPEED_UP = say("decoding.speed_axis")
 STAR = "M0,-1L.3,-.3L1,-.3L.45,.15L.6,.9L0,.45L-.6,.9L-.45,.15L-1,-.3L-.3,-.3Z"
 _SERIES = tuple(titles("decoding.series", ("predicted", "simple", "text", "best")).values())
 _ROLES = (palette.TARGET, palette.NEUTRAL, palette.DRAFT, palette.ACCEPTED)
+_DIAMOND = {"type": "point", "shape": "diamond", "filled": True, "stroke": palette.INK}
 
 
 def best_gamma(curve: Sequence[WordsPerCall], cost: float) -> tuple[int, float]:
@@ -68,28 +69,29 @@ def best_gamma(curve: Sequence[WordsPerCall], cost: float) -> tuple[int, float]:
     return best, speedups[best]
 
 
-def _legend(name: str, names: Sequence[str], roles: Sequence[palette.Role], show: int) -> dict:
-    """A layer's entry ``name`` in the chart's colour legend of ``show`` columns (0: none; the
-    names carry icons)."""
+def _legends(names: Sequence[str], roles: Sequence[palette.Role], show: int = 1) -> list[dict]:
+    """Each name's entry, for :func:`_layer`, in the chart's colour legend of ``show`` columns
+    (0: none; the names carry icons)."""
     color = {
         "field": "series",
         "type": "nominal",
         "title": None,
-        "legend": {"columns": show},
+        "legend": {"columns": show} if show else None,
         "scale": vega.legend_scale(names, roles),
     }
-    return {
-        "transform": [{"calculate": vega.literal(name), "as": "series"}],
-        "color": color if show else color | {"legend": None},
-    }
+    return [
+        {"transform": [{"calculate": vega.literal(n), "as": "series"}], "color": color}
+        for n in names
+    ]
 
 
 def _layer(data: str | list, mark: dict, legend: dict | None = None, **encoding: object) -> dict:
     """A layer of constant rows, or of a dataset (``"name/kind"``: its rows of that ``kind``),
-    in the legend when ``legend``."""
+    in the legend when ``legend``; a channel given as a name shows that field."""
     name, _, kind = data.partition("/") if isinstance(data, str) else ("", "", "")
     source = vega.data(name) if name else {"values": data}
-    layer = {"data": source, "mark": mark, "encoding": dict(encoding)}
+    channels = {k: {"field": v} if isinstance(v, str) else v for k, v in encoding.items()}
+    layer = {"data": source, "mark": mark, "encoding": channels}
     chosen = [{"filter": f"datum.kind == '{kind}'"}] if kind else []
     if legend or kind:
         layer["transform"] = chosen + (legend["transform"] if legend else [])
@@ -102,6 +104,16 @@ def _q(field: str, title: str | None = None, **extra: object) -> dict:
     return {"field": field, "type": "quantitative", "title": title, **extra}
 
 
+def _text(style: ChartStyle, **mark: object) -> dict:
+    """A text mark in the charts' size for numbers and names."""
+    return {"type": "text", "fontSize": style.text_size, **mark}
+
+
+def _chart(style: ChartStyle, title: str, data: dict, layers: list, **top: object) -> dict:
+    """A chart as wide as its container, titled ``title``."""
+    return vega.chart(style, vega.title(title, style), data, layers, width="container", **top)
+
+
 def _slower(x: dict, y: str, style: ChartStyle, right: float, names: str = "") -> list[dict]:
     """The region "slower than plain decoding" (speed-up below 1) up to ``right``, its edge and
     its name in the bottom corner no curve comes to: right, or the one the dataset ``names``
@@ -109,18 +121,10 @@ def _slower(x: dict, y: str, style: ChartStyle, right: float, names: str = "") -
     row = [{"x": 0, "x2": right, "y0": 0, "y1": 1, "left": "", "right": SLOWER}]
     band = {"type": "rect", "color": palette.REJECTED.color, "opacity": 0.12}
     edge = {"type": "rule", "color": palette.INK, "strokeDash": [2, 3], "strokeWidth": 1.5}
-    name = {
-        "type": "text",
-        "baseline": "bottom",
-        "dy": -2,
-        "fontSize": style.text_size,
-        "color": palette.REJECTED.text_color,
-    }
+    name = _text(style, baseline="bottom", dy=-2, color=palette.REJECTED.text_color)
     q = {"type": "quantitative"}
     return [
-        _layer(
-            row, band, x=x | {"field": "x"}, x2={"field": "x2"}, y=_q("y0", y), y2={"field": "y1"}
-        ),
+        _layer(row, band, x=x | {"field": "x"}, x2="x2", y=_q("y0", y), y2="y1"),
         _layer(row, edge, y=_q("y1", y)),
         *(
             _layer(
@@ -128,82 +132,54 @@ def _slower(x: dict, y: str, style: ChartStyle, right: float, names: str = "") -
                 name | {"align": side, "dx": dx},
                 x=q | {"datum": at},
                 y=q | {"datum": 0},
-                text={"field": side},
+                text=side,
             )
             for side, dx, at in (("left", 4, 0), ("right", -4, right))
         ),
     ]
 
 
-def _against_gamma(field: str, title: str, data: dict, extra: list, style: ChartStyle) -> dict:
-    """A chart against γ: prediction, simple (i.i.d.) formula, this text, the learner's γ (the
-    legend on the chart of words per call, above the other)."""
+def _against_gamma(
+    field: str, title: str, curve: list[tuple], point: dict, extra: list, style: ChartStyle
+) -> dict:
+    """A chart of ``field`` against γ: prediction and simple (i.i.d.) formula (``curve``: γ and
+    both, for each γ), this text (``point``: its row), the learner's γ (the legend on the chart
+    of words per call, above the other)."""
     legend = field == "words"
+    rows = [{"kind": "curve", "g": g, field: v, f"{field}_iid": iid} for g, v, iid in curve]
     # One column on a screen: two do not fit a phone's 390 px.
-    key = [_legend(n, _SERIES, _ROLES, (2 if style.projector else 1) * legend) for n in _SERIES]
+    key = _legends(_SERIES, _ROLES, (2 if style.projector else 1) * legend)
     x = _q("g", say("decoding.gamma_axis"), axis={"tickMinStep": 1})
     y = _q(field, title, axis={"minExtent": 2 * style.font_size + 6})  # the two charts align
     line = {"type": "line", "point": True, "strokeWidth": style.line_width + 1}
     mine = {"type": "rule", "color": palette.DRAFT.text_color, "strokeDash": [2, 3]}
-    diamond = {
-        "type": "point",
-        "shape": "diamond",
-        "filled": True,
-        "stroke": palette.INK,
-        "size": 440 if style.projector else 220,
-    }
+    iid = line | {"point": False, "strokeDash": [7, 4]}
+    diamond = _DIAMOND | {"size": 440 if style.projector else 220}
     layers = [
         *extra,
         _layer("rows/point", mine, x=x),
         _layer("rows/curve", line, key[0], x=x, y=y),
-        _layer(
-            "rows/curve",
-            line | {"point": False, "strokeDash": [7, 4]},
-            key[1],
-            x=x,
-            y=y | {"field": f"{field}_iid"},
-        ),
+        _layer("rows/curve", iid, key[1], x=x, y=y | {"field": f"{field}_iid"}),
         _layer("rows/point", diamond, key[2], x=x, y=y),
     ]
     name = (say("decoding.speed_title"), say("decoding.words_title"))
-    size = {"width": "container", "height": style.height // 2 + (110 if legend else 40)}
-    return vega.chart(style, vega.title(name[legend], style), data, layers, **size)
+    data = {"rows": [*rows, {"kind": "point", **point}]}
+    height = style.height // 2 + (110 if legend else 40)
+    return _chart(style, name[legend], data, layers, height=height)
 
 
 def words_figure(
     curve: Sequence[WordsPerCall], run: Decoding, style: ChartStyle
 ) -> tuple[dict, str]:
     """Words per call against γ: the exact prediction, the simple (i.i.d.) formula, this text."""
-    data = {
-        "rows": [
-            {"kind": "curve", "g": w.gamma, "words": w.long_run, "words_iid": w.iid} for w in curve
-        ]
-        + [
-            {
-                "kind": "point",
-                "g": run.gamma,
-                "words": run.words_per_call,
-                "text": say("decoding.your_gamma", gamma=run.gamma),
-            }
-        ]
-    }
-    label = {
-        "type": "text",
-        "y": 0,
-        "baseline": "top",
-        "dy": 2,
-        "dx": 4,
-        "align": "left",
-        "fontSize": style.text_size,
-        "color": palette.DRAFT.text_color,
-    }
-    spec = _against_gamma(
-        "words",
-        say("decoding.words_axis"),
-        data,
-        [_layer("rows/point", label, x=_q("g"), text={"field": "text"})],
-        style,
+    mine = say("decoding.your_gamma", gamma=run.gamma)
+    point = {"g": run.gamma, "words": run.words_per_call, "text": mine}
+    label = _text(
+        style, y=0, baseline="top", dy=2, dx=4, align="left", color=palette.DRAFT.text_color
     )
+    lines = [(w.gamma, w.long_run, w.iid) for w in curve]
+    extra = [_layer("rows/point", label, x=_q("g"), text="text")]
+    spec = _against_gamma("words", say("decoding.words_axis"), lines, point, extra, style)
     values = ", ".join(f"γ = {w.gamma}: {decimal(w.long_run, 2)}" for w in curve[1::2])
     return spec, style.fill(
         say(
@@ -229,48 +205,34 @@ def speed_figure(
     # The star's name: above it (no curve is higher than its best), running from it towards the
     # chart's middle, so never across the y-axis or the right edge (it is under 40% as wide).
     side, dx = ("left", 4) if 2 * best < len(curve) - 1 else ("right", -4)
-    data = {
-        "rows": [
-            {
-                "kind": "curve",
-                "g": w.gamma,
-                "speed": w.speedup(cost),
-                "speed_iid": speedup(w.iid, w.gamma, cost),
-            }
-            for w in curve
-        ]
-        + [
-            {
-                "kind": "point",
-                "g": run.gamma,
-                "speed": run.speedup(cost),
-                "best": best,
-                "best_speed": best_speed,
-                "text": say("decoding.best_gamma", best=best),
-                "side": side,
-                "dx": dx,
-                "left": SLOWER if falls else "",
-                "right": "" if falls else SLOWER,
-            }
-        ]
+    point = {
+        "g": run.gamma,
+        "speed": run.speedup(cost),
+        "best": best,
+        "best_speed": best_speed,
+        "text": say("decoding.best_gamma", best=best),
+        "side": side,
+        "dx": dx,
+        "left": SLOWER if falls else "",
+        "right": "" if falls else SLOWER,
     }
+    lines = [(w.gamma, w.speedup(cost), speedup(w.iid, w.gamma, cost)) for w in curve]
     x, y = _q("best"), _q("best_speed", SPEED_UP)
     star = {"type": "point", "shape": STAR, "filled": True, "size": 900 if style.projector else 500}
-    label = {
-        "type": "text",
-        "baseline": "bottom",
-        "dy": -12,
-        "align": {"expr": "datum.side"},
-        "dx": {"expr": "datum.dx"},
-        "fontSize": style.text_size,
-        "color": palette.ACCEPTED.text_color,
-    }
+    label = _text(
+        style,
+        baseline="bottom",
+        dy=-12,
+        align={"expr": "datum.side"},
+        dx={"expr": "datum.dx"},
+        color=palette.ACCEPTED.text_color,
+    )
     extra = [
         *_slower(_q("g"), SPEED_UP, style, len(curve) - 1, "rows/point"),
-        _layer("rows/point", star, _legend(_SERIES[3], _SERIES, _ROLES, 0), x=x, y=y),
-        _layer("rows/point", label, x=x, y=y, text={"field": "text"}),
+        _layer("rows/point", star, _legends(_SERIES, _ROLES, 0)[3], x=x, y=y),
+        _layer("rows/point", label, x=x, y=y, text="text"),
     ]
-    return _against_gamma("speed", SPEED_UP, data, extra, style), say(
+    return _against_gamma("speed", SPEED_UP, lines, point, extra, style), say(
         "decoding.speed_alt",
         cost=f"{cost:g}",
         predicted=times(curve[run.gamma].speedup(cost)),
@@ -285,6 +247,7 @@ def _curves(x: dict, y: dict, style: ChartStyle) -> dict:
     """The formula (1 − α^(γ+1)) / ((1 − α)(γc + 1)), drawn by Vega over α = 0 .. 1 for each
     row of kind yours, free and slow (its c and γ): the spec stays the same whatever they are."""
     kind = {"field": "kind", "type": "nominal"}
+    _, dashes, colors, widths = zip(*_KINDS.values(), strict=True)
     labels = " : ".join(f"datum.label == '{k}' ? {vega.literal(v[0])}" for k, v in _KINDS.items())
     legend = {
         "title": None,
@@ -294,9 +257,8 @@ def _curves(x: dict, y: dict, style: ChartStyle) -> dict:
         "direction": "vertical",
     }
 
-    def scale(i: int, extra: float = 0) -> dict:  # one legend: the three channels merge
-        values = [v[i] + extra if extra else v[i] for v in _KINDS.values()]
-        return kind | {"scale": {"domain": list(_KINDS), "range": values}, "legend": legend}
+    def scale(values: Sequence) -> dict:  # one legend: the three channels merge
+        return kind | {"scale": {"domain": list(_KINDS), "range": list(values)}, "legend": legend}
 
     formula = "datum.a == 1 ? (datum.g + 1) : (1 - pow(datum.a, datum.g + 1)) / (1 - datum.a)"
     return {
@@ -315,9 +277,9 @@ def _curves(x: dict, y: dict, style: ChartStyle) -> dict:
             "x": x,
             "y": y,
             "detail": kind,
-            "stroke": scale(2),
-            "strokeWidth": scale(3, style.line_width),
-            "strokeDash": scale(1),
+            "stroke": scale(colors),
+            "strokeWidth": scale([w + style.line_width for w in widths]),
+            "strokeDash": scale(dashes),
         },
     }
 
@@ -354,9 +316,9 @@ PUBLISHED_ROWS = (
 )
 
 
-def _published(x: dict, y: dict, style: ChartStyle, key: list[dict]) -> list[dict]:
-    """The layers of :data:`PUBLISHED_ROWS` (dataset ``published``)."""
-    cells, over, ranges = "published/cell", "published/over", "published/range"
+def _published(x: dict, y: dict, style: ChartStyle, key: list[dict], size: int) -> list[dict]:
+    """The layers of :data:`PUBLISHED_ROWS` (dataset ``published``), its points of ``size``."""
+    cells, ranges = "published/cell", "published/range"
     tip = vega.tooltip(
         ("setting", say("decoding.tip_setting")),
         ("draft", say("decoding.tip_draft")),
@@ -365,40 +327,21 @@ def _published(x: dict, y: dict, style: ChartStyle, key: list[dict]) -> list[dic
         ("s", say("decoding.tip_reported")),
         ("ceiling", say("decoding.tip_most"), times),
     )
-    point = {
-        "type": "point",
-        "size": 260 if style.projector else 120,
-        "stroke": palette.INK,
-        "strokeWidth": 2,
-    }
-    layers = [
-        _layer(
-            cells,
-            point | {"filled": t == 0, "shape": ("circle", "square")[t]},
-            key[t],
-            x=x,
-            y=y,
-            tooltip=tip,
-        )
-        for t in (0, 1)
-    ]
-    for t, layer in enumerate(layers):
-        layer["transform"].insert(0, {"filter": f"datum.T == 'T={t}'"})
+    point = {"type": "point", "size": size, "stroke": palette.INK, "strokeWidth": 2}
+    layers = []
+    for t, shape in enumerate(("circle", "square")):  # T=0 filled, T=1 hollow
+        mark = point | {"filled": t == 0, "shape": shape}
+        layers.append(_layer(cells, mark, key[t], x=x, y=y, tooltip=tip))
+        layers[-1]["transform"].insert(0, {"filter": f"datum.T == 'T={t}'"})
     tick = {"type": "tick", "orient": "horizontal", "thickness": 4, "size": 24}
-    label = {"type": "text", "fontSize": style.text_size, "angle": 270, "align": "left"}
+    rule = {"type": "rule", "strokeWidth": style.line_width + 3}
+    label = _text(style, angle=270, align="left", dy=-10)
+    low, high = _q("lo", SPEED_UP), _q("hi", SPEED_UP)
     return [
         *layers,
-        _layer(over, tick, key[3], x=x, y=y),
-        _layer(
-            ranges,
-            {"type": "rule", "strokeWidth": style.line_width + 3},
-            key[4],
-            x=x,
-            y=_q("lo", SPEED_UP),
-            y2={"field": "hi"},
-            tooltip=[{"field": "setting"}],
-        ),
-        _layer(ranges, label | {"dy": -10}, x=x, y=_q("hi", SPEED_UP), text={"field": "label"}),
+        _layer("published/over", tick, key[3], x=x, y=y),
+        _layer(ranges, rule, key[4], x=x, y=low, y2="hi", tooltip=[{"field": "setting"}]),
+        _layer(ranges, label, x=x, y=high, text="label"),
     ]
 
 
@@ -408,7 +351,6 @@ def alpha_figure(
     """Speed-up against α at the learner's γ for their c, free drafts and a slow draft (curves
     Vega draws from the formula), published measurements as reported, and this page's pairs
     (the ``check``'s predictions, in :data:`~specviz.limits.PAIR_KEYS` order) as predicted."""
-    predictions = [m.prediction for m in check]
     x = _q(
         "a",
         say("decoding.alpha_axis"),
@@ -418,49 +360,27 @@ def alpha_figure(
     y = _q("s", SPEED_UP, scale={"domain": [0, 6.3]}, axis={"format": ".0f"})
     names = tuple(titles("decoding.marks", ("t0", "t1", "pairs", "most", "ranges")).values())
     roles = (palette.NEUTRAL, palette.NEUTRAL, palette.DRAFT, palette.REJECTED, palette.NEUTRAL)
-    key = [_legend(n, names, roles, 1) for n in names]
-    diamond = {
-        "type": "point",
-        "shape": "diamond",
-        "filled": True,
-        "stroke": palette.INK,
-        "size": 260 if style.projector else 120,
-    }
-    text = {"type": "text", "fontSize": style.text_size, "color": palette.DRAFT.text_color}
+    key = _legends(names, roles)
+    size = 260 if style.projector else 120
+    text = _text(style, color=palette.DRAFT.text_color)
     layers = [
         *_slower(x, SPEED_UP, style, 1.0),
         _curves(x, y, style),
-        *_published(x, y, style, key),
-        _layer("rows/pair", diamond, key[2], x=x, y=y),
-        _layer(
-            "rows/pair", text, x=x | {"field": "la"}, y=y | {"field": "ls"}, text={"field": "label"}
-        ),
+        *_published(x, y, style, key, size),
+        _layer("rows/pair", _DIAMOND | {"size": size}, key[2], x=x, y=y),
+        _layer("rows/pair", text, x=x | {"field": "la"}, y=y | {"field": "ls"}, text="label"),
     ]
-    pairs = [
-        {
-            "kind": "pair",
-            "a": w.alpha,
-            "s": w.speedup(cost),
-            "label": PAIR_SHORT[k],
-            "la": w.alpha + _NAME_AT[k][0],
-            "ls": w.speedup(cost) + _NAME_AT[k][1],
-        }
-        for k, w in zip(PAIR_SHORT, predictions, strict=True)
-    ]
+    pairs = []
+    for k, m in zip(PAIR_SHORT, check, strict=True):
+        a, s = m.prediction.alpha, m.prediction.speedup(cost)
+        da, ds = _NAME_AT[k]
+        pairs.append(
+            {"kind": "pair", "a": a, "s": s, "label": PAIR_SHORT[k], "la": a + da, "ls": s + ds}
+        )
     params = [{"kind": k, "c": c, "g": gamma} for k, c in zip(_KINDS, (cost, 0, SLOW_COST))]  # noqa: B905
-    title = vega.title(say("decoding.alpha_title"), style)
-    spec = vega.chart(
-        style,
-        title,
-        {"rows": params + pairs, "published": PUBLISHED_ROWS},
-        layers,
-        width="container",
-        height=style.height + 200,
-    )
-    ours = "; ".join(
-        f"{PAIR_SHORT[k]} α = {percent(w.alpha)}, {times(w.speedup(cost))}"
-        for k, w in zip(PAIR_SHORT, predictions, strict=True)
-    )
+    data = {"rows": params + pairs, "published": PUBLISHED_ROWS}
+    spec = _chart(style, say("decoding.alpha_title"), data, layers, height=style.height + 200)
+    ours = "; ".join(f"{p['label']} α = {percent(p['a'])}, {times(p['s'])}" for p in pairs)
     costs = ", ".join(f"{c:g}" for c in sorted({0.0, cost, SLOW_COST}))
     ranges = "; ".join(f"{r.source}: {r.speedup:g}–{r.high:g}× ({r.setting})" for r in RANGES)
     return spec, say(
@@ -482,18 +402,11 @@ def check_table(check: Sequence[Measured], cost: float, current: str) -> str:
         "|---|---|---|---|---|---|---|",
     ]
     for m in check:
-        w, name = (
-            m.prediction,
-            (
-                PAIR_TITLES[m.key]
-                if m.key != current
-                else say("decoding.table_shown", pair=PAIR_TITLES[m.key])
-            ),
-        )
+        w, name = m.prediction, PAIR_TITLES[m.key]
         words = CHECK_WORDS / m.mean_calls
         error = 2 * m.std_error * CHECK_WORDS / m.mean_calls**2  # two standard errors
         cells = (
-            name,
+            say("decoding.table_shown", pair=name) if m.key == current else name,
             percent(w.alpha),
             decimal(w.iid, 2),
             decimal(w.long_run, 2),
@@ -541,13 +454,9 @@ def in_a_row_figure(prediction: WordsPerCall, style: ChartStyle) -> tuple[dict, 
     row = prediction.kept_in_a_row
     chances = [row[k] / row[k - 1] if row[k - 1] > 0 else None for k in range(1, row.size)]
     names = tuple(titles("decoding.row", ("exact", "simple")).values())
-    key = [_legend(n, names, (palette.TARGET, palette.NEUTRAL), 1) for n in names]
-    x = {
-        "field": "k",
-        "type": "ordinal",
-        "axis": {"labelAngle": 0},
-        "title": say("decoding.row_axis"),
-    }
+    key = _legends(names, (palette.TARGET, palette.NEUTRAL))
+    title = say("decoding.row_axis")
+    x = {"field": "k", "type": "ordinal", "axis": {"labelAngle": 0}, "title": title}
     y = vega.share_y(None, "chance") | {"scale": {"domain": [0, 1]}}
     bars = [
         {
@@ -558,22 +467,15 @@ def in_a_row_figure(prediction: WordsPerCall, style: ChartStyle) -> tuple[dict, 
         }
         for k, c in enumerate(chances)
     ]
-    inside = {
-        "type": "text",
-        "baseline": "top",
-        "dy": 6,
-        "fontSize": style.text_size,
-        "color": "white",
-    }
+    inside = _text(style, baseline="top", dy=6, color="white")
     dash = {"type": "rule", "strokeDash": [7, 4], "strokeWidth": style.line_width}
     layers = [
         _layer("rows", vega.role_bar(palette.TARGET, style), key[0], x=x, y=y),
-        _layer("rows", inside, x=x, y=y, text={"field": "text"}),
+        _layer("rows", inside, x=x, y=y, text="text"),
         _layer("rows", dash, key[1], y=y | {"field": "alpha"}),
     ]
-    title = vega.title(say("decoding.row_title"), style)
     shown = ", ".join(percent(c) for c in chances if c is not None) or say("decoding.none")
-    return vega.chart(style, title, {"rows": bars}, layers, width="container"), say(
+    return _chart(style, say("decoding.row_title"), {"rows": bars}, layers), say(
         "decoding.row_alt", shown=shown, alpha=percent(prediction.alpha)
     )
 
@@ -592,36 +494,23 @@ def shares_figure(
         say("decoding.kept_guess", icon=palette.ACCEPTED.icon),
         say("decoding.by_target", icon=palette.BUCKET.icon),
     )
-    key = [_legend(n, names, (palette.ACCEPTED, palette.BUCKET), 1) for n in names]
+    key = _legends(names, (palette.ACCEPTED, palette.BUCKET))
     bars = [
         {"word": w, "i": i, "kept": s, "all": 1.0, "text": percent(round(s, 2))}
         for i, (w, s) in enumerate(zip(shown, share[order], strict=True))
     ]
     y = {"field": "word", "type": "nominal", "sort": {"field": "i", "op": "min"}, "title": None}
     x = _q("kept", say("decoding.shares_axis"), scale={"domain": [0, 1]}, axis={"format": ".0%"})
-    text = {"type": "text", "align": "left", "dx": 4, "fontSize": style.text_size}
+    bucket, kept = (vega.role_bar(r, style) for r in (palette.BUCKET, palette.ACCEPTED))
+    zero = {"datum": 0, "type": "quantitative", "scale": x["scale"]}
     layers = [
-        _layer(
-            "rows",
-            vega.role_bar(palette.BUCKET, style),
-            key[1],
-            y=y,
-            x=x | {"field": "all"},
-            x2={"field": "kept"},
-        ),
-        _layer("rows", vega.role_bar(palette.ACCEPTED, style), key[0], y=y, x=x),
-        _layer(
-            "rows",
-            text,
-            y=y,
-            text={"field": "text"},
-            x={"datum": 0, "type": "quantitative", "scale": x["scale"]},
-        ),
+        _layer("rows", bucket, key[1], y=y, x=x | {"field": "all"}, x2="kept"),
+        _layer("rows", kept, key[0], y=y, x=x),
+        _layer("rows", _text(style, align="left", dx=4), y=y, text="text", x=zero),
     ]
     few = max(1, min(3, len(shown) // 2))
-    size = {"height": {"step": 26 if style.projector else 20}, "width": "container"}
-    title = vega.title(say("decoding.shares_title"), style)
-    return vega.chart(style, title, {"rows": bars}, layers, **size), say(
+    step = {"step": 26 if style.projector else 20}
+    return _chart(style, say("decoding.shares_title"), {"rows": bars}, layers, height=step), say(
         "decoding.shares_alt",
         count=len(shown),
         most=", ".join(shown[:few]),
@@ -671,60 +560,39 @@ def time_figure(run: Decoding, cost: float, style: ChartStyle) -> tuple[dict, st
     g, n, calls = run.gamma, run.n_tokens, run.target_calls
     ends = [j + cost * (j * g) for j in range(calls + 1)]  # j target calls and jγ guesses
     total, speed = ends[-1], run.speedup(cost)
-    bars = [
-        {"kind": "target", "x": i, "x2": i + 1, "tip": say("decoding.tip_word", word=i + 1)}
-        for i in range(n)
-    ]
+    parts = [("target", i, i + 1, say("decoding.tip_word", word=i + 1)) for i in range(n)]
     for j, k in enumerate(np.bincount(run.call_of, minlength=calls).tolist()):
-        bars += [
-            {
-                "kind": "draft",
-                "x": ends[j],
-                "x2": ends[j + 1] - 1,
-                "tip": say("decoding.tip_guesses", call=j + 1, gamma=g),
-            },
-            {
-                "kind": "call",
-                "x": ends[j + 1] - 1,
-                "x2": ends[j + 1],
-                "tip": say("decoding.tip_call", call=j + 1, words=count(k, "word")),
-            },
+        at = ends[j + 1] - 1  # where call j's target call starts, after its guesses
+        parts += [
+            ("draft", ends[j], at, say("decoding.tip_guesses", call=j + 1, gamma=g)),
+            ("call", at, ends[j + 1], say("decoding.tip_call", call=j + 1, words=count(k, "word"))),
         ]
     icon = {"faster than": "✓", "slower than": "✗", "as fast as": "="}[pace(speed)]
     verdict = say("decoding.time_verdict", icon=icon, speedup=times(speed), pace=pace(speed))
     c, t = f"{cost:g}", f"{total:g}"
     lane = say("decoding.speculative_lane", calls=calls, cost=c, guesses=run.draft_calls, total=t)
-    texts = [
-        ("verdict", 4.3, verdict),
-        ("lane", 3.5, say("decoding.plain_lane", n=n)),
-        ("lane", 1.5, lane),
-    ]
+    plain = say("decoding.plain_lane", n=n)
+    texts = [("verdict", 4.3, verdict), ("lane", 3.5, plain), ("lane", 1.5, lane)]
     edge = 0.5 if max(n, total) <= 150 else 0  # white edges between calls, while they show
     data = {
         "bars": [
-            b
-            | dict(zip(("y", "y2"), _PARTS[b["kind"]][1:], strict=True))
-            | {"edge": 0 if b["kind"] == "draft" else edge}
-            for b in bars
+            {"kind": kind, "x": x0, "x2": x1, "tip": tip, "edge": 0 if kind == "draft" else edge}
+            | dict(zip(("y", "y2"), _PARTS[kind][1:], strict=True))
+            for kind, x0, x1, tip in parts
         ],
         "texts": [{"kind": kind, "y": y, "text": t} for kind, y, t in texts],
         "end": [{"x": total, "y": y, "y2": y + 1.1} for y in (0.35, 2.35)],
     }
     names = (_PARTS["target"][0], _PARTS["draft"][0])
-    key = [_legend(name, names, (palette.TARGET, palette.DRAFT), 1) for name in names]
+    key = _legends(names, (palette.TARGET, palette.DRAFT))
     x = _q("x", say("decoding.time_axis"), scale={"domainMin": 0}, axis={"grid": False})
     y = {"field": "y", "type": "quantitative", "axis": None, "scale": {"domain": [0.2, 4.8]}}
     rect = {"type": "rect", "stroke": "white"}
-    bar = {
-        "x": x,
-        "x2": {"field": "x2"},
-        "y": y,
-        "y2": {"field": "y2"},
-        "tooltip": {"field": "tip"},
-        "strokeWidth": _q("edge", scale=None),
-    }
+    stroke = _q("edge", scale=None)
+    bar = {"x": x, "x2": "x2", "y": y, "y2": "y2", "tooltip": "tip", "strokeWidth": stroke}
     words = {"type": "text", "align": "left", "baseline": "bottom", "fontSize": style.font_size}
-    place = {"x": {"datum": 0, "type": "quantitative"}, "y": y, "text": {"field": "text"}}
+    bold = words | {"fontWeight": "bold", "fontSize": style.title_size}
+    place = {"x": {"datum": 0, "type": "quantitative"}, "y": y, "text": "text"}
     end = {
         "type": "rule",
         "strokeDash": [4, 3],
@@ -732,19 +600,13 @@ def time_figure(run: Decoding, cost: float, style: ChartStyle) -> tuple[dict, st
         "strokeWidth": style.line_width,
     }
     layers = [
-        _layer("bars/target", rect, key[0], **bar),
-        _layer("bars/call", rect, key[0], **bar),
-        _layer("bars/draft", rect, key[1], **bar),
-        _layer("end", end, x=x, y=y, y2={"field": "y2"}),
+        *(_layer(f"bars/{kind}", rect, key[kind == "draft"], **bar) for kind in _PARTS),
+        _layer("end", end, x=x, y=y, y2="y2"),
         _layer("texts/lane", words, **place),
-        _layer(
-            "texts/verdict", words | {"fontWeight": "bold", "fontSize": style.title_size}, **place
-        ),
+        _layer("texts/verdict", bold, **place),
     ]
-    title = vega.title(say("decoding.time_title"), style)
-    spec = vega.chart(
-        style, title, data, layers, width="container", height=330 if style.projector else 250
-    )
+    height = 330 if style.projector else 250
+    spec = _chart(style, say("decoding.time_title"), data, layers, height=height)
     return spec, say(
         "decoding.time_alt",
         n=n,
