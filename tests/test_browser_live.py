@@ -351,3 +351,16 @@ def home_tally(qualities: tuple[int, ...]) -> list[list[str]]:
 
 def number(page, name: str = "alpha") -> str:
     return page.get_by_test_id(f"live-{name}").inner_text().strip()
+
+
+@pytest.mark.parametrize("motion", ["reduce", "no-preference"])
+def test_a_jump_glides_only_when_motion_is_welcome(page, streamlit_server, motion) -> None:
+    """Issue 35: a jump the learner did not drag (a preset, a link) glides, unless the system
+    asks for reduced motion: then the end state shows at once."""
+    page.emulate_media(reduced_motion=motion)
+    open_live(page, f"{streamlit_server}/Playground")
+    glides = page.evaluate(
+        """() => { const v = window.specviz.live;
+            v.update({...v.data, p: [97, 1, 1, 1]}, v.send); return v.from !== null; }"""
+    )
+    assert glides == (motion == "no-preference")

@@ -437,3 +437,16 @@ def test_the_link_keeps_the_players_place(page, browser, streamlit_server, error
     frame.locator("#reset").click()  # the start leaves the link
     poll(page, lambda: "at" not in link_params(page.url), "the start in the address bar")
     no_trouble(page, errors)
+
+
+@pytest.mark.parametrize("motion", ["reduce", "no-preference"])
+def test_the_player_moves_only_when_motion_is_welcome(page, streamlit_server, motion) -> None:
+    """Issue 35: with reduced motion asked for, the zones and the pointer jump to their place."""
+    page.emulate_media(reduced_motion=motion)
+    frame = open_player(page, f"{streamlit_server}/One_draw")
+    durations = frame.evaluate(
+        "() => ['zone-ok', 'ptr-draft'].map((id) => getComputedStyle(document.getElementById(id))"
+        ".transitionDuration)"
+    )
+    moving = [d for d in durations if any(float(t[:-1]) > 0 for t in d.split(", "))]
+    assert (not moving) == (motion == "reduce"), durations
