@@ -2,7 +2,6 @@
 
 import streamlit as st
 
-from specviz.decoding import Decoding, WordsPerCall
 from specviz.figures import decoding as fig
 from specviz.figures.numbers import decimal, percent, times
 from specviz.language import toy_check, toy_curve, toy_run, toy_words
@@ -48,36 +47,34 @@ def lesson() -> None:
     curve = page.cached(toy_curve, source, temperature)
     run = page.cached(toy_run, source, temperature, gamma, length, scenario.seed)
     here = curve[gamma]
-    with controls:  # α → words per call → speed-up, in a long text (the Playground's numbers)
-        m = st.container(horizontal=True)
-        m.metric(say("decoding.alpha_metric"), percent(here.alpha), help=say("decoding.alpha_help"))
-        this_text = decimal(run.words_per_call, 2)
-        m.metric(
-            say("decoding.words_metric"),
-            decimal(here.long_run, 2),
-            help=say("decoding.words_help_yours", words=this_text)
-            if yours
-            else say("decoding.words_help", words=this_text),
-        )
-        m.metric(
-            say("decoding.speed_metric"),
-            times(here.speedup(cost)),
-            help=say("decoding.speed_help", speedup=times(run.speedup(cost))),
-        )
+    # α → words per call → speed-up, in a long text (the Playground's numbers)
+    m = controls.container(horizontal=True)
+    m.metric(say("decoding.alpha_metric"), percent(here.alpha), help=say("decoding.alpha_help"))
+    this_text = decimal(run.words_per_call, 2)
+    m.metric(
+        say("decoding.words_metric"),
+        decimal(here.long_run, 2),
+        help=say("decoding.words_help_yours", words=this_text)
+        if yours
+        else say("decoding.words_help", words=this_text),
+    )
+    m.metric(
+        say("decoding.speed_metric"),
+        times(here.speedup(cost)),
+        help=say("decoding.speed_help", speedup=times(run.speedup(cost))),
+    )
     with right:
         page.chart(*fig.words_figure(curve, run, style), key="dec.chart.gamma")
         page.chart(*fig.speed_figure(curve, run, cost, style), key="dec.chart.speed")
 
     left, middle, last = st.columns([2, 2, 1], vertical_alignment="bottom")
-    with left:
-        state.param_widget(LENGTH, st.select_slider, label=say("decoding.length_label"))
-    with middle:
-        state.param_widget(
-            TEMPERATURE,
-            st.select_slider,
-            label=say("decoding.temperature_label"),
-            help=say("decoding.temperature_help"),
-        )
+    state.param_widget(LENGTH, left.select_slider, label=say("decoding.length_label"))
+    state.param_widget(
+        TEMPERATURE,
+        middle.select_slider,
+        label=say("decoding.temperature_label"),
+        help=say("decoding.temperature_help"),
+    )
     last.button(
         say("decoding.new_text"),
         icon=":material/refresh:",
@@ -89,45 +86,35 @@ def lesson() -> None:
     st.markdown(fig.summary_sentence(curve, run, cost, note))
     if scenario.projector:
         st.markdown(intro)
-    sections(key, gamma, cost, temperature, curve, run, words)
-    state.sync_url()
-
-
-def sections(
-    key: str,
-    gamma: int,
-    cost: float,
-    temperature: float,
-    curve: tuple[WordsPerCall, ...],
-    run: Decoding,
-    words: tuple[str, ...],
-) -> None:
-    """The sections below the controls, as tabs: only the open one is drawn, so that a control
-    redraws one section's charts, not all three sections' (benchmarks/README.md, "Instant")."""
+    # The sections below, as tabs: only the open one is drawn, so that a control redraws one
+    # section's charts, not all three sections' (benchmarks/README.md, "Instant").
     section, tabs = state.param_tabs(SECTION, DECODE_SECTIONS)
     with tabs[section]:
         if section == "calls":
             page.chart(*fig.time_figure(run, cost, style), key="dec.chart.time")
             timeline(key="dec.timeline", data=fig.timeline_data(words, run, style))
-            return
-        check = page.cached(toy_check, temperature, gamma)  # every pair: predicted and measured
-        if section == "pays":
+        elif section == "pays":
+            check = page.cached(toy_check, temperature, gamma)  # every pair: predicted, measured
             page.chart(*fig.alpha_figure(check, gamma, cost, style), key="dec.chart.alpha")
             st.markdown(fig.PUBLISHED)
             st.markdown(fig.COST_NOTE)
-            return
-        st.container(key="dec-check").markdown(fig.check_table(check, cost, key))
-        st.markdown(fig.check_note(check))
-        # Side by side on a screen; one under the other on a projector (large type needs the width).
-        left, right = (
-            (st.container(), st.container()) if scenario.projector else st.columns(2, gap="large")
-        )
-        with left:
-            page.chart(*fig.in_a_row_figure(curve[gamma], style), key="dec.chart.row")
-        with right:
-            page.chart(*fig.shares_figure(curve[gamma], words, style), key="dec.chart.shares")
-        with st.expander(say("decoding.how_predicted_title")):
-            st.markdown(note.fill(fig.HOW_PREDICTED))
+        else:
+            check = page.cached(toy_check, temperature, gamma)
+            st.container(key="dec-check").markdown(fig.check_table(check, cost, key))
+            st.markdown(fig.check_note(check))
+            # Side by side on a screen; stacked on a projector (large type needs the width).
+            left, right = (
+                (st.container(), st.container())
+                if scenario.projector
+                else st.columns(2, gap="large")
+            )
+            with left:
+                page.chart(*fig.in_a_row_figure(here, style), key="dec.chart.row")
+            with right:
+                page.chart(*fig.shares_figure(here, words, style), key="dec.chart.shares")
+            with st.expander(say("decoding.how_predicted_title")):
+                st.markdown(note.fill(fig.HOW_PREDICTED))
+    state.sync_url()
 
 
 lesson()

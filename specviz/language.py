@@ -57,8 +57,7 @@ def corpus() -> tuple[tuple[str, ...], np.ndarray]:
     """The vocabulary (lower case, most frequent first) and the text as a stream of word ids."""
     lines = [s for s in CORPUS_PATH.read_text(encoding="utf-8").splitlines() if s[:1] != "#"]
     text = [w.lower() for line in lines for w in _WORD.findall(line)]
-    seen = list(dict.fromkeys(text))
-    words = tuple(sorted(seen, key=lambda w: (-text.count(w), seen.index(w))))
+    words = tuple(sorted(dict.fromkeys(text), key=lambda w: -text.count(w)))  # ties: first seen
     return words, np.array([words.index(w) for w in text], dtype=np.int64)
 
 
@@ -123,8 +122,7 @@ def toy_curve(key: Source, temperature: float) -> tuple[WordsPerCall, ...]:
 
 def toy_run(key: Source, temperature: float, gamma: int, n_tokens: int, seed: int) -> Decoding:
     """One text of ``n_tokens`` words with ``gamma`` guesses per call, from a whole ``seed``."""
-    pair = toy_pair(key, temperature)
-    return decode(pair, gamma=gamma, n_tokens=n_tokens, seed=seed_value(seed))
+    return decode(toy_pair(key, temperature), gamma=gamma, n_tokens=n_tokens, seed=seed_value(seed))
 
 
 @dataclass(frozen=True)
