@@ -75,11 +75,7 @@ def mean_series(band: TVBand, slot: int) -> Series:
 
 
 def convergence_spec(
-    series: Sequence[Series],
-    looks: Sequence[Look],
-    band: TVBand,
-    title: str,
-    style: ChartStyle = DEFAULT_STYLE,
+    series: Sequence[Series], looks: Sequence[Look], band: TVBand, title: str, style: ChartStyle
 ) -> dict:
     """TV to the target versus N on log–log axes over the shaded noise ``band``, whose only state is
     its ``datasets``: ``series`` are the lines, a legend entry each; ``looks`` say how each slot is
@@ -108,8 +104,7 @@ def convergence_datasets(series: Sequence[Series], band: TVBand) -> dict[str, li
             keep = [(int(n), float(tv)) for n, tv in pairs if tv > 0]
             line = {"series": s.name, "slot": s.slot, "line": f"{s.name} #{i}"}
             rows += [line | {"n": n, "tv": tv, "alone": len(keep) == 1} for n, tv in keep]
-    values = [r["tv"] for r in rows] + [float(v) for v in (*band.lower, *band.upper)]
-    values = [v for v in values if v > 0]
+    values = [r["tv"] for r in rows] + [float(v) for v in (*band.lower, *band.upper) if v > 0]
     y_lo, y_hi = (min(values), max(values)) if values else (1e-3, 1.0)
     floor, top = y_lo / 1.5, min(1.0, y_hi * 1.5)
     x_lo, x_hi = (0.7 if len(band.n) < 2 else 1.0), float(max(10, int(band.n[-1])))
@@ -143,27 +138,24 @@ def _layers(looks: Sequence[Look], style: ChartStyle) -> list[dict]:
     log = {"type": "quantitative", "scale": {"type": "log", "nice": False}}
     x = log | {"field": "n", "title": say("montecarlo.tv_x")}
     x["axis"] = {"labelExpr": _N_LABELS, "grid": True, "values": vega.ticks_from("xticks", "n")}
-    y_axis = {"format": "~g", "grid": True, "values": vega.ticks_from("yticks", "tv")}
-    y_title = style.fill(say("montecarlo.tv_y"))
-
-    def y(field: str) -> dict:
-        return log | {"field": field, "title": y_title, "axis": y_axis}
-
+    y = log | {"field": "tv", "title": style.fill(say("montecarlo.tv_y"))}
+    y["axis"] = {"format": "~g", "grid": True, "values": vega.ticks_from("yticks", "tv")}
     by_series = _series_encoding(looks, style)
     band_legend = _legend(style) | {"orient": "bottom-left", "columns": 1, "symbolType": "square"}
-    band_fill = {"field": "band", "type": "nominal", "scale": {"range": [palette.GRID]}}
-    band_fill["legend"] = band_legend | {"fillColor": "white", "padding": 6}
+    band = {"field": "band", "type": "nominal", "scale": {"range": [palette.GRID]}}
+    band["legend"] = band_legend | {"fillColor": "white", "padding": 6}
+    lower = y | {"field": "lower"}
     tooltip = vega.tooltip(
         ("series", say("montecarlo.tip_line")), ("n", "N", thousands), ("tv", "TV", tv_text)
     )
-    line = {"x": x, "y": y("tv"), **by_series}
+    line = {"x": x, "y": y, **by_series}
     return [
         {
             "data": vega.data("band"),
             "mark": {"type": "area", "opacity": 0.6},
-            "encoding": {"x": x, "y": y("lower"), "y2": {"field": "upper"}, "fill": band_fill},
+            "encoding": {"x": x, "y": lower, "y2": {"field": "upper"}, "fill": band},
         },
-        *(vega.unseen(name, x=x, y=y("tv")) for name in ("extent", "xticks", "yticks")),
+        *(vega.unseen(name, x=x, y=y) for name in ("extent", "xticks", "yticks")),
         {
             "data": vega.data("lines"),
             "mark": {"type": "line", "clip": True},
@@ -174,7 +166,7 @@ def _layers(looks: Sequence[Look], style: ChartStyle) -> list[dict]:
             "data": vega.data("lines"),
             "transform": [{"filter": "datum.alone"}],
             "mark": {"type": "point", "filled": False, "size": 50, "strokeWidth": 7},
-            "encoding": {"x": x, "y": y("tv"), "stroke": by_series["stroke"]},
+            "encoding": {"x": x, "y": y, "stroke": by_series["stroke"]},
         },
         {"data": vega.data("legend"), "mark": {"type": "line"}, "encoding": line},
     ]
@@ -196,23 +188,18 @@ def _legend(style: ChartStyle) -> dict:
 def _series_encoding(looks: Sequence[Look], style: ChartStyle) -> dict:
     """Colour, dash, width and opacity by legend entry: the entries (data) sorted by slot, so
     that the n-th one takes the n-th look."""
-    line_legend = {**_legend(style), "symbolType": "stroke"}
-    line_legend["symbolStrokeWidth"] = style.line_width + 1
-
-    def channel(values: list, legend: dict | None) -> dict:
-        return {
-            "field": "series",
-            "type": "nominal",
-            "sort": {"field": "slot", "op": "min"},
-            "scale": {"range": values},
-            "legend": legend,
-        }
-
+    legend = _legend(style) | {"symbolType": "stroke", "symbolStrokeWidth": style.line_width + 1}
+    ranges = {
+        "stroke": [look.color for look in looks],
+        "strokeDash": [list(look.dash) or [1, 0] for look in looks],
+        "strokeWidth": [look.width for look in looks],
+        "opacity": [look.opacity for look in looks],
+    }
+    # The first two, colour and dash, make the one legend (Vega merges them); width, opacity none.
     return {
-        "stroke": channel([look.color for look in looks], line_legend),
-        "strokeDash": channel([list(look.dash) or [1, 0] for look in looks], dict(line_legend)),
-        "strokeWidth": channel([look.width for look in looks], None),
-        "opacity": channel([look.opacity for look in looks], None),
+        channel: {"field": "series", "type": "nominal", "sort": {"field": "slot", "op": "min"}}
+        | {"scale": {"range": values}, "legend": dict(legend) if k < 2 else None}
+        for k, (channel, values) in enumerate(ranges.items())
     }
 
 
@@ -221,12 +208,8 @@ def monte_carlo_spec(
 ) -> dict:
     """Convergence of the correct sampler: the page's run (thick) and the other seeds (thin)."""
     main, others = runs[0], runs[1:]
-    series = [
-        Series(
-            say("montecarlo.tv_main", icon=palette.TARGET.icon, seed=main.seed), (main.path,), 0
-        ),
-        mean_series(band, 1),
-    ]
+    name = say("montecarlo.tv_main", icon=palette.TARGET.icon, seed=main.seed)
+    series = [Series(name, (main.path,), 0), mean_series(band, 1)]
     if others:
         name = say("montecarlo.tv_seeds", first=others[0].seed, last=others[-1].seed)
         series.append(Series(name, tuple(r.path for r in others), 2))
@@ -282,21 +265,15 @@ def zoo_spec(comparison: ZooComparison, title: str, style: ChartStyle = DEFAULT_
 
 def zoo_chart_caption(comparison: ZooComparison, title: str, notation: Notation) -> str:
     """Where both paths end and from when the bias shows."""
-    n = int(comparison.band.n[-1])
-    seen = (
-        say("montecarlo.zoo_seen", n=f"{comparison.detectable_from:,}")
-        if comparison.detectable_from
-        else say("montecarlo.zoo_exact")
-    )
-    level = f"{100 * comparison.band.level:.0f}"
+    n, correct = f"{int(comparison.band.n[-1]):,}", tv_text(float(comparison.correct.tv[-1]))
+    seen = say("montecarlo.zoo_exact")
+    if comparison.detectable_from:
+        seen = say("montecarlo.zoo_seen", n=f"{comparison.detectable_from:,}")
+    level, out = f"{100 * comparison.band.level:.0f}", f"{100 * (1 - comparison.band.level):.0f}"
     # Say what is true of this run: an exact sampler ends outside its band 5% of the time.
-    where = (
-        say("montecarlo.zoo_inside", level=level)
-        if comparison.correct_inside_band
-        else say(
-            "montecarlo.zoo_outside", level=level, out=f"{100 * (1 - comparison.band.level):.0f}"
-        )
-    )
+    where = say("montecarlo.zoo_inside", level=level)
+    if not comparison.correct_inside_band:
+        where = say("montecarlo.zoo_outside", level=level, out=out)
     # The wrong rule sits on its floor only once the noise has fallen below it: say which.
     end, floor = float(comparison.wrong.tv[-1]), tv_text(comparison.tv)
     if comparison.tv <= 0:
@@ -305,7 +282,5 @@ def zoo_chart_caption(comparison: ZooComparison, title: str, notation: Notation)
         wrong = say("montecarlo.zoo_wrong_above", title=title, end=tv_text(end), floor=floor)
     else:
         wrong = say("montecarlo.zoo_wrong_hidden", title=title, end=tv_text(end), floor=floor)
-    correct = tv_text(float(comparison.correct.tv[-1]))
-    return notation.fill(
-        say("montecarlo.zoo_alt", n=f"{n:,}", correct=correct, where=where, wrong=wrong, seen=seen)
-    )
+    caption = say("montecarlo.zoo_alt", n=n, correct=correct, where=where, wrong=wrong, seen=seen)
+    return notation.fill(caption)

@@ -30,7 +30,7 @@ _SOURCES = (
 )
 
 
-def pair_rows(
+def pair_data(
     labels: Sequence[str],
     kinds: tuple[str, str],
     left: np.ndarray,
@@ -39,28 +39,27 @@ def pair_rows(
     *,
     exact: tuple[np.ndarray, np.ndarray] | None = None,
     headroom: float = HEADROOM,
-) -> list[dict]:
-    """The rows of two bars per word: one per (word, bar) with its ``share``, its ``exact`` value (a
-    stroke over the bar), the printed share (``label``, "" where unreadable) and its height
-    ``label_y``, over bar or stroke."""
+) -> dict[str, list[dict]]:
+    """The datasets of two bars per word: ``bars``, a row per (word, bar) with its ``share``, its
+    ``exact`` value (a stroke over the bar), the printed share (``label``, "" where unreadable) and
+    its height ``label_y``, over bar or stroke; and ``yticks``, up to the rows' ``room``."""
     shares = np.column_stack([left, right]).ravel()
     exacts = np.column_stack(exact).ravel() if exact is not None else shares
     heights = np.maximum(shares, exacts)
-    top = float(heights.max()) if heights.size else 0.0
-    printed = fit_row([[percent(v) for v in shares]], heights, top * headroom, style)
-    room = top * headroom if top > 0 else 1.0
-    return [
+    room = float(heights.max()) * headroom  # a law's shares: never all 0
+    printed = fit_row([[percent(v) for v in shares]], heights, room, style)
+    bars = [
         {"i": k // 2, "j": k % 2, "word": labels[k // 2], "kind": kinds[k % 2], "label": printed[k]}
         | {"share": float(s), "exact": float(e), "label_y": float(h), "room": room}
         for k, (s, e, h) in enumerate(zip(shares, exacts, heights, strict=True))
     ]
+    return {"bars": bars, "yticks": vega.share_ticks(room)}
 
 
 def pair_layers(kinds: tuple[str, str], roles: tuple[Role, Role], style: ChartStyle) -> list:
-    """Two bars per word from dataset ``bars`` (:func:`pair_rows`), each in its role's look,
+    """Two bars per word from dataset ``bars`` (:func:`pair_data`), each in its role's look,
     legend names with their icons, the shares over them; the y axis reaches the rows' room."""
-    offset = vega.pair_offset(kinds, field="kind", title=None)
-    x = vega.word_x(style)
+    offset, x = vega.pair_offset(kinds, field="kind", title=None), vega.word_x(style)
     tooltip = vega.tooltip(
         "word", ("kind", say("montecarlo.tip_bar")), ("share", None, fine_percent)
     )
@@ -97,63 +96,54 @@ def histogram_figure(
         say("montecarlo.proposed", icon=palette.DRAFT.icon),
     )
     exact_names = [style.fill(x) for x in titles("montecarlo.exact", ("target", "draft")).values()]
-    emitted = run.counts.output_counts / run.n
-    proposed = run.counts.draft_counts / run.n
-    rows = pair_rows(labels, kinds, emitted, proposed, style, exact=(step.p, step.q))
-    for row in rows:
-        row["exact_name"] = exact_names[kinds.index(row["kind"])]
-    dashes = {"domain": exact_names, "range": [[7, 4], [2, 3]]}
+    emitted, proposed = run.counts.output_counts / run.n, run.counts.draft_counts / run.n
+    datasets = pair_data(labels, kinds, emitted, proposed, style, exact=(step.p, step.q))
+    for row in datasets["bars"]:
+        row["exact_name"] = exact_names[row["j"]]
     strokes = [
         {"transform": [{"filter": f"datum.j == {j}"}]}
-        | _exact_strokes("bars", vega.pair_span(j), style, dashes)
+        | _exact_strokes("bars", vega.pair_span(j), style, exact_names)
         for j in (0, 1)
     ]
     layers = [*pair_layers(kinds, (palette.TARGET, palette.DRAFT), style), *strokes]
-    title = say("montecarlo.hist_title")
-    datasets = {"bars": rows, "yticks": vega.share_ticks(rows[0]["room"] if rows else 1.0)}
+    shown = [[percent(v) for v in law] for law in (emitted, step.p, proposed, step.q)]
     parts = [
-        say(
-            "montecarlo.hist_word",
-            word=w,
-            emitted=percent(e),
-            target=percent(pi),
-            proposed=percent(r),
-            draft=percent(qi),
-        )
-        for w, e, pi, r, qi in zip(labels, emitted, step.p, proposed, step.q, strict=True)
+        say("montecarlo.hist_word", word=w, emitted=e, target=t, proposed=r, draft=d)
+        for w, e, t, r, d in zip(labels, *shown, strict=True)
     ]
-    caption = style.fill(
-        say("montecarlo.hist_alt", runs=count(run.n, "run"), words="; ".join(parts))
-    )
-    return vega.chart(style, vega.title(title, style), datasets, layers), caption
+    caption = say("montecarlo.hist_alt", runs=count(run.n, "run"), words="; ".join(parts))
+    title = vega.title(say("montecarlo.hist_title"), style)
+    return vega.chart(style, title, datasets, layers), style.fill(caption)
 
 
 def _exact_strokes(
-    dataset: str, span: tuple[float, float], style: ChartStyle, dashes: dict
+    dataset: str, span: tuple[float, float], style: ChartStyle, names: list[str]
 ) -> dict:
     """Exact values (field ``exact``) as ink strokes at ``span`` of a word's band, dashed by
-    field ``exact_name`` in a legend of their own (the same names in every state)."""
+    field ``exact_name`` in a legend of their own: ``names``, the same in every state."""
     legend = {"title": None, "symbolType": "stroke", "symbolStrokeColor": palette.INK}
     legend["symbolStrokeWidth"] = style.line_width + 1
+    dashes = {"domain": names, "range": [[7, 4], [2, 3]][: len(names)]}  # target's, draft's
     dash = {"field": "exact_name", "type": "nominal", "scale": dashes, "legend": legend}
     x, y = vega.word_x(style), vega.room_y("exact")
     return {"data": vega.data(dataset)} | vega.strokes(x, y, style, None, span, strokeDash=dash)
 
 
-def breakdown_rows(
-    labels: Sequence[str], step: OneTokenStep, run: MonteCarloRun, style: ChartStyle
-) -> dict[str, list[dict]]:
-    """The breakdown's datasets: ``parts`` (a row per word and source, stacked) and ``words`` (a row
-    per word: exact p, the accepted share inside its bar, the stack's total over it, the room
-    above)."""
-    n, p = run.n, step.p
-    counts = run.counts
-    accepted, bucket = counts.accepted_counts / n, counts.residual_counts / n
+def breakdown_figure(
+    labels: Sequence[str], step: OneTokenStep, run: MonteCarloRun, style: ChartStyle = DEFAULT_STYLE
+) -> tuple[dict, str]:
+    """Where every emitted word came from: accepted drafts stacked under bucket refills; and its
+    alt text, every word's counts. Its datasets: ``parts`` (a row per word and source, stacked)
+    and ``words`` (a row per word: exact p, the accepted share inside its bar, the stack's total
+    over it, the room above)."""
+    counts, names = run.counts, [style.fill(say("montecarlo.exact.target"))]
+    accepted, bucket = counts.accepted_counts / run.n, counts.residual_counts / run.n
     stack = accepted + bucket
-    top = float(max(stack.max(), p.max()))
-    above = np.maximum(stack, p)
+    above = np.maximum(stack, step.p)
+    top = float(above.max())
+    room = top * HEADROOM
     inside = fit_row([[percent(v) if v > 0 else "" for v in accepted]], accepted / 2, top, style)
-    totals = fit_row([[percent(v) if v > 0 else "" for v in stack]], above, top * HEADROOM, style)
+    totals = fit_row([[percent(v) if v > 0 else "" for v in stack]], above, room, style)
     sources = (
         (accepted, counts.accepted_counts, 0 * accepted),
         (bucket, counts.residual_counts, accepted),
@@ -165,11 +155,10 @@ def breakdown_rows(
         for i, w in enumerate(labels)
         for j, (share, c, base) in enumerate(sources)
     ]
-    room = top * HEADROOM if top else 1.0
-    words = vega.rows(
+    word_rows = vega.rows(
         labels,
-        exact=p,
-        exact_name=style.fill(say("montecarlo.exact.target")),
+        exact=step.p,
+        exact_name=names[0],
         inside=inside,
         inside_y=accepted / 2,
         total=stack,
@@ -177,15 +166,8 @@ def breakdown_rows(
         label_y=above,
         room=room,
     )
-    return {"parts": parts, "words": words, "yticks": vega.share_ticks(room)}
-
-
-def breakdown_figure(
-    labels: Sequence[str], step: OneTokenStep, run: MonteCarloRun, style: ChartStyle = DEFAULT_STYLE
-) -> tuple[dict, str]:
-    """Where every emitted word came from: accepted drafts stacked under bucket refills; and its
-    alt text, every word's counts."""
-    names, roles = _SOURCES, (palette.ACCEPTED, palette.BUCKET)
+    datasets = {"parts": parts, "words": word_rows, "yticks": vega.share_ticks(room)}
+    roles = (palette.ACCEPTED, palette.BUCKET)
     x = vega.word_x(style)
     tooltip = vega.tooltip(
         "word",
@@ -194,33 +176,25 @@ def breakdown_figure(
         ("share", None, fine_percent),
     )
     encoding = {"x": x, "y": vega.room_y("top"), "y2": {"field": "base"}, "tooltip": tooltip}
-    colour = vega.colour(names, roles, style)
-    stack = _role_layers("parts", colour, roles, style, {"width": {"band": 0.6}}, **encoding)
-    dashes = {"domain": [style.fill(say("montecarlo.exact.target"))], "range": [[7, 4]]}
+    colour = vega.colour(_SOURCES, roles, style)
+    bars = _role_layers("parts", colour, roles, style, {"width": {"band": 0.6}}, **encoding)
     past = vega.STROKE_PAST  # around bars of 0.6 of the band
-    exact = _exact_strokes("words", (0.5 - 0.3 - past, 0.5 + 0.3 + past), style, dashes)
-    inside = {"baseline": "middle", "fontWeight": 600}
+    exact = _exact_strokes("words", (0.5 - 0.3 - past, 0.5 + 0.3 + past), style, names)
+    middle = {"baseline": "middle", "fontWeight": 600}
     over = {"baseline": "bottom", "dy": -(style.line_width + 2)}
     numbers = [
         {"data": vega.data("words")} | vega.text(field, mark, x=x, y=vega.room_y(f"{field}_y"))
-        for field, mark in (("inside", inside), ("label", over))
+        for field, mark in (("inside", middle), ("label", over))
     ]
-    layers = [*stack, exact, *numbers, *vega.room("words", "room")]
-    datasets = breakdown_rows(labels, step, run, style)
-    title = vega.title(say("montecarlo.source_title"), style)
-    counts = run.counts
-    parts = [
+    layers = [*bars, exact, *numbers, *vega.room("words", "room")]
+    words = "; ".join(
         say("montecarlo.source_word", word=w, accepted=f"{a:,}", bucket=f"{b:,}")
         for w, a, b in zip(labels, counts.accepted_counts, counts.residual_counts, strict=True)
-    ]
-    total_bucket = int(counts.residual_counts.sum())
-    caption = say(
-        "montecarlo.source_alt",
-        runs=count(run.n, "run"),
-        words="; ".join(parts),
-        refilled=count(total_bucket, "run"),
-        share=percent(total_bucket / run.n),
     )
+    refills = int(counts.residual_counts.sum())
+    runs, refilled, share = count(run.n, "run"), count(refills, "run"), percent(refills / run.n)
+    caption = say("montecarlo.source_alt", runs=runs, words=words, refilled=refilled, share=share)
+    title = vega.title(say("montecarlo.source_title"), style)
     return vega.chart(style, title, datasets, layers), caption
 
 
@@ -232,13 +206,11 @@ def monte_carlo_figures(
     band: TVBand,
 ) -> dict[str, tuple[dict, str]]:
     """Every chart of the Monte Carlo page with its alt text: ``{"hist", "source", "tv"}``."""
+    tv = monte_carlo_spec(runs, band, style), monte_carlo_chart_caption(runs, band, style.notation)
     return {
         "hist": histogram_figure(labels, step, runs[0], style),
         "source": breakdown_figure(labels, step, runs[0], style),
-        "tv": (
-            monte_carlo_spec(runs, band, style),
-            monte_carlo_chart_caption(runs, band, style.notation),
-        ),
+        "tv": tv,
     }
 
 
@@ -256,13 +228,10 @@ def gof_sentence(gof: GofResult) -> str:
 
 def sampler_note(run: MonteCarloRun, notation: Notation) -> tuple[str, str]:
     """Which sampler drew the run, in plain words, and the precise statement behind it."""
-    if run.method == PER_DRAW:
-        most = f"{PER_DRAW_MAX:,}"
-        summary = (
-            say("montecarlo.per_draw_one", most=most)
-            if run.n == 1
-            else say("montecarlo.per_draw", n=f"{run.n:,}", most=most)
-        )
-        return summary, say("montecarlo.per_draw_how")
-    summary = say("montecarlo.count_level", runs=count(run.n, "run"))
-    return summary, notation.fill(say("montecarlo.count_level_how"))
+    if run.method != PER_DRAW:
+        summary = say("montecarlo.count_level", runs=count(run.n, "run"))
+        return summary, notation.fill(say("montecarlo.count_level_how"))
+    most = f"{PER_DRAW_MAX:,}"
+    if run.n == 1:
+        return say("montecarlo.per_draw_one", most=most), say("montecarlo.per_draw_how")
+    return say("montecarlo.per_draw", n=f"{run.n:,}", most=most), say("montecarlo.per_draw_how")

@@ -56,7 +56,7 @@ def lab_table(checks: Sequence[RuleCheck], notation: Notation) -> dict[str, list
     """One row per rule: acceptance, exactness, and the Monte Carlo check."""
     n = checks[0].n if checks else 0
     return {
-        say("variants.rule"): [notation.fill(c.rule.title) + _params_text(c) for c in checks],
+        say("variants.rule"): [_rule_name(c, notation) for c in checks],
         say("variants.col_keeps"): [percent(c.acceptance) for c in checks],
         notation.fill(say("variants.col_distance")): [tv_text(c.tv) for c in checks],
         notation.fill(say("variants.col_exact")): [exactness(c) for c in checks],
@@ -65,10 +65,11 @@ def lab_table(checks: Sequence[RuleCheck], notation: Notation) -> dict[str, list
     }
 
 
-def _params_text(check: RuleCheck, before: str = " ") -> str:
-    names = {"k": "k", "eps": "ε", "delta": "δ"}
-    shown = [f"{names.get(k, k)} = {v:g}" for k, v in check.params.items()]
-    return f"{before}({', '.join(shown)})" if shown else ""
+def _rule_name(check: RuleCheck, notation: Notation, before: str = " ") -> str:
+    """The rule's title, then its settings (if any) in brackets after ``before``."""
+    letters = {"eps": "ε", "delta": "δ"}  # any other setting by its name
+    shown = [f"{letters.get(k, k)} = {v:g}" for k, v in check.params.items()]
+    return notation.fill(check.rule.title) + (f"{before}({', '.join(shown)})" if shown else "")
 
 
 def tradeoff_figure(
@@ -76,10 +77,14 @@ def tradeoff_figure(
 ) -> tuple[dict, str]:
     """Speed against exactness: each rule's acceptance (x) and its output's TV to the target (y),
     with α marked, the most an exact rule with one draft can keep; and its alt text."""
-    verdicts = _verdicts(style)
+    # The colour legend: exact on this pair, or not.
+    verdicts = [
+        style.fill(say("variants.exact_legend", icon=palette.ACCEPTED.icon)),
+        style.fill(say("variants.inexact_legend", icon=palette.REJECTED.icon)),
+    ]
     # A rule's settings on a line of their own in the legend: a phone has no room for both.
     rules = [
-        {"i": i, "name": f"{role(c).icon} {style.fill(c.rule.title)}" + _params_text(c, "\n")}
+        {"i": i, "name": f"{role(c).icon} " + _rule_name(c, style.notation, "\n")}
         | {"acceptance": float(c.acceptance), "tv": float(c.tv), "verdict": verdicts[c.tv != 0]}
         for i, c in enumerate(checks)
     ]
@@ -97,59 +102,34 @@ def tradeoff_figure(
     # screen: its plot keeps the two rows :func:`height` gives up there.
     rows = 2 + sum(1 + bool(c.params) for c in checks) - 1 + 1 + 2 + 2 * style.projector
     height = vega.height(style, rows)
-    parts = [
-        say(
-            "variants.tradeoff_rule",
-            rule=style.fill(c.rule.title) + _params_text(c),
-            keeps=percent(c.acceptance),
-            tv=tv_text(c.tv),
-        )
-        for c in checks
-    ]
-    caption = style.fill(
-        say("variants.tradeoff_caption", rules="; ".join(parts), alpha=percent(alpha))
+    names = [_rule_name(c, style.notation) for c in checks]
+    summary = "; ".join(
+        say("variants.tradeoff_rule", rule=name, keeps=percent(c.acceptance), tv=tv_text(c.tv))
+        for c, name in zip(checks, names, strict=True)
     )
-    return vega.chart(style, title, datasets, _tradeoff_layers(style), height=height), caption
+    caption = style.fill(say("variants.tradeoff_caption", rules=summary, alpha=percent(alpha)))
+    chart = vega.chart(style, title, datasets, _tradeoff_layers(style, verdicts), height=height)
+    return chart, caption
 
 
-def _verdicts(style: ChartStyle) -> list[str]:
-    """The colour legend of the speed-against-exactness chart: exact on this pair, or not."""
-    return [
-        style.fill(say("variants.exact_legend", icon=palette.ACCEPTED.icon)),
-        style.fill(say("variants.inexact_legend", icon=palette.REJECTED.icon)),
-    ]
-
-
-def _tradeoff_layers(style: ChartStyle) -> list[dict]:
-    """The layers of :func:`tradeoff_figure`: nothing in them depends on the state."""
-    x = {
-        "field": "acceptance",
-        "type": "quantitative",
-        "title": say("variants.x_title"),
-        "scale": {"domain": [-0.03, 1.03], "nice": False},
-        "axis": {"format": ".0%", "values": [0, 0.2, 0.4, 0.6, 0.8, 1]},
-    }
-    y = {
-        "field": "tv",
-        "type": "quantitative",
-        "title": style.fill(say("variants.y_title")),
-        "scale": {"zero": False, "nice": False},
-        "axis": {"format": ".2~f", "tickCount": 5},
-    }
-    points = {"data": vega.data("rules")} | _rule_points(style, x, y)
+def _tradeoff_layers(style: ChartStyle, verdicts: list[str]) -> list[dict]:
+    """The layers of :func:`tradeoff_figure`: nothing in them depends on the state. One point per
+    rule: its shape names the rule (legend entries carry ✓ or ✗ too), its colour says whether it
+    is exact (``verdicts``: a legend under the chart, two side by side would not fit a phone)."""
+    x = {"field": "acceptance", "type": "quantitative", "title": say("variants.x_title")}
+    x["scale"] = {"domain": [-0.03, 1.03], "nice": False}
+    x["axis"] = {"format": ".0%", "values": [0, 0.2, 0.4, 0.6, 0.8, 1]}
+    y = {"field": "tv", "type": "quantitative", "title": style.fill(say("variants.y_title"))}
+    y["scale"] = {"zero": False, "nice": False}
+    y["axis"] = {"format": ".2~f", "tickCount": 5}
     dash = {"stroke": palette.NEUTRAL.color, "strokeDash": _ALPHA_DASH}
     marker = {
         "data": vega.data("alpha"),
         "mark": {"type": "rule", "strokeWidth": style.line_width, **dash},
         "encoding": {"x": x},
     }
-    return [vega.unseen("frame", y=y), marker, points, *vega.key_row("alpha", 0, style, dash)]
-
-
-def _rule_points(style: ChartStyle, x: dict, y: dict) -> dict:
-    """One point per rule: its shape names the rule (legend entries carry ✓ or ✗ too), its colour
-    says whether it is exact (a legend under the chart: two side by side would not fit a phone)."""
-    return {
+    points = {
+        "data": vega.data("rules"),
         "mark": {"type": "point", "filled": True, "opacity": 1, "stroke": palette.INK}
         | {"strokeWidth": 1.5, "size": 400 if style.projector else 200},
         "encoding": {
@@ -170,7 +150,7 @@ def _rule_points(style: ChartStyle, x: dict, y: dict) -> dict:
                 "field": "verdict",
                 "type": "nominal",
                 "title": say("variants.exact_field"),
-                "scale": vega.legend_scale(_verdicts(style), [palette.ACCEPTED, palette.REJECTED]),
+                "scale": vega.legend_scale(verdicts, [palette.ACCEPTED, palette.REJECTED]),
                 "legend": {"orient": "bottom", "symbolStrokeColor": palette.INK}
                 | {"labelFont": vega.FONT, "title": None},
             },
@@ -181,6 +161,7 @@ def _rule_points(style: ChartStyle, x: dict, y: dict) -> dict:
             ),
         },
     }
+    return [vega.unseen("frame", y=y), marker, points, *vega.key_row("alpha", 0, style, dash)]
 
 
 def variant_figure(
@@ -191,10 +172,10 @@ def variant_figure(
     p, law = step.p, check.law
     runs, n = check.counts / check.n, f"{check.n:,}"
     colour = role(check)
-    top = float(max(p.max(), law.max(), runs.max()))
+    room = float(max(p.max(), law.max(), runs.max())) * 1.22  # for the numbers over the bars
     pairs = np.column_stack([p, law]).ravel()
     # Each bar's share over it, read in pairs, left out where neighbouring pairs would collide.
-    shares = fit_row([[percent(v) for v in pairs]], pairs, top * 1.22, style)
+    shares = fit_row([[percent(v) for v in pairs]], pairs, room, style)
     names = (
         style.fill(say("variants.target_kind", icon=palette.TARGET.icon)),
         say("variants.rule_kind", icon=colour.icon),
@@ -203,24 +184,24 @@ def variant_figure(
         {"i": i, "word": w, "s": s, "share": float(v), "label": shares[2 * i + s]}
         | {"series": names[s], "color": r.color, "patterned": bool(r.pattern)}
         # The runs' strokes go over the rule's bars only (the target's rows carry a copy).
-        | {"runs": float(runs[i]), "top": top * 1.22}  # room over the bars for their numbers
+        | {"runs": float(runs[i]), "top": room}
         for i, w in enumerate(labels)
         for s, (v, r) in enumerate(((p[i], palette.TARGET), (law[i], colour)))
     ]
+    tv, run_tv, band = tv_text(check.tv), tv_text(check.run_tv), tv_text(check.band_upper)
     datasets = {
         "runs": [{"label": say("variants.runs_key", n=n, seed=check.seed), "line": True}],
         # The rule and its distance to the target, over the plot (the title cannot change).
         "rule": [{"label": style.fill(check.rule.title)}],
-        "tv": [{"label": style.fill(say("variants.tv_label", tv=tv_text(check.tv)))}],
+        "tv": [{"label": style.fill(say("variants.tv_label", tv=tv))}],
         "bars": bars,
-        "yticks": vega.share_ticks(top * 1.22),
+        "yticks": vega.share_ticks(room),
     }
     title = style.fill(say("variants.close_title"))
     parts = [
         say("variants.close_word", word=w, target=percent(t), rule=percent(a), runs=percent(r))
         for w, t, a, r in zip(labels, p, law, runs, strict=True)
     ]
-    tv, run_tv, band = tv_text(check.tv), tv_text(check.run_tv), tv_text(check.band_upper)
     rule, words = check.rule.title, "; ".join(parts)
     caption = style.fill(
         say("variants.close_caption", rule=rule, words=words, n=n, tv=tv, run_tv=run_tv, band=band)
@@ -234,14 +215,10 @@ def _variant_layers(style: ChartStyle) -> list[dict]:
     """The layers of :func:`variant_figure`: nothing in them depends on the state."""
     x, y = vega.word_x(style), vega.room_y("share")
     beside = vega.pair_offset([0, 1], field="s")
+    tip = vega.tooltip("word", ("runs", say("variants.its_runs"), fine_percent))
+    shown = vega.shown_if("datum.s == 1")  # over the rule's bars only
     runs = vega.strokes(
-        x,
-        vega.room_y("runs"),
-        style,
-        _RUNS_DASH,
-        vega.pair_span(1),
-        opacity=vega.shown_if("datum.s == 1"),
-        tooltip=vega.tooltip("word", ("runs", say("variants.its_runs"), fine_percent)),
+        x, vega.room_y("runs"), style, _RUNS_DASH, vega.pair_span(1), opacity=shown, tooltip=tip
     )
     over = {"baseline": "bottom", "dy": -(style.line_width + 3)}
     numbers = vega.text("label", over, x=x, xOffset=beside, y=y)

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from specviz import palette
 from specviz.figures import vega
 from specviz.figures.convergence import zoo_chart_caption, zoo_spec
-from specviz.figures.montecarlo import pair_layers, pair_rows
+from specviz.figures.montecarlo import pair_data, pair_layers
 from specviz.figures.numbers import percent, tv_text
 from specviz.figures.style import DEFAULT_STYLE, ChartStyle
 from specviz.one_token import OneTokenStep
@@ -36,19 +36,13 @@ def zoo_law_figure(
         style.fill(say("zoo.target_kind", icon=palette.TARGET.icon)),
         say("zoo.mistake_kind", icon=palette.REJECTED.icon),
     )
-    rows = pair_rows(labels, kinds, step.p, comparison.law, style, headroom=ZOO_HEADROOM)
+    datasets = pair_data(labels, kinds, step.p, comparison.law, style, headroom=ZOO_HEADROOM)
+    datasets["heading"] = [{"text": say("zoo.heading", rule=title, tv=tv_text(comparison.tv))}]
     mark = {"align": "left", "baseline": "top", "fontSize": style.font_size, "fontWeight": 600}
-    heading = {"data": vega.data("heading")} | vega.text(
-        "text", mark, x={"value": 4}, y={"value": 4}
-    )
+    corner = {"value": 4}
+    heading = {"data": vega.data("heading")} | vega.text("text", mark, x=corner, y=corner)
     layers = [*pair_layers(kinds, (palette.TARGET, palette.REJECTED), style), heading]
-    datasets = {
-        "bars": rows,
-        "yticks": vega.share_ticks(rows[0]["room"] if rows else 1.0),
-        "heading": [{"text": say("zoo.heading", rule=title, tv=tv_text(comparison.tv))}],
-    }
-    name = vega.title(say("zoo.law_title"), style)
-    return vega.chart(style, name, datasets, layers)
+    return vega.chart(style, vega.title(say("zoo.law_title"), style), datasets, layers)
 
 
 def zoo_law_caption(
@@ -59,29 +53,20 @@ def zoo_law_caption(
     notation: Notation,
 ) -> str:
     """Both laws, word by word, and their distance."""
-    parts = [
+    words = "; ".join(
         say("zoo.caption_word", word=w, rule=percent(a), target=percent(b))
         for w, a, b in zip(labels, comparison.law, step.p, strict=True)
-    ]
-    words, tv = "; ".join(parts), tv_text(comparison.tv)
-    return notation.fill(say("zoo.law_caption", rule=title, words=words, tv=tv))
+    )
+    return notation.fill(say("zoo.law_caption", rule=title, words=words, tv=tv_text(comparison.tv)))
 
 
 def zoo_figures(
-    labels: Sequence[str],
-    step: OneTokenStep,
-    style: ChartStyle,
-    comparison: ZooComparison,
+    labels: Sequence[str], step: OneTokenStep, style: ChartStyle, comparison: ZooComparison
 ) -> dict[str, tuple[dict, str]]:
     """Both charts of the Bug zoo page with their alt text: ``{"law", "tv"}``."""
-    title = style.fill(comparison.rule.title)
+    title, notation = style.fill(comparison.rule.title), style.notation
+    law = zoo_law_figure(labels, step, comparison, title, style)
     return {
-        "law": (
-            zoo_law_figure(labels, step, comparison, title, style),
-            zoo_law_caption(labels, step, comparison, title, style.notation),
-        ),
-        "tv": (
-            zoo_spec(comparison, title, style),
-            zoo_chart_caption(comparison, title, style.notation),
-        ),
+        "law": (law, zoo_law_caption(labels, step, comparison, title, notation)),
+        "tv": (zoo_spec(comparison, title, style), zoo_chart_caption(comparison, title, notation)),
     }
