@@ -4,14 +4,13 @@ simulated up to :data:`~specviz.limits.PER_DRAW_MAX`, the counts drawn from thei
 from __future__ import annotations
 
 from dataclasses import dataclass
-from itertools import pairwise
 
 import numpy as np
 from numpy.typing import ArrayLike
 
 from specviz._checks import SEED_LIMIT, choice, generator, prob_pair, prob_vector, seed_value, whole
 from specviz._laws import count_draws
-from specviz.limits import BAND_LEVEL, CHECKPOINTS, MAX_COUNT_DRAWS, PATHS, PER_DRAW_MAX
+from specviz.limits import CHECKPOINTS, MAX_COUNT_DRAWS, PATHS, PER_DRAW_MAX
 from specviz.one_token import step
 from specviz.sampling import SpeculativeCounts, speculative_sample
 from specviz.stats import (
@@ -62,51 +61,39 @@ def monte_carlo(
     size = whole(n, "n", minimum=1, maximum=MAX_COUNT_DRAWS)
     start = seed_value(seed)
     chosen = choice(method, "method", (None, PER_DRAW, COUNT_LEVEL))
-    chosen = chosen or (PER_DRAW if size <= PER_DRAW_MAX else COUNT_LEVEL)
-    cps = log_checkpoints(size, num)
-    run = _per_draw if chosen == PER_DRAW else _count_level
-    counts, path = run(p_arr, q_arr, cps, start)
-    return MonteCarloRun(
-        n=size,
-        seed=start,
-        method=chosen,
-        counts=counts,
-        path=path,
-        gof=chi_square_gof(counts.output_counts, p_arr),
-        min_expected=float(size * p_arr[p_arr > 0].min()),
-    )
+    return _run(p_arr, q_arr, log_checkpoints(size, num), start, chosen)
 
 
-def _per_draw(
-    p: np.ndarray, q: np.ndarray, cps: np.ndarray, seed: int
-) -> tuple[SpeculativeCounts, TVPath]:
-    vocab = p.size
-    draws = speculative_sample(p, q, int(cps[-1]), seed)
-    bounds = pairwise(np.concatenate(([0], cps)))
-    stretches = [np.bincount(draws.output[a:b], minlength=vocab) for a, b in bounds]
-    drafted = np.bincount(draws.draft, minlength=vocab).astype(np.int64)
-    accepted = np.bincount(draws.output[draws.accepted], minlength=vocab).astype(np.int64)
-    return _tally(p, cps, stretches, drafted, accepted)
-
-
-def _count_level(
-    p: np.ndarray, q: np.ndarray, cps: np.ndarray, seed: int
-) -> tuple[SpeculativeCounts, TVPath]:
-    """Runs between two checkpoints are i.i.d.: each stretch's counts drawn from their law
-    (:func:`~specviz._laws.count_draws`) make one stream of runs, in O(V * num)."""
-    steps, one = np.diff(np.concatenate(([0], cps))), step(p, q)
-    drafts, accepted, from_bucket = count_draws(
-        generator(seed), one.q, one.accept, one.bucket_weights, steps
-    )
-    return _tally(p, cps, accepted + from_bucket, drafts.sum(axis=0), accepted.sum(axis=0))
-
-
-def _tally(
-    p: np.ndarray, cps: np.ndarray, emitted: ArrayLike, drafted: np.ndarray, accepted: np.ndarray
-) -> tuple[SpeculativeCounts, TVPath]:
+def _run(
+    p: np.ndarray, q: np.ndarray, cps: np.ndarray, seed: int, method: str | None
+) -> MonteCarloRun:
+    """:func:`monte_carlo` on checked values (``n``: the last checkpoint; ``method`` None: auto)."""
+    size = int(cps[-1])
+    method = method or (PER_DRAW if size <= PER_DRAW_MAX else COUNT_LEVEL)
+    if method == PER_DRAW:
+        draws = speculative_sample(p, q, size, seed)
+        emitted = [np.bincount(part, minlength=p.size) for part in np.split(draws.output, cps[:-1])]
+        drafted = np.bincount(draws.draft, minlength=p.size).astype(np.int64)
+        accepted = np.bincount(draws.output[draws.accepted], minlength=p.size).astype(np.int64)
+    else:
+        # Runs between two checkpoints are i.i.d.: each stretch's counts drawn from their law
+        # (count_draws) make one stream of runs, in O(V * num).
+        one, steps = step(p, q), np.diff(cps, prepend=0)
+        drafts, kept, refilled = count_draws(
+            generator(seed), one.q, one.accept, one.bucket_weights, steps
+        )
+        emitted, drafted, accepted = kept + refilled, drafts.sum(axis=0), kept.sum(axis=0)
     path = TVPath.of_counts(cps, np.cumsum(emitted, axis=0, dtype=np.int64), p)
     output = path.counts[-1].copy()
-    return SpeculativeCounts(drafted, accepted, output - accepted, output), path
+    return MonteCarloRun(
+        n=size,
+        seed=seed,
+        method=method,
+        counts=SpeculativeCounts(drafted, accepted, output - accepted, output),
+        path=path,
+        gof=chi_square_gof(output, p),
+        min_expected=float(size * p[p > 0].min()),
+    )
 
 
 def monte_carlo_paths(
@@ -115,7 +102,7 @@ def monte_carlo_paths(
     """:func:`monte_carlo` from ``seed``, ``seed + 1``, ..., ``seed + paths - 1``; only the first
     run's counts are shown, so the others are drawn at the count level (the same law)."""
     p_arr, q_arr = prob_pair(p, q)
-    size = whole(n, "n", minimum=1, maximum=MAX_COUNT_DRAWS)
+    cps = log_checkpoints(whole(n, "n", minimum=1, maximum=MAX_COUNT_DRAWS))
     count = whole(paths, "paths", minimum=1, maximum=100)
     start = seed_value(seed)
     if start + count - 1 > SEED_LIMIT:
@@ -123,21 +110,18 @@ def monte_carlo_paths(
             f"seed {start:,} + paths - 1 runs past the largest seed, 2**64 - 1; "
             "use a smaller seed or fewer paths"
         )
-    first = monte_carlo(p_arr, q_arr, size, start)
-    others = (
-        monte_carlo(p_arr, q_arr, size, start + k, method=COUNT_LEVEL) for k in range(1, count)
-    )
-    return (first, *others)
+    others = (_run(p_arr, q_arr, cps, start + k, COUNT_LEVEL) for k in range(1, count))
+    return (_run(p_arr, q_arr, cps, start, None), *others)
 
 
 def noise_band(p: ArrayLike, n_max: int, num: int = CHECKPOINTS) -> TVBand:
     """:func:`~specviz.stats.expected_tv_band` of ``p`` at ``num`` checkpoints up to ``n_max``
     (at most :func:`~specviz.stats.band_sizes`); ValueError on bad input."""
     law = prob_vector(p, "p")
-    points = whole(num, "num", minimum=2)
-    if points > band_sizes(law):
+    points, most = whole(num, "num", minimum=2), band_sizes(law)
+    if points > most:
         raise ValueError(
             f"num = {points:,} checkpoints, but a noise band of this p takes at most "
-            f"{band_sizes(law):,} sample sizes (see stats.band_sizes)"
+            f"{most:,} sample sizes (see stats.band_sizes)"
         )
-    return expected_tv_band(law, log_checkpoints(n_max, points), BAND_LEVEL)
+    return expected_tv_band(law, log_checkpoints(n_max, points))

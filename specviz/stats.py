@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cached_property, lru_cache
+from functools import cached_property, lru_cache, partial
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -22,7 +22,7 @@ from specviz._checks import (
     whole,
     whole_array,
 )
-from specviz._laws import tv_rows, words_of
+from specviz._laws import multinomial, tv_rows, words_of
 from specviz.limits import (
     BAND_LEVEL,
     CHECKPOINTS,
@@ -32,7 +32,7 @@ from specviz.limits import (
     MAX_COUNT_DRAWS,
     ROUNDING,
 )
-from specviz.sampling import SeedLike, multinomial_on_support
+from specviz.sampling import SeedLike
 
 
 class GofResult(NamedTuple):
@@ -84,8 +84,7 @@ class TVPath:
     @classmethod
     def of_counts(cls, checkpoints: np.ndarray, counts: np.ndarray, law: np.ndarray) -> TVPath:
         """The path of cumulative ``counts`` (checked by the caller) against ``law``."""
-        empirical = counts / checkpoints[:, None].astype(np.float64)
-        return cls(checkpoints, counts, tv_rows(empirical, law))
+        return cls(checkpoints, counts, tv_rows(counts / checkpoints[:, None], law))
 
 
 def log_checkpoints(n_max: int, num: int = CHECKPOINTS) -> np.ndarray:
@@ -112,10 +111,10 @@ def tv_path(
         raise ValueError(
             f"checkpoints must be a non-empty 1-D list of sample sizes; got {short(checkpoints)}"
         )
-    if (np.diff(cps) <= 0).any():
+    steps = np.diff(cps, prepend=0)  # the first is cps[0] >= 1
+    if (steps <= 0).any():
         raise ValueError("checkpoints must be strictly increasing")
-    steps = np.diff(np.concatenate(([0], cps)))
-    counts = np.cumsum(multinomial_on_support(generator(seed), steps, sampled), axis=0)
+    counts = np.cumsum(multinomial(generator(seed), steps, sampled), axis=0)
     return TVPath.of_counts(cps, counts, law)
 
 
@@ -146,8 +145,7 @@ def expected_tv_band(p: ArrayLike, n: ArrayLike, level: float = BAND_LEVEL) -> T
         )
     share = _level(level)
     edges = _band_model(law.tobytes(), share).evaluate(sizes.reshape(-1))
-    mean, lower, upper = (values.reshape(sizes.shape) for values in edges)
-    return TVBand(sizes, mean, lower, upper, share)
+    return TVBand(sizes, *(values.reshape(sizes.shape) for values in edges), share)
 
 
 def band_sizes(p: ArrayLike) -> int:
@@ -175,37 +173,30 @@ def detectable_from(p: ArrayLike, tv: float, level: float = BAND_LEVEL) -> int |
     # before ``start``; the sizes between are looked at one by one, or bisected where too many.
     small = np.arange(1, _STREAM_MAX + 1, dtype=np.int64)
     last_above = int(small[model.evaluate(small)[2] >= bias].max(initial=0))
-    start = _first_below(model.upper_core, bias, _STREAM_MAX + 1)
-    stop = _first_below(model.upper_roof, bias, start)
+    start = _first_below(_below(model.upper_core, bias), _STREAM_MAX)
+    stop = _first_below(_below(model.upper_roof, bias), start - 1)
     early = last_above + 1 if start == _STREAM_MAX + 1 else start
-    if stop == start:
-        return early
     if stop - start <= _WINDOW_WORK // 2**model.words:
         window = np.arange(start, stop, dtype=np.int64)
         above = window[model.evaluate(window)[2] >= bias]
         return int(above[-1]) + 1 if above.size else early
     below = _below(lambda sizes: model.evaluate(sizes)[2], bias, np.int64)
-    return early if below(start - 1) else _bisect(below, start - 1, stop)
+    return early if below(start - 1) else _first_below(below, start - 1, stop)
 
 
-def _first_below(edge: Callable[[np.ndarray], np.ndarray], bias: float, start: int) -> int:
-    """Smallest ``N >= start`` with ``edge(N) < bias`` for a non-increasing ``edge`` of float
-    sizes (beyond int64 too): doubling, then bisection."""
-    below = _below(edge, bias, np.float64)
-    if below(start):
-        return start
-    low, high = start, 2 * start
-    while not below(high):
-        low, high = high, 2 * high
-    return _bisect(below, low, high)
-
-
-def _below(edge: Callable[[np.ndarray], np.ndarray], bias: float, dtype: type) -> Callable:
+def _below(edge: Callable, bias: float, dtype: type = np.float64) -> Callable[[int], bool]:
+    """Whether ``edge`` at one size is below ``bias`` (float sizes by default: beyond int64)."""
     return lambda size: bool(edge(np.array([size], dtype=dtype))[0] < bias)
 
 
-def _bisect(below: Callable[[int], bool], low: int, high: int) -> int:
-    """The ``N`` in ``(low, high]`` where ``below`` turns from false (at ``low``) to true."""
+def _first_below(below: Callable[[int], bool], low: int, high: int | None = None) -> int:
+    """The ``N`` in ``(low, high]`` where ``below`` turns from false (at ``low``) to true, by
+    bisection; without ``high``, the first ``N > low`` where a non-increasing edge is below,
+    doubling first."""
+    if high is None:
+        high = low + 1
+        while not below(high):
+            low, high = high, 2 * high
     while high - low > 1:
         middle = (low + high) // 2
         low, high = (low, middle) if below(middle) else (middle, high)
@@ -269,35 +260,12 @@ class _BandModel:
 
     def evaluate(self, sizes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """``(mean, lower, upper)`` at the int64 sample sizes ``sizes`` (1-D)."""
-        mean = self._mean(sizes) if self.words > 1 else np.zeros(sizes.size)
-        return (mean, *self._edges(sizes, mean))
-
-    def upper_core(self, sizes: np.ndarray) -> np.ndarray:
-        """The upper edge above ``N = 64`` before snapping, non-increasing (``sizes``: floats)."""
-        return self._large_band(sizes, self._mean(sizes))[1]
-
-    def upper_roof(self, sizes: np.ndarray) -> np.ndarray:
-        """:meth:`upper_core` plus one lattice step ``1/N`` where the edges are snapped."""
-        coarse = self.lattice_is_coarse(sizes)
-        return self.upper_core(sizes) + np.where(coarse, 1.0 / sizes, 0.0)
-
-    def lattice_is_coarse(self, sizes: np.ndarray) -> np.ndarray:
-        """Where the edges go on the lattice: few words, below a size set by the law alone."""
-        if not self.few:
-            return np.zeros(sizes.size, dtype=bool)
-        c_hi = self._limit_law[1]
-        cut = min((_LATTICE_STEPS / max(c_hi, 1e-300)) ** 2, _SNAP_WORK / 2**self.words)
-        return sizes < cut
-
-    def _edges(self, sizes: np.ndarray, mean: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """``(lower, upper)`` at ``sizes``, given the exact mean where ``N > 64``."""
         if self.words == 1:
-            return np.zeros(sizes.size), np.zeros(sizes.size)
-        lower, upper = np.empty(sizes.size), np.empty(sizes.size)
+            return np.zeros(sizes.size), np.zeros(sizes.size), np.zeros(sizes.size)
+        mean, lower, upper = self._mean(sizes), np.empty(sizes.size), np.empty(sizes.size)
         small = sizes <= _STREAM_MAX
         if small.any():
-            stream_lo, stream_hi = self._stream
-            lower[small], upper[small] = stream_lo[sizes[small] - 1], stream_hi[sizes[small] - 1]
+            lower[small], upper[small] = (edge[sizes[small] - 1] for edge in self._stream)
         large = ~small
         if large.any():
             lower[large], upper[large] = self._large_band(sizes[large], mean[large])
@@ -310,20 +278,33 @@ class _BandModel:
         # stays as it is, and a TV below rounding is 0.
         lower = np.where(np.abs(lower - floor) <= ROUNDING, lower, np.maximum(lower, floor))
         lower = np.minimum(np.where(lower <= ROUNDING, 0.0, lower), self.max_tv)
-        return lower, np.clip(upper, lower, self.max_tv)
+        return mean, lower, np.clip(upper, lower, self.max_tv)
+
+    def upper_core(self, sizes: np.ndarray) -> np.ndarray:
+        """The upper edge above ``N = 64`` before snapping, non-increasing (``sizes``: floats)."""
+        return self._large_band(sizes, self._mean(sizes))[1]
+
+    def upper_roof(self, sizes: np.ndarray) -> np.ndarray:
+        """:meth:`upper_core` plus one lattice step ``1/N`` where the edges are snapped."""
+        return self.upper_core(sizes) + np.where(self.lattice_is_coarse(sizes), 1.0 / sizes, 0.0)
+
+    def lattice_is_coarse(self, sizes: np.ndarray) -> np.ndarray:
+        """Where the edges go on the lattice: few words, below a size set by the law alone."""
+        if not self.few:
+            return np.zeros(sizes.size, dtype=bool)
+        c_hi = self._limit_law[1]
+        return sizes < min((_LATTICE_STEPS / max(c_hi, 1e-300)) ** 2, _SNAP_WORK / 2**self.words)
 
     def _mean(self, sizes: np.ndarray) -> np.ndarray:
-        def mean(chunk: np.ndarray) -> np.ndarray:
-            return 0.5 * (_binomial_abs_dev(self.values, chunk) * self.weights).sum(axis=1)
-
-        return _by_chunks(mean, self.values.size, sizes)
+        return _by_chunks(partial(_mean_tv, self.values, self.weights), self.values.size, sizes)
 
     def _large_band(self, sizes: np.ndarray, mean: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         if self.few:
             return self._limit_band(sizes, mean)
         from scipy.special import gammaincinv
 
-        var = _poisson_tv_variance(self.values, self.weights, sizes) + self._gamma_unit / sizes
+        poisson = partial(_poisson_tv_variance, self.values, self.weights)
+        var = _by_chunks(poisson, self.values.size, sizes) + self._gamma_unit / sizes
         var = np.maximum(var, 1e-300)
         shape, scale = mean**2 / var, var / mean
         return gammaincinv(shape, self.alpha) * scale, gammaincinv(shape, 1 - self.alpha) * scale
@@ -338,8 +319,7 @@ class _BandModel:
             return lower, upper
         grid, a_lo, a_hi = self._anchors
         inside = sizes < grid[-1]
-        x, xs = np.log(sizes[inside].astype(np.float64)), np.log(grid.astype(np.float64))
-        upper[inside] = np.interp(x, xs, a_hi)
+        upper[inside] = np.interp(np.log(sizes[inside]), np.log(grid), a_hi)
         # The lower edge of a lumpy law jumps between neighbouring sizes: take the smaller of the
         # two anchors' ratios to the mean, which moves smoothly.
         ratio = a_lo / self._mean(grid)
@@ -479,8 +459,9 @@ def _by_chunks(fn: Callable, words: int, *arrays: np.ndarray) -> Any:
     return np.concatenate(parts)
 
 
-def _binomial_abs_dev(p: np.ndarray, sizes: np.ndarray) -> np.ndarray:
-    """``E|X/N - p|`` for ``X ~ Binomial(N, p)``, shape ``(len(sizes), len(p))``. de Moivre:
+def _mean_tv(p: np.ndarray, weights: np.ndarray, sizes: np.ndarray) -> np.ndarray:
+    """``E TV`` at ``sizes`` of the law holding each probability ``p`` ``weights`` times: half
+    the weighted sum of ``E|X/N - p|`` for ``X ~ Binomial(N, p)``. de Moivre:
     ``E|X - Np| = 2 N p q b(⌊Np⌋; N - 1, p)``: ``2 p q^N`` for ``Np < 1``; the local expansion
     of ``b`` at the mode (normal density and its ``1/(Npq)`` Edgeworth terms, error < 1e-7) for
     ``(N - 1) p q >= 1000``, where scipy's pmf loses precision and time; the pmf in between."""
@@ -491,8 +472,7 @@ def _binomial_abs_dev(p: np.ndarray, sizes: np.ndarray) -> np.ndarray:
     exact = ~tail & (s2 < _NORMAL_MOMENTS)
     normal = ~(tail | exact)
     out = np.empty(n.shape)
-    pt = p[tail]
-    out[tail] = 2.0 * pt * np.exp(n[tail] * np.log1p(-pt))
+    out[tail] = 2.0 * p[tail] * np.exp(n[tail] * np.log1p(-p[tail]))
     pn, nn, sn = p[normal], n[normal], s2[normal]
     qn = 1.0 - pn
     d = np.floor(nn * pn) - (nn - 1.0) * pn
@@ -505,7 +485,7 @@ def _binomial_abs_dev(p: np.ndarray, sizes: np.ndarray) -> np.ndarray:
         k, m = np.floor(nm * pm), nm - 1.0
         log_pmf = -np.log1p(m) - betaln(m - k + 1.0, k + 1.0) + xlogy(k, pm) + xlog1py(m - k, -pm)
         out[exact] = 2.0 * pm * (1.0 - pm) * np.exp(log_pmf)
-    return out
+    return 0.5 * (out * weights).sum(axis=1)
 
 
 def _poisson_tv_variance(values: np.ndarray, weights: np.ndarray, sizes: np.ndarray) -> np.ndarray:
@@ -513,16 +493,12 @@ def _poisson_tv_variance(values: np.ndarray, weights: np.ndarray, sizes: np.ndar
     For ``S = Σ f_x(ξ_x)`` the conditioning gives ``Var S - Cov(S, Σξ)² / N``, with per-word
     moments ``a = E|ξ - λ|``, ``Var|ξ - λ| = λ - a²`` and ``c = E[(ξ - λ)|ξ - λ|]``; the law is
     given by its distinct probabilities ``values`` held by ``weights`` words each."""
-
-    def variance(chunk: np.ndarray) -> np.ndarray:
-        n = chunk.astype(np.float64)
-        lam = n[:, None] * values
-        a, c = _poisson_moments(lam)
-        spread = ((lam - a * a) * weights).sum(axis=1)
-        drift = (c * weights).sum(axis=1)
-        return np.maximum(spread - drift**2 / n, 0.0) / (4.0 * n * n)
-
-    return _by_chunks(variance, values.size, sizes)
+    n = sizes.astype(np.float64)
+    lam = n[:, None] * values
+    a, c = _poisson_moments(lam)
+    spread = ((lam - a * a) * weights).sum(axis=1)
+    drift = (c * weights).sum(axis=1)
+    return np.maximum(spread - drift**2 / n, 0.0) / (4.0 * n * n)
 
 
 def _poisson_moments(lam: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -565,9 +541,7 @@ def _limit_tv_variance(p: np.ndarray) -> float:
     exact_pairs = float((np.outer(sh, sh) * shape_fn).sum())
     # For the remaining pairs f(ρ) ≈ ρ²/2, and σx σy ρ²/2 = wx wy / 2 with w = p^1.5/√(1-p).
     w = p**1.5 / np.sqrt(1.0 - p)
-    wh = w[heavy]
-    all_pairs = float(w.sum()) ** 2 - float((w**2).sum())
-    heavy_pairs = float(wh.sum()) ** 2 - float((wh**2).sum())
+    all_pairs, heavy_pairs = (float(v.sum()) ** 2 - float((v**2).sum()) for v in (w, w[heavy]))
     approx_pairs = 0.5 * max(0.0, all_pairs - heavy_pairs)
     return 0.25 * (diagonal + (2.0 / math.pi) * (exact_pairs + approx_pairs))
 

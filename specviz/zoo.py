@@ -12,7 +12,7 @@ from numpy.typing import ArrayLike
 
 from specviz._checks import prob_pair, seed_value, sequence, whole
 from specviz._laws import tv_rows
-from specviz.limits import BAND_LEVEL, CHECKPOINTS, MAX_COUNT_DRAWS, MAX_RULE_DRAWS, ZOO_N_MAX
+from specviz.limits import CHECKPOINTS, MAX_RULE_DRAWS, ZOO_N_MAX
 from specviz.one_token import step, total_variation
 from specviz.rules import Rule, get_rule
 from specviz.runs import monte_carlo, noise_band
@@ -46,8 +46,7 @@ class ZooComparison:
     @property
     def correct_inside_band(self) -> bool:
         """Whether the correct rule's TV at the last checkpoint lies inside the band there."""
-        end = float(self.correct.tv[-1])
-        return float(self.band.lower[-1]) <= end <= float(self.band.upper[-1])
+        return bool(self.band.lower[-1] <= self.correct.tv[-1] <= self.band.upper[-1])
 
 
 def zoo_comparison(
@@ -63,18 +62,17 @@ def zoo_comparison(
     rule = get_rule(key)
     p_arr, q_arr = prob_pair(p, q)
     start = seed_value(seed)
-    top = whole(n_max, "n_max", minimum=1, maximum=MAX_COUNT_DRAWS)
     law = rule.law(p_arr, q_arr)
-    band = noise_band(p_arr, top, num)  # first: it refuses more checkpoints than it computes
+    band = noise_band(p_arr, n_max, num)  # first: it checks n_max and refuses too many checkpoints
     tv = total_variation(law, p_arr)
     return ZooComparison(
         rule=rule,
         law=law,
         tv=tv,
-        correct=monte_carlo(p_arr, q_arr, top, start, num).path,
+        correct=monte_carlo(p_arr, q_arr, n_max, start, num).path,
         wrong=tv_path(law, p_arr, band.n, start),
         band=band,
-        detectable_from=detectable_from(p_arr, tv, BAND_LEVEL),
+        detectable_from=detectable_from(p_arr, tv),
         tv_correct=total_variation(step(p_arr, q_arr).output, p_arr),
     )
 
@@ -139,6 +137,6 @@ def rule_check(
         counts=counts.astype(np.int64),
         gof=chi_square_gof(counts, p_arr),
         run_tv=float(tv_rows(counts / size, p_arr)),
-        band_upper=float(expected_tv_band(p_arr, size, BAND_LEVEL).upper),
-        detectable_from=detectable_from(p_arr, tv, BAND_LEVEL),
+        band_upper=float(expected_tv_band(p_arr, size).upper),
+        detectable_from=detectable_from(p_arr, tv),
     )
