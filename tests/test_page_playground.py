@@ -20,6 +20,7 @@ import pytest
 from helpers import assert_alive, component_data, open_page, query, walk
 from streamlit.testing.v1 import AppTest
 
+from specviz.figures.live import MOVE_MESSAGES
 from specviz.figures.numbers import decimal, percent
 from specviz.links import LABEL_RULE
 from specviz.one_token import normalize, step
@@ -664,6 +665,7 @@ def test_the_live_view_gets_the_state_and_nothing_computed() -> None:
         "gesture": 0,
         "key": "",
         "quality": None,
+        "say": MOVE_MESSAGES,  # the words of what a move did, from the catalogs
     }
     # α = .2 + .2 + .1, by hand.
     assert metrics(at)["Acceptance α"] == "50%"
