@@ -129,8 +129,7 @@ def _alpha_poll(key: str) -> Poll:
 
 
 def poll(key: str) -> Poll:
-    """The question of ``key`` (one of :data:`BANK`, or :func:`alpha_key`'s); ValueError if
-    there is none."""
+    """The question of ``key`` (in :data:`BANK`, or :func:`alpha_key`'s); ValueError if none."""
     key = text(key, "question", max_chars=200)
     return BANK[key] if key in BANK else _alpha_poll(key)
 

@@ -112,6 +112,7 @@ def purge(eng: Engine) -> None:
 def start_room(eng: Engine, key: str) -> str:
     """A new room run by ``key``, asking the first question; its code."""
     purge(eng)
+    row = {"h": classroom.key_hash(key), "q": next(iter(classroom.BANK))}
     for _ in range(5):  # a taken code (one in millions) is drawn again
         code = classroom.new_code()
         with eng.begin() as db:
@@ -120,12 +121,7 @@ def start_room(eng: Engine, key: str) -> str:
                     "INSERT INTO polls_rooms (code, key_hash, question, round, revealed, "
                     "created) VALUES (:c, :h, :q, 1, 0, :t) ON CONFLICT DO NOTHING"
                 ),
-                {
-                    "c": code,
-                    "h": classroom.key_hash(key),
-                    "q": next(iter(classroom.BANK)),
-                    "t": time.time(),
-                },
+                row | {"c": code, "t": time.time()},
             )
         if made.rowcount == 1:
             return code

@@ -15,6 +15,7 @@ from __future__ import annotations
 import gc
 import threading
 from collections.abc import Callable
+from contextlib import nullcontext
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -30,7 +31,7 @@ from specviz.limits import GC_THRESHOLDS, PAGE_KEPT_RESULTS
 from specviz.links import Param
 from specviz.one_token import OneTokenStep
 from specviz.scenario import Scenario
-from specviz.text import say
+from specviz.text import say, titles
 from specviz.ui import backchannel, presenter, state
 
 T = TypeVar("T")
@@ -53,91 +54,62 @@ class PageInfo:
     fold: tuple[str, str] = ("", "")
 
 
+#: Each page's script, Material icon and fold, in teaching order (None: not on the learners' path).
+_MENU = (
+    ("app.py", "home", ("home.live .quality", "home.live .dist svg")),
+    ("pages/1_Playground.py", "tune", ("pg.live .dist svg", "pg.live .flow svg")),
+    ("pages/2_One_draw.py", "casino", ("od.player", "od.player")),
+    ("pages/3_Monte_Carlo.py", "scatter_plot", ("w.n", "mc.chart.hist")),
+    ("pages/4_Bug_zoo.py", "bug_report", ("w.bug", "zoo.chart.law")),
+    ("pages/5_Many_words_per_call.py", "fast_forward", ("w.gamma", "dec.chart.gamma")),
+    ("pages/6_Why_its_exact.py", "verified", ("w.case", "why.chart.proof")),
+    ("pages/7_Rejection_sampling.py", "compare_arrows", ("w.runs", "rs.chart.proposals")),
+    ("pages/8_Variants_lab.py", "science", ("w.variant", "lab.chart.variant")),
+    ("pages/9_The_debate.py", "forum", ("w.c", "w.claim")),
+    ("pages/10_For_lecturers.py", "co_present", None),
+    ("pages/11_Ask_the_room.py", "how_to_vote", None),
+)
+#: Their labels and (but Home's) what they teach, in the same order.
+_LABELS = titles(
+    "page",
+    (
+        "home",
+        "playground",
+        "one_draw",
+        "monte_carlo",
+        "bug_zoo",
+        "many_words_per_call",
+        "why_its_exact",
+        "rejection_sampling",
+        "variants_lab",
+        "the_debate",
+        "for_lecturers",
+        "ask_the_room",
+    ),
+)
+_BLURBS = titles(
+    "page",
+    (
+        "playground_blurb",
+        "one_draw_blurb",
+        "monte_carlo_blurb",
+        "bug_zoo_blurb",
+        "many_words_per_call_blurb",
+        "why_its_exact_blurb",
+        "rejection_sampling_blurb",
+        "variants_lab_blurb",
+        "the_debate_blurb",
+        "for_lecturers_blurb",
+        "ask_the_room_blurb",
+    ),
+)
+
 #: The menu, in teaching order — the one definition (sidebar, landing page, tests).
-PAGES: tuple[PageInfo, ...] = (
-    PageInfo(
-        "app.py",
-        say("page.home"),
-        ":material/home:",
-        fold=("home.live .quality", "home.live .dist svg"),
-    ),
-    PageInfo(
-        "pages/1_Playground.py",
-        say("page.playground"),
-        ":material/tune:",
-        say("page.playground_blurb"),
-        fold=("pg.live .dist svg", "pg.live .flow svg"),
-    ),
-    PageInfo(
-        "pages/2_One_draw.py",
-        say("page.one_draw"),
-        ":material/casino:",
-        say("page.one_draw_blurb"),
-        fold=("od.player", "od.player"),
-    ),
-    PageInfo(
-        "pages/3_Monte_Carlo.py",
-        say("page.monte_carlo"),
-        ":material/scatter_plot:",
-        say("page.monte_carlo_blurb"),
-        fold=("w.n", "mc.chart.hist"),
-    ),
-    PageInfo(
-        "pages/4_Bug_zoo.py",
-        say("page.bug_zoo"),
-        ":material/bug_report:",
-        say("page.bug_zoo_blurb"),
-        fold=("w.bug", "zoo.chart.law"),
-    ),
-    PageInfo(
-        "pages/5_Many_words_per_call.py",
-        say("page.many_words_per_call"),
-        ":material/fast_forward:",
-        say("page.many_words_per_call_blurb"),
-        fold=("w.gamma", "dec.chart.gamma"),
-    ),
-    PageInfo(
-        "pages/6_Why_its_exact.py",
-        say("page.why_its_exact"),
-        ":material/verified:",
-        say("page.why_its_exact_blurb"),
-        fold=("w.case", "why.chart.proof"),
-    ),
-    PageInfo(
-        "pages/7_Rejection_sampling.py",
-        say("page.rejection_sampling"),
-        ":material/compare_arrows:",
-        say("page.rejection_sampling_blurb"),
-        fold=("w.runs", "rs.chart.proposals"),
-    ),
-    PageInfo(
-        "pages/8_Variants_lab.py",
-        say("page.variants_lab"),
-        ":material/science:",
-        say("page.variants_lab_blurb"),
-        fold=("w.variant", "lab.chart.variant"),
-    ),
-    PageInfo(
-        "pages/9_The_debate.py",
-        say("page.the_debate"),
-        ":material/forum:",
-        say("page.the_debate_blurb"),
-        fold=("w.c", "w.claim"),
-    ),
-    PageInfo(
-        "pages/10_For_lecturers.py",
-        say("page.for_lecturers"),
-        ":material/co_present:",
-        say("page.for_lecturers_blurb"),
-        for_learners=False,
-    ),
-    PageInfo(
-        "pages/11_Ask_the_room.py",
-        say("page.ask_the_room"),
-        ":material/how_to_vote:",
-        say("page.ask_the_room_blurb"),
-        for_learners=False,
-    ),
+PAGES: tuple[PageInfo, ...] = tuple(
+    PageInfo(script, label, f":material/{icon}:", blurb, fold is not None, fold or ("", ""))
+    for (script, icon, fold), label, blurb in zip(
+        _MENU, _LABELS.values(), ("", *_BLURBS.values()), strict=True
+    )
 )
 
 #: Every page's style, and projector mode's on top (read once).
@@ -194,13 +166,9 @@ def intro(text: str) -> None:
     """A page's opening prose: on a screen as text; on a projector folded into an expander, so
     that the control being taught and its chart come first (the lecturer is saying it); left out
     while a step of the lecturer's plan is on show, whose talking point says it instead."""
-    if presenter.on():
-        return
-    if state.current().projector:
-        with st.expander(say("page.what_it_shows")):
+    if not presenter.on():
+        with st.expander(say("page.what_it_shows")) if state.current().projector else nullcontext():
             st.markdown(text)
-    else:
-        st.markdown(text)
 
 
 def show_notices(*params: Param[Any]) -> None:
@@ -211,8 +179,7 @@ def show_notices(*params: Param[Any]) -> None:
     """
     for link in params:
         state.param(link)
-    problems = state.notices()
-    if problems:
+    if problems := state.notices():
         note = state.notation()
         st.warning(
             say("page.link_problems") + "\n".join(f"- {note.fill(text)}" for text in problems),
@@ -279,10 +246,9 @@ def computed(fn: Callable[..., T], *args: Any, target_only: bool = False) -> T:
     ``args`` must be hashable (a seed, a number of runs, a rule's key). Core functions take
     ``(p, q, ...)``; the step's vectors are passed, so nothing is normalised twice.
     """
-    s = state.current()
+    s, n = state.current(), 1 if target_only else 2
     one = s.step()
-    models = (one.p,) if target_only else (one.p, one.q)
-    weights = (s.p_weights,) if target_only else (s.p_weights, s.q_weights)
+    models, weights = (one.p, one.q)[:n], (s.p_weights, s.q_weights)[:n]
     return _cached(fn, (*models, *args), _name(fn), repr((*weights, args)))
 
 

@@ -83,15 +83,6 @@ def public(now: rooms.Room | None) -> dict[str, Any]:
     return seen
 
 
-def _lettered(seen: dict[str, Any], note: Notation) -> dict[str, Any]:
-    filled = {k: note.fill(seen[k]) for k in ("title", "prompt", "verdict") if k in seen}
-    return (
-        seen
-        | filled
-        | ({"options": [note.fill(o) for o in seen["options"]]} if "options" in seen else {})
-    )
-
-
 class _Rooms:
     """The rooms phones wait on in this process: each read at most once every ``READ_S``, and
     its waiting phones woken when it changes."""
@@ -113,10 +104,9 @@ class _Rooms:
     async def fresh(self, code: str) -> dict[str, Any]:
         """``code``'s room as read at most ``READ_S`` ago (one read for all who ask at once); a
         code that never named a room here is not kept (a guesser's fill no memory)."""
-        loop = asyncio.get_running_loop()
         async with self.locks[code]:
             at, seen = self.seen.get(code, (-math.inf, {}))
-            if loop.time() - at > READ_S:
+            if asyncio.get_running_loop().time() - at > READ_S:
                 now = await asyncio.to_thread(rooms.room, _engine(), code)
                 seen = public(now)
                 if now is not None:
@@ -134,7 +124,7 @@ class _Rooms:
         return key is not None and hmac.compare_digest(given, voter_pass(key, voter))
 
     async def _read(self) -> None:
-        while codes := [code for code, n in self.waiting.items() if n]:
+        while codes := list(self.waiting):
             for code in codes:
                 with contextlib.suppress(SQLAlchemyError):  # a restart: they wait, then ask
                     await self.fresh(code)
@@ -163,9 +153,7 @@ class _Rooms:
                 seen = self.seen[code][1]
             return seen
         finally:
-            self.waiting[code] -= 1
-            if not self.waiting[code]:
-                del self.waiting[code]
+            self.waiting -= Counter([code])  # in place, and a code no phone waits on goes
 
 
 #: One per event loop: a server has one; a test client may start one per request.
@@ -203,8 +191,12 @@ def _problem(message: str, status: int) -> JSONResponse:
 
 
 def _answer(seen: dict[str, Any], request: Request) -> JSONResponse:
+    """``seen``, its words lettered as the phone's link asks (``{T}``/``{D}`` filled)."""
     note = Notation(swapped=LETTERS.read(dict(request.query_params))[0])
-    return JSONResponse(_lettered(seen, note), headers={"Cache-Control": "no-store"})
+    filled = {k: note.fill(seen[k]) for k in ("title", "prompt", "verdict") if k in seen}
+    if "options" in seen:
+        filled["options"] = [note.fill(o) for o in seen["options"]]
+    return JSONResponse(seen | filled, headers={"Cache-Control": "no-store"})
 
 
 def _read(request: Request, param: Any) -> str:
@@ -242,9 +234,8 @@ async def room(request: Request) -> Response:
                 return _answer({"rejoin": True}, request)  # the same for any code: look it up
             revealed = request.query_params.get("revealed") == "1"
             return _answer(await waits.wait(code, int(held), revealed), request)
-        if (voter, code) in _JOINED:
-            address = None
-        else:
+        address = None
+        if (voter, code) not in _JOINED:
             _TRIED[voter] += 1
             if _TRIED[voter] > JOIN_TRIES:
                 return _problem(say("classroom.too_many_codes"), 429)

@@ -38,11 +38,19 @@ def _retried(write: Callable[[], Any]) -> Any:
     return write()
 
 
-def _latest(name: str, read: Callable[[], tuple]) -> tuple | None:
-    """``read()``, kept in the session; if the database fails it (a restart), the one kept last
-    (None if none) under a short notice: a refresh keeps its view, and the next catches up."""
+def _view(code: str) -> tuple | None:
+    """The room of ``code`` (None if closed), its round's answers and the round's before, kept
+    in the session; if the database fails (a restart), the ones kept last (None if none) under a
+    short notice: a refresh keeps its view, and the next catches up."""
+    name = f"polls.live.{code}"
     try:
-        st.session_state[name] = read()
+        eng = engine()
+        if (now := rooms.room(eng, code)) is None:
+            st.session_state[name] = None, (), ()
+        else:
+            tally = rooms.counts(eng, code, now.round, now.question)
+            before = rooms.counts(eng, code, now.round - 1, now.question) if now.round > 1 else ()
+            st.session_state[name] = now, tally, before
     except SQLAlchemyError as problem:
         get_logger(__name__).warning("Ask the room: a refresh failed: %s", problem)
         st.caption(say("polls.reconnecting"))
@@ -92,10 +100,9 @@ def show_join(code: str) -> None:
     link = urlunsplit((here.scheme, here.netloc, path, urlencode({"room": code}), ""))
     # An <img> of a data URI: Streamlit's sanitiser strips inline <svg>, and an image carries alt.
     qr = segno.make(link, error="m").svg_data_uri(scale=6, dark="#1a1a1a")
-    spaced = " ".join(code)
     st.html(
         '<div style="display:flex;gap:2rem;align-items:center;flex-wrap:wrap">'
-        f'<img src="{qr}" alt="{say("polls.qr_alt", code=spaced)}" '
+        f'<img src="{qr}" alt="{say("polls.qr_alt", code=" ".join(code))}" '
         'style="width:min(14rem,60vw);image-rendering:pixelated">'
         f'<div><p style="margin:0">{say("polls.room_code")}</p>'
         f'<p style="font-size:4rem;font-weight:700;letter-spacing:.3rem;'
@@ -135,20 +142,22 @@ def join_form(code: str) -> None:
     """A student: the room is answered on a page of its own (light enough for a class of phones
     on the host's smallest share), opened here with ``code`` if the link had one."""
     st.markdown(say("polls.join_intro"))
-    query = urlencode({"room": code} if code else {})
     st.link_button(
         say("polls.open_page"),
-        f"join?{query}" if query else "join",
+        f"join?{urlencode({'room': code})}" if code else "join",
         icon=":material/smartphone:",
         type="primary",
     )
 
 
+def _answers(total: int) -> str:
+    return say("polls.one_answer") if total == 1 else say("polls.answers", total=total)
+
+
 def _bars(question: Poll, tally: tuple[int, ...], revealed: bool, heading: str) -> None:
     note = state.notation()
     total = sum(tally)
-    answers = say("polls.one_answer") if total == 1 else say("polls.answers", total=total)
-    st.markdown(say("polls.heading", heading=heading, answers=answers))
+    st.markdown(say("polls.heading", heading=heading, answers=_answers(total)))
     for i, (option, n) in enumerate(zip(question.options, tally, strict=True)):
         share = n / total if total else 0.0
         letter, option, part = chr(65 + i), note.fill(option), f"{share:.0%}"
@@ -226,15 +235,6 @@ def lecturer_view(key: str, now: rooms.Room) -> None:
         live(code)
 
 
-def _read(code: str) -> tuple[rooms.Room | None, tuple[int, ...], tuple[int, ...]]:
-    eng = engine()  # the room (None if closed), its round's answers and the round's before
-    now = rooms.room(eng, code)
-    if now is None:
-        return None, (), ()
-    before = rooms.counts(eng, code, now.round - 1, now.question) if now.round > 1 else ()
-    return now, rooms.counts(eng, code, now.round, now.question), before
-
-
 def _split(now: rooms.Room, tally: tuple[int, ...], before: tuple[int, ...]) -> None:
     """The question in play, the room's answers (the round before beside them), the reveal."""
     question = classroom.poll(now.question)
@@ -252,12 +252,11 @@ def _split(now: rooms.Room, tally: tuple[int, ...], before: tuple[int, ...]) -> 
 @st.fragment(run_every=2)
 def live(code: str) -> None:
     """The question in play and the room's answers, fresh every 2 s."""
-    if (view := _latest(f"polls.live.{code}", lambda: _read(code))) is None:
-        return
-    if view[0] is None:
+    view = _view(code)
+    if view and view[0] is None:
         st.warning(say("polls.closed"))
-        return
-    _split(*view)
+    elif view:
+        _split(*view)
 
 
 def running() -> bool:
@@ -272,7 +271,7 @@ def in_plan(question: str, ask: str) -> None:
     and reveal, and its answers counted every 2 s, their split in a pop-over."""
     code, key = st.session_state[_STARTED]
     _faulted()
-    if (view := _latest(f"polls.live.{code}", lambda: _read(code))) is None or not view[0]:
+    if (view := _view(code)) is None or not view[0]:
         st.markdown(ask)
         return
     now, tally, before = view
@@ -297,8 +296,7 @@ def in_plan(question: str, ask: str) -> None:
             args=(code, key, "reveal", question),
         )
     if asked:
-        total = sum(tally)
-        answers = say("polls.one_answer") if total == 1 else say("polls.answers", total=total)
+        answers = _answers(sum(tally))
         with row.popover(answers, icon=":material/bar_chart:", key="presenter.answers"):
             st.caption(say("polls.room", code=code))
             _split(now, tally, before)

@@ -138,22 +138,18 @@ def param_tabs(link: Param[str], names: Mapping[str, str]) -> tuple[str, dict[st
     return shown, dict(zip(names, tabs, strict=True))
 
 
-def query() -> dict[str, str]:
-    """The query string that restores this page as it is: the scenario and the page's settings."""
-    out = to_query(current())
-    for link in st.session_state.get(_PAGE_PARAMS, []):
-        out |= link.write(st.session_state[_key(link)])
-    return out
-
-
 def sync_url() -> None:
-    """Write the state into the address bar, and show the same link in the sidebar with a copy
-    button, under the heading :func:`sidebar_settings` drew (the last call of every page's run,
-    and of :func:`stop`; a fragment's run redraws only the link)."""
-    wanted = query()
+    """Write the query string that restores this page as it is (the scenario and the page's
+    settings) into the address bar, and show the same link in the sidebar with a copy button,
+    under the heading :func:`sidebar_settings` drew (the last call of every page's run, and of
+    :func:`stop`; a fragment's run redraws only the link)."""
+    wanted = to_query(current())
+    used = st.session_state.get(_PAGE_PARAMS, [])
+    for link in used:
+        wanted |= link.write(st.session_state[_key(link)])
     if st.query_params.to_dict() != wanted:
         st.query_params.from_dict(wanted)
-    personal = {link.name for link in st.session_state.get(_PAGE_PARAMS, []) if link.personal}
+    personal = {link.name for link in used if link.personal}
     with st.sidebar:
         shared = {name: value for name, value in wanted.items() if name not in personal}
         link = f"{st.context.url or ''}?{urlencode(shared, safe=',')}"
@@ -179,22 +175,19 @@ def sidebar_settings() -> None:
     scenario = current()
     with st.sidebar:
         st.markdown(say("settings.title"))
-        bound(
-            st.toggle,
-            "ui.projector",
-            scenario.projector,
-            lambda v: update(projector=bool(v)),
-            label=say("settings.projector"),
-            help=say("settings.projector_help"),
+        toggles = (
+            ("projector", say("settings.projector"), say("settings.projector_help")),
+            ("swapped", say("settings.swap"), say("settings.swap_help")),
         )
-        bound(
-            st.toggle,
-            "ui.swapped",
-            scenario.swapped,
-            lambda v: update(swapped=bool(v)),
-            label=say("settings.swap"),
-            help=say("settings.swap_help"),
-        )
+        for name, label, about in toggles:
+            bound(
+                st.toggle,
+                f"ui.{name}",
+                getattr(scenario, name),
+                lambda v, name=name: update(**{name: bool(v)}),
+                label=label,
+                help=about,
+            )
         bound(
             st.number_input,
             "ui.seed",
@@ -207,7 +200,4 @@ def sidebar_settings() -> None:
             help=say("settings.seed_help"),
         )
         # The link itself comes at the end of the run (sync_url), once the page has read its state.
-        st.markdown(
-            say("settings.share"),
-            help=say("settings.share_help"),
-        )
+        st.markdown(say("settings.share"), help=say("settings.share_help"))
