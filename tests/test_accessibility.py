@@ -40,6 +40,7 @@ from visits import AUDITED, AXED, visit_of
 
 from scripts import cvd
 from specviz import palette
+from specviz.ui.page import PAGES
 
 REPO = Path(__file__).resolve().parents[1]
 SCRIPTS = all_scripts()
@@ -74,6 +75,16 @@ def test_text_contrast(request, script, seat):
     assert all(a.texts_checked > 0 for a in found), "no text found: is the check looking?"
     problems = [f"{a.label}: {c.line()}" for a in found for c in a.contrast]
     assert not problems, "text below WCAG AA contrast:\n" + "\n".join(problems)
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize(("script", "seat"), cases(AXED[:1]))
+def test_a_screen_reader_reaches_the_pages_description_first(request, script, seat):
+    """Issue 35: before the title, what the page shows and what to try first, in words."""
+    info = next(i for i in PAGES if i.script == str(Path(script).relative_to(REPO)))
+    role, words = visit_of(request, script, seat).first_said
+    assert (role, words) == ("- note", f"{info.blurb} {info.hint}")
+    assert info.blurb and info.hint.startswith("Try: ")
 
 
 # A page with known answers: what the contrast check must find, and what it must leave alone.

@@ -46,11 +46,26 @@ def test_every_call_names_a_message_and_gives_exactly_its_values() -> None:
         assert given == wanted, f"{where}: {key.value} wants {sorted(wanted)}, gets {sorted(given)}"
 
 
+def tuples_of(path: Path) -> dict[str, ast.Tuple]:
+    """A module's top-level names bound to a literal tuple (``_KEYS = ("a", "b")``)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    return {
+        target.id: node.value
+        for node in tree.body
+        if isinstance(node, ast.Assign | ast.AnnAssign) and isinstance(node.value, ast.Tuple)
+        for target in (node.targets if isinstance(node, ast.Assign) else [node.target])
+        if isinstance(target, ast.Name)
+    }
+
+
 def title_keys() -> dict[str, str]:
-    """The keys ``titles(group, (key, ...))`` names, each with where."""
+    """The keys ``titles(group, (key, ...))`` names (the tuple written there or bound to a name
+    at the top of the module), each with where."""
     keys = {}
     for where, call in calls_of("titles"):
         group, names = call.args
+        if isinstance(names, ast.Name):
+            names = tuples_of(ROOT / where.split(":")[0]).get(names.id, names)
         assert isinstance(group, ast.Constant) and isinstance(names, ast.Tuple), where
         keys |= {f"{group.value}.{name.value}": where for name in names.elts}
     return keys

@@ -108,6 +108,7 @@ class Visit:
     shown_exceptions: list[str]
     main_text: str
     headings: list[str]
+    first_said: tuple[str, str]
     menu: tuple[list[tuple[str, str]], int]  # (text, href) of every page link; sidebar menus
     fold: dict[str, dict[str, float]] = field(default_factory=dict)  # control, chart -> box
     clipped: list[str] = field(default_factory=list)
@@ -171,6 +172,11 @@ def shows(page: Any, watcher: Any) -> Visit:
         shown_exceptions=page.get_by_test_id("stException").all_inner_texts(),
         main_text=page.get_by_test_id("stMain").inner_text().strip(),
         headings=page.locator(HEADINGS).all_inner_texts(),
+        # What a screen reader reaches first in the content: its role, and its words.
+        first_said=(
+            page.get_by_test_id("stMain").aria_snapshot().splitlines()[1].strip().split(":")[0],
+            page.locator("[data-testid=stMain] .about").first.text_content() or "",
+        ),
         menu=(
             [
                 (links.nth(i).inner_text().strip(), links.nth(i).get_attribute("href") or "")

@@ -13,6 +13,7 @@ A page script reads top to bottom like its lesson::
 from __future__ import annotations
 
 import gc
+import html
 import threading
 from collections.abc import Callable
 from contextlib import nullcontext
@@ -52,6 +53,8 @@ class PageInfo:
     #: for a part of an element): on a projector both must show without scrolling
     #: (tests/test_browser_seats.py holds this).
     fold: tuple[str, str] = ("", "")
+    #: What to try first: with ``blurb``, the page's description a screen reader reaches first.
+    hint: str = ""
 
 
 #: Each page's script, Material icon and fold, in teaching order (None: not on the learners' path).
@@ -69,46 +72,30 @@ _MENU = (
     ("pages/10_For_lecturers.py", "co_present", None),
     ("pages/11_Ask_the_room.py", "how_to_vote", None),
 )
-#: Their labels and (but Home's) what they teach, in the same order.
-_LABELS = titles(
-    "page",
-    (
-        "home",
-        "playground",
-        "one_draw",
-        "monte_carlo",
-        "bug_zoo",
-        "many_words_per_call",
-        "why_its_exact",
-        "rejection_sampling",
-        "variants_lab",
-        "the_debate",
-        "for_lecturers",
-        "ask_the_room",
-    ),
+#: Each page's key in the catalogs: its label (page.<key>), what it shows (page.blurb.<key>) and
+#: what to try first (page.try.<key>), in the same order.
+_KEYS = (
+    "home",
+    "playground",
+    "one_draw",
+    "monte_carlo",
+    "bug_zoo",
+    "many_words_per_call",
+    "why_its_exact",
+    "rejection_sampling",
+    "variants_lab",
+    "the_debate",
+    "for_lecturers",
+    "ask_the_room",
 )
-_BLURBS = titles(
-    "page",
-    (
-        "playground_blurb",
-        "one_draw_blurb",
-        "monte_carlo_blurb",
-        "bug_zoo_blurb",
-        "many_words_per_call_blurb",
-        "why_its_exact_blurb",
-        "rejection_sampling_blurb",
-        "variants_lab_blurb",
-        "the_debate_blurb",
-        "for_lecturers_blurb",
-        "ask_the_room_blurb",
-    ),
-)
+_WORDS = zip(titles("page", _KEYS).values(), titles("page.blurb", _KEYS).values(), strict=True)
+_TRIES = titles("page.try", _KEYS)
 
 #: The menu, in teaching order — the one definition (sidebar, landing page, tests).
 PAGES: tuple[PageInfo, ...] = tuple(
-    PageInfo(script, label, f":material/{icon}:", blurb, fold is not None, fold or ("", ""))
-    for (script, icon, fold), label, blurb in zip(
-        _MENU, _LABELS.values(), ("", *_BLURBS.values()), strict=True
+    PageInfo(script, label, f":material/{icon}:", blurb, fold is not None, fold or ("", ""), hint)
+    for (script, icon, fold), (label, blurb), hint in zip(
+        _MENU, _WORDS, _TRIES.values(), strict=True
     )
 )
 
@@ -140,7 +127,10 @@ def setup(script: str) -> None:
     # One style element whatever the mode: the elements below keep their places in the page, so
     # a widget a learner is using is never drawn anew (that drops keyboard focus).
     css = _BASE_CSS + (_PROJECTOR_CSS if state.current().projector else "")
-    st.html(f"<style>{css}</style>")
+    # The page's description comes first in its content, for a screen reader; on screen the
+    # title and intro say it (one element with the style: the elements below keep their places).
+    about = html.escape(f"{me.blurb} {me.hint}")
+    st.html(f'<style>{css}</style><p class="about" role="note">{about}</p>')
     presenter.bar(me.label)
 
 
