@@ -58,8 +58,7 @@ def derivation(notation: Notation, projector: bool = False) -> str:
     """The derivation as LaTeX in the learner's lettering, larger on a projector (KaTeX does not
     follow the page's type size)."""
     # KaTeX leaves a brace's label out of its row's depth: stretched rows make room for it.
-    rows = r"\def\arraystretch{2}\begin{array}{l}" + r" \\ ".join(DERIVATION_LINES)
-    rows += r"\end{array}"
+    rows = r"\def\arraystretch{2}\begin{array}{l}" + r" \\ ".join(DERIVATION_LINES) + r"\end{array}"
     return notation.fill(r"{\Large " + rows + "}" if projector else rows)
 
 
@@ -92,10 +91,9 @@ def _terms(labels: Sequence[str], values: Sequence[float]) -> str:
 
 def rejection_equation(labels: Sequence[str], step: OneTokenStep, notation: Notation) -> str:
     """ "Total rejection probability = the bucket's size", filled in (Markdown)."""
-    bounced, refill = _terms(labels, step.bounced), _terms(labels, step.refill)
     if step.z == 0:
         return notation.fill(say("exactness.never_rejects"))
-    z = percent(step.z)
+    bounced, refill, z = _terms(labels, step.bounced), _terms(labels, step.refill), percent(step.z)
     return notation.fill(say("exactness.rejection_sum", bounced=bounced, z=z, refill=refill))
 
 
@@ -116,30 +114,28 @@ def _x(labels: Sequence[str], style: ChartStyle) -> dict:
     return x | {"axis": axis}
 
 
-def _colour(
-    names: Sequence[str], roles: Sequence[Role], style: ChartStyle, **legend: object
-) -> dict:
-    """The chart's one legend, side by side on a projector: a legend row is a row less of plot."""
-    beside = {"direction": "horizontal"} if style.projector else {}
-    return vega.colour(names, roles, style, **beside, **legend)
-
-
 def _bars(
-    role: Role,
-    y: str | tuple[str, str],
-    name: str,
-    colour: dict,
-    style: ChartStyle,
+    names: Sequence[str],
+    roles: Sequence[Role],
+    ys: Sequence[str],
+    tips: Sequence[tuple],
     x: dict,
+    style: ChartStyle,
     band: float = BAR_BAND,
-    **encoding: object,
-) -> dict:
-    """Bars of dataset ``bars`` in a role's look, from 0 to field ``y`` or between its two."""
-    top, bottom = y if isinstance(y, tuple) else (y, None)
-    place = {"x": x, "y": vega.room_y(top)} | ({"y2": {"field": bottom}} if bottom else {})
-    mark = {"width": {"band": band}}
-    layer = vega.role_bars(role, colour, style, mark, **place, **encoding)
-    return {"data": vega.data("bars"), "transform": [vega.named(name)]} | layer
+    **legend: object,
+) -> tuple[dict, list[dict]]:
+    """The chart's one legend (side by side on a projector: a legend row is a row less of plot),
+    and a layer of dataset ``bars`` per field of ``ys`` (an entry past them has none): bars in
+    ``roles[k]``'s look up to ``ys[k]``, on the bars before; tooltip: the word, then ``tips``."""
+    beside = {"direction": "horizontal"} if style.projector else {}
+    colour = vega.colour(names, roles, style, **beside, **legend)
+    tooltip, mark = vega.tooltip(("word", say("exactness.word")), *tips), {"width": {"band": band}}
+    layers = []
+    for k, (name, role, y) in enumerate(zip(names, roles, ys, strict=False)):
+        place = {"x": x, "y": vega.room_y(y)} | ({"y2": {"field": ys[k - 1]}} if k else {})
+        layer = vega.role_bars(role, colour, style, mark, **place, tooltip=tooltip)
+        layers.append({"data": vega.data("bars"), "transform": [vega.named(name)]} | layer)
+    return colour, layers
 
 
 def _text(field: str, y: str, x: dict, **mark: object) -> dict:
@@ -147,11 +143,16 @@ def _text(field: str, y: str, x: dict, **mark: object) -> dict:
     return {"data": vega.data("bars")} | vega.text(field, mark, x=x, y=vega.room_y(y))
 
 
+def _chart(title: str, top: float, layers: list[dict], style: ChartStyle, **datasets: list) -> dict:
+    """A chart of ``layers`` titled ``title``, its y axis up to ``top`` (:func:`vega.room`)."""
+    datasets |= {"ceiling": [{"y": top}], "yticks": vega.share_ticks(top)}
+    return vega.chart(style, vega.title(title, style), datasets, layers + vega.room("ceiling", "y"))
+
+
 def _inside(texts: Sequence[str], shares: Sequence[float], top: float, style: ChartStyle) -> list:
     """Numbers printed inside bars, each left out where its bar cannot hold it."""
     wide = fit.slot_width(style, len(texts)) * BAR_BAND
-    px = 0.8 * style.height / top
-    size = style.text_size
+    px, size = 0.8 * style.height / top, style.text_size
     return [
         t if s * px >= 1.3 * size and fit.text_width(t, size) <= wide else ""
         for t, s in zip(texts, shares, strict=True)
@@ -161,44 +162,19 @@ def _inside(texts: Sequence[str], shares: Sequence[float], top: float, style: Ch
 def _ratios(step: OneTokenStep, style: ChartStyle) -> tuple[list[str], list[str]]:
     """The rule min(1, {T}/{D}) word by word: a tooltip's text, and the text over the bars: ``p/q =
     1.50 → 1``, or ``p/q`` over the number where words are many, or nothing."""
-    hover, full, compact = [], [], []
+    never = (say("exactness.never_proposed_tip"), say("exactness.never_proposed_lines"), "{D} = 0")
+    forms = []  # per word: its tooltip, its full text and its compact text
     for pi, qi, ai in zip(step.p, step.q, step.accept, strict=True):
-        if qi == 0:
-            hover.append(style.fill(say("exactness.never_proposed_tip")))
-            full.append(style.fill(say("exactness.never_proposed_lines")))
-            compact.append(style.fill("{D} = 0"))
-        else:
-            ratio = decimal(pi / qi, 2)
-            hover.append(style.fill(f"{{T}}/{{D}} = {ratio}" + (" → 1" if ai >= 1 else "")))
-            full.append(hover[-1])
-            compact.append(style.fill(f"{{T}}/{{D}}\n{ratio}"))
+        ratio = decimal(pi / qi, 2) if qi else ""
+        said = f"{{T}}/{{D}} = {ratio}" + (" → 1" if ai >= 1 else "")
+        forms.append((said, said, f"{{T}}/{{D}}\n{ratio}") if qi else never)
+    hover, full, compact = ([style.fill(t) for t in form] for form in zip(*forms, strict=True))
     return hover, fit.fit_row([full, compact], np.ones(step.size), 1.3, style)
 
 
 def acceptance_figure(labels: Sequence[str], step: OneTokenStep, style: ChartStyle) -> dict:
     """Acceptance probability min(1, {T}/{D}) per word, the rejected remainder stacked on top,
     the ratio printed over each bar (:func:`_ratios`) and in its tooltip."""
-    names = (say("exactness.accepted"), say("exactness.rejected"))
-    colour = _colour(names, (palette.ACCEPTED, palette.REJECTED), style)
-    tooltip = vega.tooltip(
-        ("word", say("exactness.word")),
-        ("accept", say("exactness.p_accept"), percent),
-        ("reject", say("exactness.p_reject"), percent),
-        ("hover", say("exactness.ratio")),
-    )
-    ink, x = {"fontWeight": 600, "baseline": "middle"}, _x(labels, style)
-    over = {"baseline": "bottom", "dy": -4}
-    layers = [
-        _bars(palette.ACCEPTED, "accept", names[0], colour, style, x, tooltip=tooltip),
-        _bars(palette.REJECTED, ("top", "accept"), names[1], colour, style, x, tooltip=tooltip),
-        _text("kept_text", "kept_mid", x, **ink),
-        _text("bounced_text", "bounced_mid", x, **ink),
-        # The ratio over each bar: the rule min(1, p/q) read off word by word.
-        _text("ratio", "top", x, **over),
-        _text("ratio_top", "top", x, **over | {"dy": -4 - round(1.2 * style.text_size)}),
-        *vega.room("ceiling", "y"),
-    ]
-    title = vega.title(say("exactness.acceptance_title"), style)
     proposed, accept = step.q > 0, step.accept
     reject = np.where(proposed, 1 - accept, 0.0)
     hover, ratio = _ratios(step, style)
@@ -219,8 +195,24 @@ def acceptance_figure(labels: Sequence[str], step: OneTokenStep, style: ChartSty
         ratio=[t.split("\n")[-1] for t in ratio],
         hover=hover,
     )
-    datasets = {"bars": bars, "ceiling": [{"y": top}], "yticks": vega.share_ticks(top)}
-    return vega.chart(style, title, datasets, layers)
+    names = (say("exactness.accepted"), say("exactness.rejected"))
+    roles = (palette.ACCEPTED, palette.REJECTED)
+    tips = (
+        ("accept", say("exactness.p_accept"), percent),
+        ("reject", say("exactness.p_reject"), percent),
+        ("hover", say("exactness.ratio")),
+    )
+    x = _x(labels, style)
+    _, layers = _bars(names, roles, ("accept", "top"), tips, x, style)
+    ink, over = {"fontWeight": 600, "baseline": "middle"}, {"baseline": "bottom", "dy": -4}
+    layers += [
+        _text("kept_text", "kept_mid", x, **ink),
+        _text("bounced_text", "bounced_mid", x, **ink),
+        # The ratio over each bar: the rule min(1, p/q) read off word by word.
+        _text("ratio", "top", x, **over),
+        _text("ratio_top", "top", x, **over | {"dy": -4 - round(1.2 * style.text_size)}),
+    ]
+    return _chart(say("exactness.acceptance_title"), top, layers, style, bars=bars)
 
 
 def bucket_figure(labels: Sequence[str], step: OneTokenStep, style: ChartStyle) -> dict:
@@ -232,23 +224,18 @@ def bucket_figure(labels: Sequence[str], step: OneTokenStep, style: ChartStyle) 
     shown = fit.fit_row([[percent(v) if v > 0 else "" for v in r]], r, top, style)
     said = say("exactness.bucket_empty") if empty else ""
     note = {"size": say("exactness.bucket_size", z=percent(step.z)), "empty": style.fill(said)}
-    name = say("exactness.bucket_name")
-    colour = _colour([name], [palette.BUCKET], style, **vega.legend_over(1, style))
-    tooltip = vega.tooltip(("word", say("exactness.word")), ("r", "r", percent))
-    x = _x(labels, style)
+    x, over = _x(labels, style), vega.legend_over(1, style)
+    name, tips = say("exactness.bucket_name"), [("r", "r", percent)]
+    _, layers = _bars([name], [palette.BUCKET], ["r"], tips, x, style, **over)
     big = {"fontSize": style.font_size, "lineBreak": "\n", "align": "center", "baseline": "middle"}
     middle = {"x": {"value": {"expr": "width / 2"}}, "y": {"value": {"expr": "height / 2"}}}
-    layers = [
-        _bars(palette.BUCKET, "r", name, colour, style, x, tooltip=tooltip),
+    layers += [
         _text("label", "r", x, baseline="bottom", dy=-3),
         *vega.key_row("note", 0, style, field="size", fontWeight="bold"),
         {"data": vega.data("note")} | vega.text("empty", big, **middle),
-        *vega.room("ceiling", "y"),
     ]
-    title = vega.title(say("exactness.bucket_title"), style)
-    datasets = {"bars": vega.rows(labels, r=r, label=shown), "note": [note]}
-    datasets |= {"ceiling": [{"y": top}], "yticks": vega.share_ticks(top)}
-    return vega.chart(style, title, datasets, layers)
+    bars = vega.rows(labels, r=r, label=shown)
+    return _chart(say("exactness.bucket_title"), top, layers, style, bars=bars, note=[note])
 
 
 def proof_figure(labels: Sequence[str], step: OneTokenStep, style: ChartStyle) -> dict:
@@ -261,35 +248,28 @@ def proof_figure(labels: Sequence[str], step: OneTokenStep, style: ChartStyle) -
     )
     # The outline's entry is drawn as the outline is: a dashed ink line.
     ink = replace(palette.TARGET, color=palette.INK, pattern=vega.LINE)
-    colour = _colour(names, (palette.ACCEPTED, palette.BUCKET, ink), style)
-    tooltip = vega.tooltip(
-        ("word", say("exactness.word")),
+    roles = (palette.ACCEPTED, palette.BUCKET, ink)
+    tips = (
         ("kept", say("exactness.kept_guesses"), percent),
         ("refill", say("exactness.bucket_refills"), percent),
         ("p", style.fill(say("exactness.target")), percent),
     )
-    width, x = style.line_width + 1, _x(labels, style)
+    x = _x(labels, style)
+    colour, layers = _bars(names, roles, ("kept", "top"), tips, x, style, PROOF_BAND)
     # A flat stroke at height p(x), wider than the bar so that it shows on the bar's top edge.
-    edge = (1 - OUTLINE_BAND) / 2
+    width, edge = style.line_width + 1, (1 - OUTLINE_BAND) / 2
     dash, span = [2 * width, width + 1], (edge, 1 - edge)
     outline = vega.strokes(x, vega.room_y("p"), style, dash, span, color=colour)
-    layers = [
-        _bars(palette.ACCEPTED, "kept", names[0], colour, style, x, PROOF_BAND, tooltip=tooltip),
-        _bars(
-            palette.BUCKET, ("top", "kept"), names[1], colour, style, x, PROOF_BAND, tooltip=tooltip
-        ),
+    layers += [
         {"data": vega.data("bars"), "transform": [vega.named(names[2])]} | outline,
         _text("total", "p", x, baseline="bottom", dy=-(style.line_width / 2 + 3)),
-        *vega.room("ceiling", "y"),
     ]
     p = [float(v) for v in step.p]
     top = max(p) * 1.2
     totals = fit.fit_row([[f"= {percent(v)}" for v in p], [percent(v) for v in p]], p, top, style)
     kept, refill = step.kept, step.refill
-    rows = vega.rows(labels, kept=kept, refill=refill, top=kept + refill, p=p, total=totals)
-    datasets = {"bars": rows, "ceiling": [{"y": top}], "yticks": vega.share_ticks(top)}
-    title = vega.title(say("exactness.proof_title"), style)
-    return vega.chart(style, title, datasets, layers)
+    bars = vega.rows(labels, kept=kept, refill=refill, top=kept + refill, p=p, total=totals)
+    return _chart(say("exactness.proof_title"), top, layers, style, bars=bars)
 
 
 def why_figures(labels: Sequence[str], step: OneTokenStep, style: ChartStyle) -> dict[str, object]:
@@ -319,26 +299,20 @@ def filter_sentence(labels: Sequence[str], step: OneTokenStep, notation: Notatio
 
 def filter_figure(style: ChartStyle) -> tuple[dict, str]:
     """The filter case's acceptance chart: the forbidden word is bounced every time."""
-    one = FILTER.step()
-    return (
-        acceptance_figure(WORDS, one, style),
-        captions.acceptance_caption(WORDS, one, style.notation),
-    )
+    one, note = FILTER.step(), style.notation
+    return acceptance_figure(WORDS, one, style), captions.acceptance_caption(WORDS, one, note)
 
 
 def leak_sentence(leak: Float32Leak, notation: Notation) -> str:
     """What the count-level runs of the float32 exhibit found, in one paragraph."""
-    one_in, runs = f"{round(1 / leak.per_proposal):,}", big_count(leak.n)
-    words = ", ".join(f"'{WORDS[i]}'" for i in leak.forbidden) or say("exactness.no_word")
-    leaks, strict, expected = f"{leak.leaks:,}", f"{leak.strict_leaks:,}", leak.expected_leaks
     said = say(
         "exactness.leak",
-        runs=runs,
-        words=words,
-        leaks=leaks,
-        expected=f"{expected:,.1f}",
-        one_in=one_in,
-        strict=strict,
+        runs=big_count(leak.n),
+        words=", ".join(f"'{WORDS[i]}'" for i in leak.forbidden) or say("exactness.no_word"),
+        leaks=f"{leak.leaks:,}",
+        expected=f"{leak.expected_leaks:,.1f}",
+        one_in=f"{round(1 / leak.per_proposal):,}",
+        strict=f"{leak.strict_leaks:,}",
     )
     return notation.fill(said)
 
@@ -360,13 +334,13 @@ def reveal(question: Question, guess: str, notation: Notation) -> str:
         why = say("exactness.why_missing", refill=refill, z=z, out=out)
     else:
         other, gamma = (question.other or question.case).step(), 4
-        before, after = percent(other.alpha), percent(one.alpha)
-        writes = decimal(expected_tokens_per_step(one.alpha, gamma), 2)
-        instead = decimal(expected_tokens_per_step(other.alpha, gamma), 2)
+        writes, instead = (
+            decimal(expected_tokens_per_step(s.alpha, gamma), 2) for s in (one, other)
+        )
         why = say(
             "exactness.why_worse",
-            before=before,
-            after=after,
+            before=percent(other.alpha),
+            after=percent(one.alpha),
             gamma=gamma,
             writes=writes,
             instead=instead,
@@ -378,8 +352,7 @@ def reveal(question: Question, guess: str, notation: Notation) -> str:
 
 def question_figure(key: str, style: ChartStyle) -> tuple[dict, str]:
     """The chart a question's answer is shown with, and its caption."""
-    question = QUESTIONS_BY_KEY[key]
-    one, note = question.case.step(), style.notation
+    one, note = QUESTIONS_BY_KEY[key].case.step(), style.notation
     if key == "topped_up":
         return bucket_figure(WORDS, one, style), captions.bucket_caption(WORDS, one, note)
     return proof_figure(WORDS, one, style), captions.proof_caption(WORDS, one, note)

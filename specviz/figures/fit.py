@@ -51,20 +51,15 @@ def wrap(text: str, size: float, width: float) -> list[str]:
     """``text`` broken into lines no wider than ``width`` px, at the last space that fits; a
     newline in ``text`` is its natural break, taken only if it does not fit on one line. A word
     wider than ``width`` stays whole: cutting it would not make it readable."""
-    parts = text.split("\n")
-    if text_width(" ".join(parts), size) <= width:
-        parts = [" ".join(parts)]
+    joined = text.replace("\n", " ")
     lines: list[str] = []
-    for part in parts:
-        line = ""
+    for part in [joined] if text_width(joined, size) <= width else text.split("\n"):
+        lines.append("")
         for word in part.split(" "):
-            candidate = f"{line} {word}" if line else word
-            if line and text_width(candidate, size) > width:
-                lines.append(line)
-                line = word
+            if lines[-1] and text_width(f"{lines[-1]} {word}", size) > width:
+                lines.append(word)
             else:
-                line = candidate
-        lines.append(line)
+                lines[-1] = f"{lines[-1]} {word}" if lines[-1] else word
     return lines
 
 
@@ -76,14 +71,8 @@ def hyphenate(word: str) -> tuple[str, str] | None:
     (``key-board``, ``straw-berries``); ``None`` if it is too short to split."""
     if len(word) < 6:
         return None
-    lower = word.lower()
-    cuts = [
-        i
-        for i in range(2, len(word) - 2)
-        if lower[i] not in _VOWELS
-        and lower[i + 1] in _VOWELS
-        and any(ch in _VOWELS for ch in lower[:i])
-    ]
+    vowel = [ch in _VOWELS for ch in word.lower()]
+    cuts = [i for i in range(2, len(word) - 2) if not vowel[i] and vowel[i + 1] and any(vowel[:i])]
     middle = len(word) / 2
     cut = min(cuts, key=lambda i: (abs(i - middle), i)) if cuts else math.ceil(middle)
     return word[:cut] + "-", word[cut:]
@@ -126,8 +115,7 @@ def tick_words(labels: Sequence[str], style: ChartStyle) -> tuple[list[str], int
     with a hyphen (``key-\nboard``) at the largest size that fits; as a last resort the smallest
     size."""
     slot = slot_width(style, len(labels))
-    sizes = range(style.font_size, style.min_tick_size - 1, -1)
-    for size in sizes:
+    for size in range(style.font_size, style.min_tick_size - 1, -1):
         if side_by_side(labels, size, slot):
             return list(labels), size
 
@@ -135,7 +123,7 @@ def tick_words(labels: Sequence[str], style: ChartStyle) -> tuple[list[str], int
         parts = hyphenate(word) if text_width(word, size) > slot - 2 * label_gap(size) else None
         return "\n".join(parts) if parts else word
 
-    for size in [*sizes, *range(style.min_tick_size - 1, style.min_tick_size - 3, -1)]:
+    for size in range(style.font_size, style.min_tick_size - 3, -1):  # two sizes smaller too
         text = [broken(w, size) for w in labels]
         if side_by_side(text, size, slot):
             return text, size
@@ -149,9 +137,7 @@ def row_fits(text: Sequence[str], heights: Sequence[float], top: float, style: C
     px_per_unit = 0.5 * style.height / top if top > 0 else 0.0
     apart = [
         abs(h - k) * px_per_unit >= (max(a.count("\n"), b.count("\n")) + 1) * 1.3 * size
-        for (a, b), (h, k) in zip(
-            itertools.pairwise(text), itertools.pairwise(heights), strict=True
-        )
+        for (a, h), (b, k) in itertools.pairwise(zip(text, heights, strict=True))
     ]
     return side_by_side(text, size, slot_width(style, len(text)), apart)
 

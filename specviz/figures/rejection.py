@@ -86,9 +86,8 @@ def proposals_figure(comparison: RejectionComparison, style: ChartStyle) -> tupl
             roles[k], colour, style, x=x, xOffset=offset, y=y(field), tooltip=tooltip
         )
 
-    geometric = vega.strokes(
-        x, y("exact"), style, STROKE_DASH, vega.pair_span(0), opacity=vega.shown_if("datum.runs")
-    )
+    shown = vega.shown_if("datum.runs")
+    geometric = vega.strokes(x, y("exact"), style, STROKE_DASH, vega.pair_span(0), opacity=shown)
     layers = [
         {"data": vega.data("bars")} | layer
         for layer in (bars(0, "measured"), bars(1, "speculative"), geometric)
@@ -131,22 +130,20 @@ def envelope_figure(
     datasets = {"bars": rows, "envelope": [{"label": key, "line": plan.runs}]}
     datasets["yticks"] = vega.share_ticks(top * 1.1)
     texts = ([percent(v) for v in values] for values in (kept, refill, envelope))
-    each = zip(labels, *texts, strict=True)
+    parts = "; ".join(
+        say("rejection.envelope_word_m", word=w, kept=k, refill=r, envelope=e)
+        if plan.runs
+        else say("rejection.envelope_word", word=w, kept=k, refill=r)
+        for w, k, r, e in zip(labels, *texts, strict=True)
+    )
     if plan.runs:
-        parts = "; ".join(
-            say("rejection.envelope_word_m", word=w, kept=k, refill=r, envelope=e)
-            for w, k, r, e in each
-        )
         caption = say("rejection.envelope_alt", parts=parts, bound=bound_text(plan.bound))
     else:
-        parts = "; ".join(
-            say("rejection.envelope_word", word=w, kept=k, refill=r) for w, k, r, _ in each
-        )
         caption = say("rejection.envelope_alt_none", parts=parts)
-    caption = style.fill(caption)
     # Three rows over the house height: a title line, a legend row and the key.
     height = vega.height(style, 3)
-    return vega.chart(style, title, datasets, _envelope_layers(style), height=height), caption
+    figure = vega.chart(style, title, datasets, _envelope_layers(style), height=height)
+    return figure, style.fill(caption)
 
 
 def _envelope_layers(style: ChartStyle) -> list[dict]:
@@ -229,7 +226,6 @@ def same_idea(comparison: RejectionComparison, notation: Notation) -> str:
 def presets_table(bounds: Sequence[PresetBounds], notation: Notation) -> dict[str, list[str]]:
     """The same comparison on each of the Playground's presets (exact numbers)."""
     keys = titles("rejection.column", ("preset", "alpha", "acceptance", "bound", "speculative"))
-    columns = tuple(keys.values())
     cannot, infinite = say("rejection.cannot_run"), say("rejection.infinite")
     rows = [
         (row.title, percent(row.alpha), percent(1 / row.bound), bound_text(row.bound), "1")
@@ -237,7 +233,7 @@ def presets_table(bounds: Sequence[PresetBounds], notation: Notation) -> dict[st
         else (row.title, percent(row.alpha), cannot, infinite, "1")
         for row in bounds
     ]
-    return {name: [notation.fill(r[k]) for r in rows] for k, name in enumerate(columns)}
+    return {name: [notation.fill(r[k]) for r in rows] for k, name in enumerate(keys.values())}
 
 
 def rejection_figures(

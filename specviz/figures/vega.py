@@ -44,25 +44,15 @@ def config(style: ChartStyle) -> dict:
     # A legend's columns on a chart under 800 px (a 1280 px projector's side column) keep 22 px,
     # as the page's type does there: at 24 px they would run past the chart's edge.
     keys = {"expr": f"width < 800 ? {size - 2} : {size}"} if style.projector else size
+    legend = {"labelFontSize": keys, "labelLimit": 0, "orient": "top", "direction": "vertical"}
+    lettering = {"font": FONT, "color": palette.INK}
     return {
         "font": FONT,
         "view": {"stroke": None, "continuousHeight": style.height},
         "axis": {**fonts, **ink, "gridColor": palette.GRID},
-        "legend": {
-            **fonts,
-            "labelFontSize": keys,
-            "labelLimit": 0,
-            "orient": "top",
-            "direction": "vertical",
-            "symbolSize": 400 if style.projector else 200,
-        },
-        "title": {
-            "font": FONT,
-            "fontSize": style.title_size,
-            "anchor": "start",
-            "color": palette.INK,
-        },
-        "text": {"font": FONT, "fontSize": style.text_size, "color": palette.INK},
+        "legend": {**fonts, **legend, "symbolSize": 400 if style.projector else 200},
+        "title": {**lettering, "fontSize": style.title_size, "anchor": "start"},
+        "text": {**lettering, "fontSize": style.text_size},
         # Marks stay out of the accessibility tree: Vega gives the container of a mark without
         # a field an image role and no name, and the chart's alt text and the caption under it
         # say what every mark shows, with its numbers.
@@ -79,15 +69,14 @@ def chart(
 ) -> dict:
     """A layered chart whose ``layers`` read ``datasets``; ``top`` adds top-level properties.
     ``title`` must not carry numbers that change with the state: that would remount the chart."""
-    datasets = dict(datasets)
-    layers = [_written(layer, datasets) for layer in layers]
+    datasets = dict(datasets)  # chart() adds the columns its tooltips write (_written)
     return {
         "$schema": SCHEMA,
         "title": title,
         "config": config(style),
         "height": style.height,
         "datasets": datasets,
-        "layer": layers,
+        "layer": [_written(layer, datasets) for layer in layers],
         # Room for a y axis title's glyphs, which Vega sets at the very edge.
         "padding": {"left": 3, "right": 0, "top": 0, "bottom": 0},
         **top,
@@ -173,9 +162,7 @@ def tooltip(*fields: str | tuple[str, str | None] | tuple[str, str | None, Write
     never in a format of Vega's own."""
     lines = []
     for entry in fields:
-        field, heading, writer = (
-            (entry, None, None) if isinstance(entry, str) else (*entry, None)[:3]
-        )
+        field, heading, writer = (*([entry] if isinstance(entry, str) else entry), None, None)[:3]
         if writer:  # its column, written by chart(); titled as Vega would title the field
             line = {"field": f"{field}_shown", "title": heading or field, _WRITER: (field, writer)}
         else:
@@ -192,22 +179,18 @@ Writer = Callable[[float], str]
 def _written(layer: dict, datasets: dict[str, list[dict]], name: str | None = None) -> dict:
     """``layer`` (and the layers inside it) with every written tooltip line's column added to the
     dataset the layer reads (``datasets`` is updated with copies of the rows)."""
-    name = layer.get("data", {}).get("name", name)
-    out = dict(layer)
-    lines = layer.get("encoding", {}).get("tooltip")
-    if isinstance(lines, list) and any(_WRITER in line for line in lines):
-        kept = []
-        for line in lines:
+    name, out = layer.get("data", {}).get("name", name), dict(layer)
+    if isinstance(lines := layer.get("encoding", {}).get("tooltip"), list):
+        kept = [dict(line) for line in lines]
+        for line in kept:
             if _WRITER in line:
-                field, writer = line[_WRITER]
+                field, writer = line.pop(_WRITER)
                 if name not in datasets:
                     raise ValueError(f"a tooltip writes {field!r}, but its layer reads no dataset")
                 datasets[name] = [
                     row | {line["field"]: "" if row.get(field) is None else writer(row[field])}
                     for row in datasets[name]
                 ]
-                line = {key: value for key, value in line.items() if key != _WRITER}
-            kept.append(line)
         out["encoding"] = layer["encoding"] | {"tooltip": kept}
     if "layer" in layer:
         out["layer"] = [_written(inner, datasets, name) for inner in layer["layer"]]
@@ -247,11 +230,8 @@ def room_y(field: str, title: str | None = None) -> dict:
 
 def unseen(dataset: str, **encoding: object) -> dict:
     """An invisible layer: its rows stretch the axes, or bring the data of an axis's ticks."""
-    return {
-        "data": data(dataset),
-        "mark": {"type": "point", "opacity": 0, "aria": False},
-        "encoding": encoding,
-    }
+    invisible = {"type": "point", "opacity": 0, "aria": False}
+    return {"data": data(dataset), "mark": invisible, "encoding": encoding}
 
 
 def room(dataset: str, field: str) -> list[dict]:
@@ -349,14 +329,10 @@ def strokes(
     """Exact values as dashed ink strokes over bars, from band position ``span[0]`` to
     ``span[1]`` of each word ``x`` (a whole band, or one bar of a pair: :func:`pair_span`)."""
     mark = {"type": "rule", "stroke": palette.INK, "strokeWidth": style.line_width + 1}
+    x2 = {"field": x["field"], "bandPosition": span[1]}
     return {
         "mark": mark | ({"strokeDash": list(dash)} if dash else {}),
-        "encoding": {
-            "x": {**x, "bandPosition": span[0]},
-            "x2": {"field": x["field"], "bandPosition": span[1]},
-            "y": y,
-            **encoding,
-        },
+        "encoding": {"x": {**x, "bandPosition": span[0]}, "x2": x2, "y": y, **encoding},
     }
 
 
@@ -398,14 +374,10 @@ def key_row(
     label = {"data": data(dataset)} | text(field, mark, x={"value": 36 if line else 0}, y=y)
     if not line:
         return [label]
+    ends = {"x": {"value": 0}, "x2": {"value": 28}}  # the stroke, before the words at 36 px
     stroke = {
         "data": data(dataset),
         "mark": {"type": "rule", "strokeWidth": style.line_width + 1, **line},
-        "encoding": {
-            "x": {"value": 0},
-            "x2": {"value": 28},
-            "y": y,
-            "opacity": shown_if("datum.line"),
-        },
+        "encoding": {**ends, "y": y, "opacity": shown_if("datum.line")},
     }
     return [stroke, label]
