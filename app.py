@@ -44,9 +44,7 @@ def home() -> None:
         st.switch_page("pages/1_Playground.py")
 
     st.header(say("home.order"))
-    learners = [e for e in page.PAGES[1:] if e.for_learners]
-    others = [e for e in page.PAGES if not e.for_learners]
-    for number, entry in enumerate([*learners, *others], start=1):
+    for number, entry in enumerate(sorted(page.PAGES[1:], key=lambda e: not e.for_learners), 1):
         # The link holds only the page's name: a long label is cut to one line with an ellipsis.
         label = f"{number}. {entry.label}" if entry.for_learners else entry.label
         st.page_link(entry.script, label=f"**{label}**", icon=entry.icon)

@@ -19,19 +19,10 @@ page.show_notices(GAMMA, DECODE_COST)
 presets, guesses, costs = st.columns([3, 2, 2], gap="large", vertical_alignment="top")
 with presets:  # outside the part below: most drags leave the preset on show as it is
     shown = editor.preset_picker(state.current(), note)
-with guesses:
-    gamma = state.param_widget(
-        GAMMA,
-        st.select_slider,
-        label=say("playground.gamma"),
-    )
-with costs:
-    cost = state.param_widget(
-        DECODE_COST,
-        st.select_slider,
-        label=say("playground.cost"),
-        help=say("playground.cost_help"),
-    )
+gamma = state.param_widget(GAMMA, guesses.select_slider, label=say("playground.gamma"))
+cost = state.param_widget(
+    DECODE_COST, costs.select_slider, label=say("playground.cost"), help=say("playground.cost_help")
+)
 
 
 @page.part
@@ -45,11 +36,7 @@ def weights(gamma: int, cost: float, shown: tuple[str | None, tuple[str, ...]]) 
 
     # Drawn only while open: 17 widgets a learner dragging the bars does not see would cost
     # most of the server's time per gesture.
-    with st.expander(
-        say("playground.edit"),
-        key="pg.edit",
-        on_change="rerun",
-    ) as box:
+    with st.expander(say("playground.edit"), key="pg.edit", on_change="rerun") as box:
         if box.open:
             editor.weight_editor(scenario, note)
 

@@ -30,8 +30,7 @@ def _moved() -> None:  # the player was paused or stepped: the link restores it 
 
 def story_controls() -> int:
     """Which words and weights, how many draws, a new story: the number of draws."""
-    scenario = state.current()
-    lesson = current_lesson(scenario)
+    lesson = current_lesson(state.current())
     left, middle, right = st.columns([3, 2, 2], vertical_alignment="bottom")
     state.bound(
         left.selectbox,
@@ -43,8 +42,7 @@ def story_controls() -> int:
         format_func=lambda k: say("one_draw.as_now") if k == "current" else PRESETS_BY_KEY[k].title,
         help=say("one_draw.words_help"),
     )
-    with middle:
-        draws = state.param_widget(DRAWS, st.select_slider, label=say("one_draw.draws_label"))
+    draws = state.param_widget(DRAWS, middle.select_slider, label=say("one_draw.draws_label"))
     right.button(
         say("one_draw.new"),
         icon=":material/refresh:",
@@ -52,7 +50,7 @@ def story_controls() -> int:
         width="stretch",
         help=say("one_draw.new_help"),
     )
-    return int(draws)
+    return draws
 
 
 page.show_notices(DRAWS, PLAYER_AT)
@@ -63,16 +61,16 @@ scenario, one = page.lesson()
 summary = say(
     "one_draw.summary", seed=scenario.seed, draws=draws, alpha=percent(one.alpha), z=percent(one.z)
 )
-if not scenario.projector:  # on a projector the player comes first; this goes under it
+if not projector:  # on a projector the player comes first; this goes under it
     st.markdown(summary)
-story = page.computed(one_draw_story, int(draws), scenario.seed)
+story = page.computed(one_draw_story, draws, scenario.seed)
 # The player opens at the link's step. Its own moves change the link, not its document (a new one
 # would reload it): the start is read again only when the story or its look changes.
 if st.session_state.get("od.shown", (None,))[0] != (scenario, draws):
     st.session_state["od.shown"] = (scenario, draws), state.param(PLAYER_AT)
 start = st.session_state["od.shown"][1]
 st.container(key="od.player").iframe(
-    page.figures(player_html, story, start, key=(scenario.seed, int(draws), start)),
+    page.figures(player_html, story, start, key=(scenario.seed, draws, start)),
     height="content",
     alt=note.fill(say("one_draw.player_alt")),
 )

@@ -42,17 +42,14 @@ with words:
 with law:
     page.chart(*figures["law"], key="zoo.chart.law")
 
+tv, runs = tv_text(comparison.tv), comparison.detectable_from  # runs: None if it never shows
 m = st.columns(3)
-m[0].metric(note.fill(say("zoo.distance")), tv_text(comparison.tv), help=say("zoo.distance_help"))
+m[0].metric(note.fill(say("zoo.distance")), tv, help=say("zoo.distance_help"))
 m[1].metric(say("zoo.correct"), tv_text(comparison.tv_correct), help=say("zoo.correct_help"))
-m[2].metric(
-    say("zoo.shows_from"),
-    f"N = {comparison.detectable_from:,}" if comparison.detectable_from else say("zoo.never"),
-    help=say("zoo.shows_from_help"),
-)
-if comparison.detectable_from:
-    tv, share, runs = tv_text(comparison.tv), percent(comparison.tv), comparison.detectable_from
-    st.markdown(say("zoo.bias_note", tv=tv, share=share, runs=f"{runs:,}"))
+shows = f"N = {runs:,}" if runs else say("zoo.never")
+m[2].metric(say("zoo.shows_from"), shows, help=say("zoo.shows_from_help"))
+if runs:
+    st.markdown(say("zoo.bias_note", tv=tv, share=percent(comparison.tv), runs=f"{runs:,}"))
 else:
     st.success(note.fill(say("zoo.harmless")), icon=":material/check:")
 

@@ -51,13 +51,12 @@ def lesson() -> None:
     m = controls.container(horizontal=True)
     m.metric(say("decoding.alpha_metric"), percent(here.alpha), help=say("decoding.alpha_help"))
     this_text = decimal(run.words_per_call, 2)
-    m.metric(
-        say("decoding.words_metric"),
-        decimal(here.long_run, 2),
-        help=say("decoding.words_help_yours", words=this_text)
+    about = (
+        say("decoding.words_help_yours", words=this_text)
         if yours
-        else say("decoding.words_help", words=this_text),
+        else say("decoding.words_help", words=this_text)
     )
+    m.metric(say("decoding.words_metric"), decimal(here.long_run, 2), help=about)
     m.metric(
         say("decoding.speed_metric"),
         times(here.speedup(cost)),

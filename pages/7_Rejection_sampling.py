@@ -26,25 +26,18 @@ plan, run = comparison.classic.plan, comparison.classic
 if scenario.projector:  # the control's own chart right under it; the numbers after
     page.chart(*figures["proposals"], key="rs.chart.proposals")
 
+if run.ran:
+    measured = f"{run.mean_proposals:.3g}"
+    about = say("rejection.measured_help", words=f"{run.n:,}", error=f"{run.std_error:.2g}")
+else:
+    measured, about = say("rejection.none_drawn"), say("rejection.cannot_run_help")
+versus = say("rejection.versus", alpha=percent(one.alpha), acceptance=percent(plan.acceptance))
 m = st.columns(4)
-m[0].metric(
-    say("rejection.classic_metric"),
-    fr.bound_text(plan.bound),
-    help=note.fill(say("rejection.classic_help")),
-)
-m[1].metric(
-    say("rejection.measured"),
-    f"{run.mean_proposals:.3g}" if run.ran else say("rejection.none_drawn"),
-    help=say("rejection.measured_help", words=f"{run.n:,}", error=f"{run.std_error:.2g}")
-    if run.ran
-    else say("rejection.cannot_run_help"),
-)
+classic = note.fill(say("rejection.classic_help"))
+m[0].metric(say("rejection.classic_metric"), fr.bound_text(plan.bound), help=classic)
+m[1].metric(say("rejection.measured"), measured, help=about)
 m[2].metric(say("rejection.speculative_metric"), "1", help=say("rejection.speculative_help"))
-m[3].metric(
-    say("rejection.first_kept"),
-    say("rejection.versus", alpha=percent(one.alpha), acceptance=percent(plan.acceptance)),
-    help=note.fill(say("rejection.first_kept_help")),
-)
+m[3].metric(say("rejection.first_kept"), versus, help=note.fill(say("rejection.first_kept_help")))
 st.markdown(fr.verdict(comparison, scenario.labels, note))
 if cut := fr.cut_note(comparison):
     st.caption(cut)

@@ -6,9 +6,9 @@ from specviz.figures.numbers import percent, tv_text
 from specviz.figures.tables import markdown_table
 from specviz.figures.variants import lab_figures, run_verdict
 from specviz.limits import LAB_RUNS
-from specviz.links import CANDIDATES, LAB_PARAMS, TYPICAL_DELTA, TYPICAL_EPS, VARIANT, VARIANTS
+from specviz.links import LAB_PARAMS, VARIANT, VARIANTS
 from specviz.rules import RULES
-from specviz.text import say
+from specviz.text import say, titles
 from specviz.ui import page, state
 from specviz.zoo import rule_check
 
@@ -27,45 +27,28 @@ key = state.param_widget(
     **({} if scenario.projector else {"horizontal": True}),
 )
 upper, lower = st.container(), st.container()  # projector: the chart goes above the sliders
-left, middle, right = (lower if scenario.projector else upper).columns(3)
-with left:
-    k = state.param_widget(
-        CANDIDATES,
-        st.select_slider,
-        label=say("variants.k_label"),
-        help=say("variants.k_help"),
-    )
-with middle:
-    eps = state.param_widget(
-        TYPICAL_EPS,
-        st.select_slider,
-        label=say("variants.eps_label"),
-        help=note.fill(say("variants.eps_help")),
-    )
-with right:
-    delta = state.param_widget(
-        TYPICAL_DELTA,
-        st.select_slider,
-        label=say("variants.delta_label"),
-        help=note.fill(say("variants.delta_help")),
-    )
+sliders = (lower if scenario.projector else upper).columns(3)
+labels = titles("variants", ("k_label", "eps_label", "delta_label")).values()
+tips = titles("variants", ("k_help", "eps_help", "delta_help")).values()
+controls = {  # k, eps, delta
+    link.name: state.param_widget(link, box.select_slider, label=label, help=note.fill(tip))
+    for link, box, label, tip in zip(LAB_PARAMS[1:], sliders, labels, tips, strict=True)
+}
 scenario, one = page.lesson()
-controls = {"k": k, "eps": eps, "delta": delta}
 params = {name: tuple((p.name, controls[p.name]) for p in RULES[name].params) for name in VARIANTS}
 checks = tuple(page.computed(rule_check, n, scenario.seed, LAB_RUNS, params[n]) for n in VARIANTS)
 selected = VARIANTS.index(key)
-figures = page.figures(lab_figures, checks, selected, key=(scenario.seed, k, eps, delta, selected))
+figures = page.figures(
+    lab_figures, checks, selected, key=(scenario.seed, *controls.values(), selected)
+)
 check = checks[selected]
 
 with upper if scenario.projector else lower:
     page.chart(*figures["variant"], key="lab.chart.variant")
 m = st.columns(3)
 m[0].metric(say("variants.kept"), percent(check.acceptance), help=say("variants.kept_help"))
-m[1].metric(
-    note.fill(say("variants.distance_metric")),
-    tv_text(check.tv),
-    help=note.fill(say("variants.distance_help")),
-)
+distance = note.fill(say("variants.distance_metric"))
+m[1].metric(distance, tv_text(check.tv), help=note.fill(say("variants.distance_help")))
 tv, band, p_value = tv_text(check.run_tv), tv_text(check.band_upper), f"{check.gof.p_value:.3g}"
 m[2].metric(
     say("variants.check_metric", n=f"{LAB_RUNS:,}"),
