@@ -76,8 +76,7 @@ def real(
     below = value <= low if low_open else value < low
     above = value >= high if high_open else value > high
     if below or above:
-        lo = "(" if low_open else "["
-        hi = ")" if high_open else "]"
+        lo, hi = "(" if low_open else "[", ")" if high_open else "]"
         raise ValueError(f"{name} must lie in {lo}{low:g}, {high:g}{hi}; got {short(x)}")
     return value
 
@@ -88,11 +87,8 @@ def whole(value: object, name: str, *, minimum: int = 0, maximum: int | None = N
         raise ValueError(f"{name} must be a whole number; got a bool ({value})")
     if isinstance(value, numbers.Integral):
         out = operator.index(value)
-    elif isinstance(value, numbers.Real):
-        fvalue = float(value)
-        if not math.isfinite(fvalue) or not fvalue.is_integer():
-            raise ValueError(f"{name} must be a whole number; got {short(value)}")
-        out = int(fvalue)
+    elif isinstance(value, numbers.Real) and float(value).is_integer():  # not NaN or infinite
+        out = int(float(value))
     else:
         raise ValueError(f"{name} must be a whole number; got {short(value)}")
     if out < minimum:
@@ -268,9 +264,7 @@ def generator(seed: object) -> np.random.Generator:
     """``None`` (fresh entropy), a whole number in ``[0, 2**64 - 1]`` or a Generator."""
     if isinstance(seed, np.random.Generator):
         return seed
-    if seed is None:
-        return np.random.default_rng()
-    return np.random.default_rng(seed_value(seed))
+    return np.random.default_rng(None if seed is None else seed_value(seed))
 
 
 def seed_value(seed: object, maximum: int = SEED_LIMIT) -> int:

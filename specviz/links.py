@@ -111,31 +111,31 @@ def _choice(
     name: str,
     choices: Sequence[T],
     default: T,
-    describe: Callable[[T], str],
-    problem: Callable[[str], str] = lambda listed: say("links.one_of", choices=listed),
+    describe: Callable[[T], str] | Mapping[T, str],
+    problem: str | Callable[[str], str] = lambda listed: say("links.one_of", choices=listed),
     format: Callable[[T], str] = _plain,
     omit_default: bool = False,
 ) -> Param[T]:
     """One of ``choices``, written as ``format(choice)`` (distinct texts); a number choice is
-    also read from any spelling of its number. ``problem`` gives the notice's words for any other
-    text from the list of choices; ``describe`` names the default in a notice."""
+    also read from any spelling of its number. ``problem`` is the notice's words for any other
+    text (or makes them from the list of choices); ``describe`` names the default in a notice (or
+    holds the choices' titles: the default's is named, quoted)."""
     by_text = {format(option): option for option in choices}
     shown = list(by_text)
     listed = ", ".join(shown) if len(shown) <= 6 else f"{shown[0]}, {shown[1]}, …, {shown[-1]}"
-    numbers = not isinstance(default, str)
+    refused = problem(listed) if callable(problem) else problem
 
     def parse(text: str) -> T:
         text = text.strip()
         if text in by_text:
             return by_text[text]
-        number = _number(text) if numbers else None
+        number = None if isinstance(default, str) else _number(text)
         if number is None or number not in choices:
-            raise LinkError(problem(listed))
+            raise LinkError(refused)
         return choices[choices.index(number)]
 
-    return Param(
-        name, default, parse, format, describe(default), tuple(choices), None, omit_default
-    )
+    named = describe(default) if callable(describe) else f"'{describe[default]}'"
+    return Param(name, default, parse, format, named, tuple(choices), omit_default=omit_default)
 
 
 def _flag(name: str, *on: str) -> Param[bool]:
@@ -337,21 +337,13 @@ PLAYER_AT = _choice(
 )
 #: Bug zoo: the exhibit on show.
 BUG = _choice(
-    "bug",
-    limits.MISTAKE_KEYS,
-    "resample_from_p",
-    lambda key: f"'{limits.RULE_TITLES[key]}'",
-    lambda _: say("links.bad_bug"),
+    "bug", limits.MISTAKE_KEYS, "resample_from_p", limits.RULE_TITLES, say("links.bad_bug")
 )
 
 #: Many words per call's pair "your pair from the Playground": the scenario's weights, i.i.d.
 YOUR_PAIR = "yours"
 DECODE_PAIR = _choice(
-    "pair",
-    (*limits.PAIR_KEYS, YOUR_PAIR),
-    "ngram",
-    lambda key: f"'{limits.PAIR_TITLES[key]}'",
-    lambda _: say("links.bad_pair"),
+    "pair", (*limits.PAIR_KEYS, YOUR_PAIR), "ngram", limits.PAIR_TITLES, say("links.bad_pair")
 )
 #: What one draft step costs, in target steps (the Playground's speed-up uses it too).
 DECODE_COST = _choice(
@@ -359,7 +351,7 @@ DECODE_COST = _choice(
     limits.DECODE_COSTS,
     0.1,
     "c = {:g}".format,
-    lambda _: say("links.bad_cost", choices=", ".join(f"{c:g}" for c in limits.DECODE_COSTS)),
+    say("links.bad_cost", choices=", ".join(map(_plain, limits.DECODE_COSTS))),
 )
 DECODE_TEMPERATURE = _choice(
     "temp",
@@ -375,8 +367,8 @@ DECODE_SECTION = _choice(
     "section",
     tuple(DECODE_SECTIONS),
     "calls",
-    lambda key: f"'{DECODE_SECTIONS[key]}'",
-    lambda _: say("links.bad_section"),
+    DECODE_SECTIONS,
+    say("links.bad_section"),
     omit_default=True,
 )
 DECODE_PARAMS = (DECODE_PAIR, GAMMA, DECODE_COST, DECODE_TEMPERATURE, DECODE_LENGTH, DECODE_SECTION)
@@ -387,7 +379,7 @@ CASE = _choice(
     ("yours", *limits.CASE_TITLES),
     "yours",
     lambda _: say("links.your_case"),
-    lambda _: say("links.bad_case"),
+    say("links.bad_case"),
 )
 #: Why it's exact: runs of the float32 exhibit, written 1e6 ... 1e12.
 LEAK_RUNS = _choice(
@@ -410,27 +402,21 @@ REJECTION_RUNS = _choice(
 
 #: Variants lab: the rules it shows — every rule that is not a mistake, in registry order.
 VARIANTS: tuple[str, ...] = tuple(k for k in limits.RULE_TITLES if k not in limits.MISTAKE_KEYS)
-VARIANT = _choice(
-    "variant",
-    VARIANTS,
-    VARIANTS[0],
-    lambda key: f"'{limits.RULE_TITLES[key]}'",
-    lambda _: say("links.bad_variant"),
-)
+VARIANT = _choice("variant", VARIANTS, VARIANTS[0], limits.RULE_TITLES, say("links.bad_variant"))
 CANDIDATES = _choice("k", limits.CANDIDATE_CHOICES, limits.DEFAULT_CANDIDATES, "k = {}".format)
 TYPICAL_EPS = _choice(
     "eps",
     limits.TYPICAL_EPS_CHOICES,
     limits.DEFAULT_TYPICAL_EPS,
     "ε = {:g}".format,
-    lambda _: say("links.bad_eps"),
+    say("links.bad_eps"),
 )
 TYPICAL_DELTA = _choice(
     "delta",
     limits.TYPICAL_DELTA_CHOICES,
     limits.DEFAULT_TYPICAL_DELTA,
     "δ = {:g}".format,
-    lambda _: say("links.bad_delta"),
+    say("links.bad_delta"),
 )
 LAB_PARAMS = (VARIANT, CANDIDATES, TYPICAL_EPS, TYPICAL_DELTA)
 
@@ -438,22 +424,12 @@ LAB_PARAMS = (VARIANT, CANDIDATES, TYPICAL_EPS, TYPICAL_DELTA)
 STEP = _choice("step", tuple(range(18)), 0, lambda _: say("links.no_step"), omit_default=True)
 
 #: The debate: the claim on show, one tab each (the lecturer's plan opens each in turn).
-CLAIMS = titles("links.claim", ("speed", "close", "rejection", "leaks"))
+_CLAIM_KEYS = ("speed", "close", "rejection", "leaks")
+CLAIMS = titles("links.claim", _CLAIM_KEYS)
 #: Each claim as it was said, and the debate's verdict (The debate; Ask the room votes on them).
-CLAIM_WORDS = {
-    "speed": (say("links.said.speed"), say("links.verdict.speed")),
-    "close": (say("links.said.close"), say("links.verdict.close")),
-    "rejection": (say("links.said.rejection"), say("links.verdict.rejection")),
-    "leaks": (say("links.said.leaks"), say("links.verdict.leaks")),
-}
-CLAIM = _choice(
-    "claim",
-    tuple(CLAIMS),
-    "speed",
-    lambda key: f"'{CLAIMS[key]}'",
-    lambda _: say("links.bad_claim"),
-    omit_default=True,
-)
+_SAID, _VERDICTS = titles("links.said", _CLAIM_KEYS), titles("links.verdict", _CLAIM_KEYS)
+CLAIM_WORDS = {key: (_SAID[key], _VERDICTS[key]) for key in _CLAIM_KEYS}
+CLAIM = _choice("claim", tuple(CLAIMS), "speed", CLAIMS, say("links.bad_claim"), omit_default=True)
 
 #: Ask the room's codes: no 0/O or 1/I/L, which sound or look alike read out or projected.
 ROOM_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"

@@ -14,7 +14,7 @@ from specviz.limits import MAX_SEED, MAX_TOKENS, MAX_WEIGHT, MIN_TOKENS
 from specviz.links import SCENARIO_PARAMS, SEED, clean_label, read_all
 from specviz.one_token import OneTokenStep, normalize, step
 from specviz.palette import Notation
-from specviz.text import say, template
+from specviz.text import say, template, titles
 
 DEFAULT_WORDS = ("mat", "sofa", "floor", "bed", "rug", "chair", "roof", "table", "box", "keyboard")
 PROMPT = "The cat sat on the …"
@@ -107,12 +107,8 @@ class Scenario:
         size = int(np.clip(size, MIN_TOKENS, MAX_TOKENS))
         labels = self.labels[:size] + DEFAULT_WORDS[len(self.labels) : size]
         pad = (10,) * max(0, size - self.size)
-        return replace(
-            self,
-            labels=labels,
-            p_weights=self.p_weights[:size] + pad,
-            q_weights=self.q_weights[:size] + pad,
-        )
+        p, q = (weights[:size] + pad for weights in (self.p_weights, self.q_weights))
+        return replace(self, labels=labels, p_weights=p, q_weights=q)
 
 
 @dataclass(frozen=True)
@@ -141,56 +137,25 @@ class Preset:
         return _step_of(self.p_weights, self.q_weights)
 
 
-PRESETS: tuple[Preset, ...] = (
-    Preset(
-        "close",
-        say("scenario.close"),
-        template("scenario.close_lesson"),
-        (40, 30, 20, 10),
-        (30, 35, 25, 10),
-    ),
-    Preset(
-        "garbage",
-        say("scenario.garbage"),
-        template("scenario.garbage_lesson"),
-        (50, 50, 0, 0),
-        (0, 0, 50, 50),
-    ),
-    Preset(
-        "identical",
-        say("scenario.identical"),
-        template("scenario.identical_lesson"),
-        (40, 30, 20, 10),
-        (40, 30, 20, 10),
-    ),
-    Preset(
-        "misses",
-        say("scenario.misses"),
-        template("scenario.misses_lesson"),
-        (40, 30, 20, 10),
-        (50, 30, 20, 0),
-    ),
-    Preset(
-        "filters",
-        say("scenario.filters"),
-        template("scenario.filters_lesson"),
-        (50, 30, 20, 0),
-        (40, 30, 20, 10),
-    ),
-    Preset(
-        "long_tail",
-        say("scenario.long_tail"),
-        template("scenario.long_tail_lesson"),
-        (100, 50, 33, 25, 20, 17, 14, 13, 11, 10),
-        (100, 35, 16, 9, 6, 4, 3, 2, 1, 1),
-    ),
-    Preset(
-        "one_hot",
-        say("scenario.one_hot"),
-        template("scenario.one_hot_lesson"),
-        (100, 0, 0, 0),
-        (40, 30, 20, 10),
-    ),
+#: The presets, in menu order: each one's title is the message ``scenario.<key>``.
+_PRESET_KEYS = ("close", "garbage", "identical", "misses", "filters", "long_tail", "one_hot")
+_PRESET_TITLES = titles("scenario", _PRESET_KEYS)
+PRESETS: tuple[Preset, ...] = tuple(
+    Preset(key, _PRESET_TITLES[key], lesson, p, q)
+    for key, lesson, p, q in (
+        ("close", template("scenario.close_lesson"), (40, 30, 20, 10), (30, 35, 25, 10)),
+        ("garbage", template("scenario.garbage_lesson"), (50, 50, 0, 0), (0, 0, 50, 50)),
+        ("identical", template("scenario.identical_lesson"), (40, 30, 20, 10), (40, 30, 20, 10)),
+        ("misses", template("scenario.misses_lesson"), (40, 30, 20, 10), (50, 30, 20, 0)),
+        ("filters", template("scenario.filters_lesson"), (50, 30, 20, 0), (40, 30, 20, 10)),
+        (
+            "long_tail",
+            template("scenario.long_tail_lesson"),
+            (100, 50, 33, 25, 20, 17, 14, 13, 11, 10),
+            (100, 35, 16, 9, 6, 4, 3, 2, 1, 1),
+        ),
+        ("one_hot", template("scenario.one_hot_lesson"), (100, 0, 0, 0), (40, 30, 20, 10)),
+    )
 )
 PRESETS_BY_KEY = {preset.key: preset for preset in PRESETS}
 
@@ -206,10 +171,8 @@ def home_scenario(quality: int, current: Scenario | None = None) -> Scenario:
     if k % 5:
         raise ValueError(f"quality must be a multiple of 5 from 0 to 100; got {k}")
     base = Scenario() if current is None else instance(current, "current", Scenario, "a Scenario")
-    share = k // 5  # in twentieths
     draft = tuple(
-        (share * t + (20 - share) * r) // 20
-        for t, r in zip(HOME_TARGET, HOME_TARGET[::-1], strict=True)
+        (k * t + (100 - k) * r) // 100 for t, r in zip(HOME_TARGET, HOME_TARGET[::-1], strict=True)
     )
     return replace(base, labels=DEFAULT_WORDS[:4], p_weights=HOME_TARGET, q_weights=draft)
 
@@ -240,20 +203,11 @@ def from_query(params: Mapping[str, object]) -> tuple[Scenario, list[str]]:
     invalid field at its default, and a plain sentence per problem found."""
     values, notices = read_all(SCENARIO_PARAMS, mapping(params, "params"))
     labels, p_weights, q_weights = values["words"], values["p"], values["q"]
-    given = [x for x in (labels, p_weights, q_weights) if x is not None]
-    if len({len(x) for x in given}) > 1:
-        lengths = ", ".join(str(len(x)) for x in given)
-        notices.append(say("scenario.lengths_differ", lengths=lengths))
+    sizes = [len(x) for x in (labels, p_weights, q_weights) if x is not None]
+    if len(set(sizes)) > 1:
+        notices.append(say("scenario.lengths_differ", lengths=", ".join(map(str, sizes))))
         labels = p_weights = q_weights = None
-        given = []
-    base = Scenario().resized(len(given[0]) if given else Scenario().size)
-    scenario = replace(
-        base,
-        labels=labels or base.labels,
-        p_weights=p_weights or base.p_weights,
-        q_weights=q_weights or base.q_weights,
-        seed=values["seed"],
-        projector=values["projector"],
-        swapped=values["letters"],
-    )
-    return scenario, notices
+        sizes = []
+    base = Scenario().resized(sizes[0]) if sizes else Scenario()  # the default, at the link's size
+    given = (labels or base.labels, p_weights or base.p_weights, q_weights or base.q_weights)
+    return Scenario(*given, values["seed"], values["projector"], values["letters"]), notices
