@@ -60,9 +60,7 @@ _TOPPED_UP = ({0}, {2}, {2, 3}, {0, 2, 3})
 def _judge_missing(one: OneTokenStep) -> int:
     """How often 'bed' comes out: never, less, exactly or more often than the target wants."""
     out, want = float(one.output[3]), float(one.p[3])
-    if out == 0:
-        return 0
-    return 2 if abs(out - want) <= 1e-15 else (1 if out < want else 3)
+    return 0 if out == 0 else 2 if abs(out - want) <= 1e-15 else 1 if out < want else 3
 
 
 def _judge_worse(one: OneTokenStep, other: OneTokenStep) -> int:
@@ -127,19 +125,14 @@ class Float32Leak:
 def float32_leak(p: ArrayLike, q: ArrayLike, n: int, seed: int) -> Float32Leak:
     """Run the float32 ``≤`` rule and the correct rule ``n`` times each (``0 <= n <= 10**15``) on
     target ``p`` and draft ``q``, both from ``seed``."""
-    p_arr, q_arr = prob_pair(p, q)
+    p, q = prob_pair(p, q)
     size = whole(n, "n", maximum=MAX_COUNT_DRAWS)
     start = seed_value(seed)
-    bad = np.flatnonzero((p_arr == 0) & (q_arr > 0))
-    leaky, strict = RULES["float32_leq"], RULES["correct"]
-    return Float32Leak(
-        n=size,
-        per_proposal=FLOAT32_STEP,
-        forbidden=bad,
-        leaks=int(leaky.counts(p_arr, q_arr, size, start)[bad].sum()),
-        strict_leaks=int(strict.counts(p_arr, q_arr, size, start)[bad].sum()),
-        expected_leaks=float(size * leaky.law(p_arr, q_arr)[bad].sum()),
-    )
+    bad = np.flatnonzero((p == 0) & (q > 0))
+    leaky = RULES["float32_leq"]
+    leaks, strict = (int(r.counts(p, q, size, start)[bad].sum()) for r in (leaky, RULES["correct"]))
+    expected = float(size * leaky.law(p, q)[bad].sum())
+    return Float32Leak(size, FLOAT32_STEP, bad, leaks, strict, expected)
 
 
 def home_draws(quality: int, seed: int, n: int = 100_000) -> MonteCarloRun:

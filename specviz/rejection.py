@@ -59,14 +59,12 @@ class ClassicPlan:
             still = []
             for start in range(0, pending.size, rows):
                 runs = pending[start : start + rows]
-                shape = (runs.size, block)
-                draft = inverse_cdf(self.q, rng.random(shape).ravel()).reshape(shape)
-                kept = rng.random(shape) * self.bound * self.q[draft] < self.p[draft]
+                draft = inverse_cdf(self.q, rng.random((runs.size, block)))
+                kept = rng.random(draft.shape) * self.bound * self.q[draft] < self.p[draft]
                 hit = kept.any(axis=1)
                 first = kept.argmax(axis=1)
                 out[runs[hit]] = draft[hit, first[hit]]
-                spent[runs[hit]] += first[hit] + 1
-                spent[runs[~hit]] += block
+                spent[runs] += np.where(hit, first + 1, block)
                 still.append(runs[~hit])
             pending = np.concatenate(still)
         return out, spent
@@ -149,11 +147,10 @@ def rejection_comparison(
     ``budget`` proposals (``1 <= budget <= 10**8``): ``floor(budget / ceil(M))`` words (at least
     one) where ``n·M`` is more. ValueError on bad input, or where a word needs more than
     :data:`~specviz.limits.MAX_CLASSIC_PROPOSALS` proposals."""
-    p_arr, q_arr = prob_pair(p, q)
+    plan = classic_plan(p, q)
     start = seed_value(seed)
     size = whole(n, "n", maximum=MAX_RULE_DRAWS)
     cap = whole(budget, "budget", minimum=1, maximum=MAX_CLASSIC_PROPOSALS)
-    plan = classic_plan(p_arr, q_arr)
     if plan.runs:
         words = min(size, max(1, cap // math.ceil(plan.bound)))
         if words * plan.bound > MAX_CLASSIC_PROPOSALS:
@@ -163,10 +160,9 @@ def rejection_comparison(
             )
         classic = ClassicRun(plan, words, *plan.retry(words, generator(start)))
     else:
-        empty = np.empty(0, dtype=np.int64)
-        classic = ClassicRun(plan, size, empty, empty)
-    rejected = ~speculative_sample(p_arr, q_arr, size, start).accepted
-    return RejectionComparison(size, step(p_arr, q_arr), classic, int(rejected.sum()))
+        classic = ClassicRun(plan, size, *np.empty((2, 0), dtype=np.int64))
+    rejected = ~speculative_sample(plan.p, plan.q, size, start).accepted
+    return RejectionComparison(size, step(plan.p, plan.q), classic, int(rejected.sum()))
 
 
 @dataclass(frozen=True)

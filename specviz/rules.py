@@ -16,22 +16,13 @@ import numpy as np
 from numpy.random import Generator
 from numpy.typing import ArrayLike
 
-from specviz._checks import choice, generator, prob_pair, real, whole
-from specviz.limits import (
-    DEFAULT_CANDIDATES,
-    DEFAULT_TYPICAL_DELTA,
-    DEFAULT_TYPICAL_EPS,
-    MAX_CANDIDATES,
-    MAX_CLASSIC_PROPOSALS,
-    MAX_COUNT_DRAWS,
-    MAX_RULE_DRAWS,
-    RULE_TITLES,
-)
+from specviz import limits
+from specviz._checks import choice, generator, real, whole
 from specviz.one_token import OneTokenStep, step
 from specviz.rejection import ClassicPlan
 from specviz.sampling import SeedLike, inverse_cdf, multinomial_on_support
 from specviz.sampling_settings import top_k
-from specviz.text import say
+from specviz.text import titles
 
 #: The emitted word has law ``p`` for every pair (p, q).
 EXACT = "exact"
@@ -44,6 +35,9 @@ TRADE_OFF = "trade-off"
 #: A float32 uniform (numpy's ``random(dtype=float32)``, PyTorch's ``torch.rand``) is a random
 #: 24-bit integer times 2**-24: it is exactly 0 with probability 2**-24 = 1/16,777,216.
 FLOAT32_STEP = 2.0 ** -(np.finfo(np.float32).nmant + 1)
+
+#: Each rule's sentences in rules.po, ``rules.<key>.<word>``: the fields :class:`Rule` takes.
+_WORDS = ("what", "why", "source")
 
 Values = dict[str, Any]
 #: A two-route rule's (proposal law, chance that a proposed word is kept, fallback law).
@@ -140,15 +134,12 @@ class _Candidates:
         out = np.empty(n, dtype=np.int64)
         pending = np.arange(n)
         steps = _candidate_steps(s, v["k"])
-        for one in steps:
-            if pending.size == 0:
-                break
+        for one in steps:  # a run kept early draws nothing more: random(0) takes no numbers
             draft = inverse_cdf(s.q, rng.random(pending.size))
             kept = rng.random(pending.size) * s.q[draft] < one.p[draft]
             out[pending[kept]] = draft[kept]
             pending = pending[~kept]
-        if pending.size:
-            out[pending] = inverse_cdf(steps[-1].bucket_weights, rng.random(pending.size))
+        out[pending] = inverse_cdf(steps[-1].bucket_weights, rng.random(pending.size))
         return out
 
 
@@ -162,11 +153,11 @@ class _Redraw:
         return 1.0  # every emitted token is an accepted draft (eventually)
 
     def sample(self, s: OneTokenStep, n: int, rng: Generator, v: Values) -> np.ndarray:
-        if n / s.alpha > MAX_CLASSIC_PROPOSALS:
+        if n / s.alpha > limits.MAX_CLASSIC_PROPOSALS:
             raise ValueError(
                 f"redraw_from_q with alpha = {s.alpha:.3g} needs about n/alpha = "
                 f"{n / s.alpha:,.0f} proposals for n = {n:,} runs; the per-draw sampler allows at "
-                f"most {MAX_CLASSIC_PROPOSALS:,}. Use counts() for this case."
+                f"most {limits.MAX_CLASSIC_PROPOSALS:,}. Use counts() for this case."
             )
         # Classic rejection sampling's retry loop with M = 1: the draft as an envelope.
         plan = ClassicPlan(s.p, s.q, 1.0, np.empty(0, dtype=np.int64))
@@ -191,7 +182,7 @@ class Rule:
     @property
     def title(self) -> str:
         """A few words for a legend or a menu."""
-        return RULE_TITLES[self.key]
+        return limits.RULE_TITLES[self.key]
 
     @property
     def defaults(self) -> dict[str, Any]:
@@ -210,14 +201,14 @@ class Rule:
     ) -> np.ndarray:
         """The tokens (int64) of ``n`` runs of the procedure (at most ``MAX_RULE_DRAWS``)."""
         s, values = self._prepare(p, q, params)
-        size = whole(n, "n", maximum=MAX_RULE_DRAWS)
+        size = whole(n, "n", maximum=limits.MAX_RULE_DRAWS)
         return self.maths.sample(s, size, generator(seed), values).astype(np.int64)
 
     def counts(
         self, p: ArrayLike, q: ArrayLike, n: int, seed: SeedLike = None, **params: Any
     ) -> np.ndarray:
         """Output counts of ``n`` runs (``n`` up to 10**15), drawn from ``Multinomial(n, law)``."""
-        size = whole(n, "n", maximum=MAX_COUNT_DRAWS)
+        size = whole(n, "n", maximum=limits.MAX_COUNT_DRAWS)
         return multinomial_on_support(generator(seed), size, self.law(p, q, **params))
 
     def acceptance(self, p: ArrayLike, q: ArrayLike, **params: Any) -> float:
@@ -227,7 +218,7 @@ class Rule:
 
     def available(self, p: ArrayLike, q: ArrayLike) -> bool:
         """Whether the rule has a law on this pair (only ``redraw_from_q`` ever has not)."""
-        return self._available(step(*prob_pair(p, q)))
+        return self._available(step(p, q))
 
     def _available(self, s: OneTokenStep) -> bool:
         return not isinstance(self.maths, _Redraw) or s.alpha > 0  # the loop never ends
@@ -235,17 +226,14 @@ class Rule:
     def _prepare(
         self, p: object, q: object, params: Mapping[str, Any]
     ) -> tuple[OneTokenStep, Values]:
-        s = step(*prob_pair(p, q))
-        known = {param.name: param for param in self.params}
-        unknown = sorted(set(params) - set(known))
+        s = step(p, q)
+        unknown = sorted(set(params) - set(self.defaults))
         if unknown:
             raise ValueError(
                 f"unknown parameter(s) {', '.join(map(str, unknown))} for rule {self.key!r}; "
-                f"it takes: {', '.join(known) or 'none'}"
+                f"it takes: {', '.join(self.defaults) or 'none'}"
             )
-        values = {
-            name: param.check(params.get(name, param.default)) for name, param in known.items()
-        }
+        values = {one.name: one.check(params.get(one.name, one.default)) for one in self.params}
         if not self._available(s):
             raise RuleUnavailableError(
                 "redraw_from_q needs alpha = sum(min(p, q)) > 0; here p and q have disjoint "
@@ -333,108 +321,76 @@ def _float32_test(s: OneTokenStep, draft: np.ndarray, keep: np.ndarray, rng: Gen
 
 
 _ALL: tuple[Rule, ...] = (
+    Rule("correct", EXACT, maths=_TwoRoutes(_standard), **titles("rules.correct", _WORDS)),
     Rule(
-        key="correct",
-        kind=EXACT,
-        maths=_TwoRoutes(_standard),
-        what=say("rules.correct.what"),
-        why=say("rules.correct.why"),
-        source=say("rules.correct.source"),
-    ),
-    Rule(
-        key="greedy",
-        kind=TRADE_OFF,
+        "greedy",
+        TRADE_OFF,
         maths=_TwoRoutes(_greedy_routes, _sure_test),
-        what=say("rules.greedy.what"),
-        why=say("rules.greedy.why"),
-        source=say("rules.greedy.source"),
+        **titles("rules.greedy", _WORDS),
     ),
     Rule(
-        key="token_matching",
-        kind=EXACT,
+        "token_matching",
+        EXACT,
         # Kept: x = y, with chance q(x)p(x). Otherwise the target's own y: p(y)(1 - q(y)).
         maths=_TwoRoutes(
             lambda s, v: (s.q, s.p, s.p * (1 - s.q)),
             _matching_test,
             lambda s: s.q * s.p + s.p * (1.0 - s.q),
         ),
-        what=say("rules.token_matching.what"),
-        why=say("rules.token_matching.why"),
-        source=say("rules.token_matching.source"),
+        **titles("rules.token_matching", _WORDS),
     ),
     Rule(
-        key="multi_candidate",
-        kind=EXACT,
+        "multi_candidate",
+        EXACT,
         maths=_Candidates(),
-        what=say("rules.multi_candidate.what"),
-        why=say("rules.multi_candidate.why"),
-        source=say("rules.multi_candidate.source"),
-        params=(Param("k", DEFAULT_CANDIDATES, 1, MAX_CANDIDATES, integer=True),),
+        params=(Param("k", limits.DEFAULT_CANDIDATES, 1, limits.MAX_CANDIDATES, integer=True),),
+        **titles("rules.multi_candidate", _WORDS),
     ),
     Rule(
-        key="resample_from_p",
-        kind=MISTAKE,
+        "resample_from_p",
+        MISTAKE,
         maths=_TwoRoutes(lambda s, v: (s.q, s.accept, s.p)),
-        what=say("rules.resample_from_p.what"),
-        why=say("rules.resample_from_p.why"),
-        source=say("rules.resample_from_p.source"),
+        **titles("rules.resample_from_p", _WORDS),
     ),
     Rule(
-        key="inverted_ratio",
-        kind=MISTAKE,
+        "inverted_ratio",
+        MISTAKE,
         maths=_TwoRoutes(lambda s, v: (s.q, _capped(s.q, s.p), s.bucket_weights), _inverted_test),
-        what=say("rules.inverted_ratio.what"),
-        why=say("rules.inverted_ratio.why"),
-        source=say("rules.inverted_ratio.source"),
+        **titles("rules.inverted_ratio", _WORDS),
     ),
+    Rule("redraw_from_q", MISTAKE, maths=_Redraw(), **titles("rules.redraw_from_q", _WORDS)),
     Rule(
-        key="redraw_from_q",
-        kind=MISTAKE,
-        maths=_Redraw(),
-        what=say("rules.redraw_from_q.what"),
-        why=say("rules.redraw_from_q.why"),
-        source=say("rules.redraw_from_q.source"),
-    ),
-    Rule(
-        key="reuse_uniform",
-        kind=MISTAKE,
+        "reuse_uniform",
+        MISTAKE,
         maths=_TwoRoutes(_standard, _reuse_test, _reuse_law),
-        what=say("rules.reuse_uniform.what"),
-        why=say("rules.reuse_uniform.why"),
-        source=say("rules.reuse_uniform.source"),
+        **titles("rules.reuse_uniform", _WORDS),
     ),
     Rule(
-        key="topk_mismatch",
-        kind=MISTAKE,
+        "topk_mismatch",
+        MISTAKE,
         maths=_TwoRoutes(lambda s, v: (top_k(s.q, v["k"]), s.accept, s.bucket_weights)),
-        what=say("rules.topk_mismatch.what"),
-        why=say("rules.topk_mismatch.why"),
-        source=say("rules.topk_mismatch.source"),
         params=(Param("k", 2, 1, integer=True),),
+        **titles("rules.topk_mismatch", _WORDS),
     ),
     Rule(
-        key="float32_leq",
-        kind=MISTAKE,
+        "float32_leq",
+        MISTAKE,
         maths=_TwoRoutes(
             lambda s, v: (s.q, _float32_accept(s.p, s.q), s.bucket_weights), _float32_test
         ),
-        what=say("rules.float32_leq.what"),
-        why=say("rules.float32_leq.why"),
-        source=say("rules.float32_leq.source"),
+        **titles("rules.float32_leq", _WORDS),
     ),
     Rule(
-        key="typical_acceptance",
-        kind=TRADE_OFF,
+        "typical_acceptance",
+        TRADE_OFF,
         maths=_TwoRoutes(
             lambda s, v: (s.q, _typical_mask(s.p, v["eps"], v["delta"]), s.p), _sure_test
         ),
-        what=say("rules.typical_acceptance.what"),
-        why=say("rules.typical_acceptance.why"),
-        source=say("rules.typical_acceptance.source"),
         params=(
-            Param("eps", DEFAULT_TYPICAL_EPS, 0.0, 1.0),
-            Param("delta", DEFAULT_TYPICAL_DELTA, 0.0),
+            Param("eps", limits.DEFAULT_TYPICAL_EPS, 0.0, 1.0),
+            Param("delta", limits.DEFAULT_TYPICAL_DELTA, 0.0),
         ),
+        **titles("rules.typical_acceptance", _WORDS),
     ),
 )
 

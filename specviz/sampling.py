@@ -11,7 +11,6 @@ from numpy.typing import ArrayLike
 from specviz._checks import (
     generator,
     instance,
-    prob_pair,
     real_array,
     short,
     weight_vector,
@@ -54,8 +53,7 @@ def multinomial_on_support(
     gives the last category what is left in floating point, ~n·1e-16 draws at n = 10**15."""
     instance(rng, "rng", np.random.Generator, "a numpy Generator (np.random.default_rng(seed))")
     sizes = whole_array(n, "n", maximum=MAX_COUNT_DRAWS)
-    weights = weight_vector(probs, "probs")
-    return multinomial(rng, sizes, weights)
+    return multinomial(rng, sizes, weight_vector(probs, "probs"))
 
 
 def inverse_cdf(probs: ArrayLike, u: ArrayLike) -> np.ndarray:
@@ -74,16 +72,13 @@ def speculative_sample(
     """Run the one-token procedure ``n`` times (at most 50 million); the same int ``seed`` gives
     the same draws. The draft proposes ``x ~ q``, accepted when ``u * q(x) < p(x)`` (``u < min(1,
     p(x)/q(x))`` without a division); otherwise the token is drawn from the residual ``r``."""
-    p, q = prob_pair(p, q)
+    one = step(p, q)
     n = whole(n, "n", maximum=MAX_PER_DRAW)
     rng = generator(seed)
-    draft = words_of(q, rng.random(n))
-    accepted = rng.random(n) * q[draft] < p[draft]
+    draft = words_of(one.q, rng.random(n))
+    accepted = rng.random(n) * one.q[draft] < one.p[draft]
     output = draft.copy()
-    rejected = np.flatnonzero(~accepted)
-    if rejected.size:
-        bucket = step(p, q).bucket_weights
-        output[rejected] = words_of(bucket, rng.random(rejected.size))
+    output[~accepted] = words_of(one.bucket_weights, rng.random(int((~accepted).sum())))
     return SpeculativeDraws(draft=draft, output=output, accepted=accepted)
 
 
@@ -91,9 +86,8 @@ def sample_counts(p: ArrayLike, q: ArrayLike, n: int, seed: SeedLike = None) -> 
     """Per-token counts of :func:`speculative_sample`'s ``n`` runs (``0 <= n <= 10**15``) from
     their exact law: ``Multinomial(n, q)`` proposals, ``Binomial(k, a(x))`` of the ``k`` of ``x``
     accepted, the ``R`` rejections spread ``Multinomial(R, r)``."""
-    p, q = prob_pair(p, q)
-    n = whole(n, "n", maximum=MAX_COUNT_DRAWS)
     one = step(p, q)
+    n = whole(n, "n", maximum=MAX_COUNT_DRAWS)
     drafted, accepted, from_bucket = count_draws(
         generator(seed), one.q, one.accept, one.bucket_weights, n
     )

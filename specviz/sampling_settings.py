@@ -18,9 +18,7 @@ def sampled(
     ``T = 0`` is greedy (``argmax``). A bad table or setting raises ValueError naming it."""
     rows, t = prob_table(rows, "rows"), real(temperature, "temperature", low=0.0)
     if t == 0:
-        out = np.zeros_like(rows)
-        out[np.arange(len(rows)), rows.argmax(axis=1)] = 1.0
-        return out
+        return (np.arange(rows.shape[1]) == rows.argmax(axis=1)[:, None]).astype(np.float64)
     out = rows
     if t != 1:  # at T = 1, log then exp would move the numbers by rounding
         with np.errstate(divide="ignore", over="ignore"):  # log 0 = -inf; a tiny T: greedy

@@ -8,10 +8,11 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike
 
-from specviz._checks import generator, prob_pair, whole
+from specviz._checks import generator, whole
+from specviz._laws import words_of
 from specviz.limits import MAX_STORY
 from specviz.one_token import step
-from specviz.sampling import SeedLike, inverse_cdf
+from specviz.sampling import SeedLike
 
 
 @dataclass(frozen=True)
@@ -32,14 +33,11 @@ class DrawStory:
 def one_draw_story(p: ArrayLike, q: ArrayLike, n: int, seed: SeedLike = None) -> DrawStory:
     """``n`` runs (0 to :data:`~specviz.limits.MAX_STORY`) of the one-token procedure for target
     ``p`` and draft ``q``, from ``seed``."""
-    p, q = prob_pair(p, q)
-    n = whole(n, "n", maximum=MAX_STORY)
-    rng = generator(seed)
     one = step(p, q)
-    u_draft, u_accept, u_bucket = rng.random((3, n))
-    draft = inverse_cdf(q, u_draft)
-    accepted = u_accept * q[draft] < p[draft]
-    bucket_pick = inverse_cdf(one.bucket_weights, u_bucket)
+    n = whole(n, "n", maximum=MAX_STORY)
+    u_draft, u_accept, u_bucket = generator(seed).random((3, n))
+    draft = words_of(one.q, u_draft)
+    accepted = u_accept * one.q[draft] < one.p[draft]
     return DrawStory(
         u_draft=u_draft,
         draft=draft,
@@ -47,5 +45,5 @@ def one_draw_story(p: ArrayLike, q: ArrayLike, n: int, seed: SeedLike = None) ->
         u_accept=u_accept,
         accepted=accepted,
         u_bucket=np.where(accepted, np.nan, u_bucket),
-        output=np.where(accepted, draft, bucket_pick),
+        output=np.where(accepted, draft, words_of(one.bucket_weights, u_bucket)),
     )

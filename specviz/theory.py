@@ -30,8 +30,7 @@ def expected_tokens_per_step(alpha: ArrayLike, gamma: int) -> float | np.ndarray
             f"alpha has {a.size:,} entries; with gamma = {g:,} that is "
             f"{a.size * (g + 1):,} powers to sum, more than the {MAX_POWERS:,} computed at once"
         )
-    powers = np.power.outer(a, np.arange(g + 1, dtype=np.float64))
-    return _as_result(powers.sum(axis=-1))
+    return _as_result(np.power.outer(a, np.arange(g + 1, dtype=np.float64)).sum(axis=-1))
 
 
 def speedup(words_per_call: ArrayLike, gamma: int, c: float) -> float | np.ndarray:
