@@ -234,6 +234,8 @@ def test_the_keyboard_moves_a_bar_and_keeps_focus(page, streamlit_server) -> Non
     handle = bar(page, "p", "mat")
     handle.focus()
     assert handle.get_attribute("aria-valuenow") == "40"
+    bars = page.locator(".live .dist").first  # its accessibility tree, as a screen reader has it
+    assert 'slider "target p weight of mat": 40%' in bars.aria_snapshot()
     with rerun_waiter(page):
         for _ in range(3):
             page.keyboard.press("ArrowDown")
@@ -249,6 +251,11 @@ def test_the_keyboard_moves_a_bar_and_keeps_focus(page, streamlit_server) -> Non
     assert said.startswith("mat is now under-sampled: the draft q proposes it 10%")
     status = "(s => [s.getAttribute('role'), s.textContent])(window.specviz.live.status)"
     assert page.evaluate(f"() => {status}") == ["status", said]
+    tree, one = bars.aria_snapshot(), moved.step()
+    for i, word in enumerate(moved.labels):  # every word's target share moved; the draft's not
+        assert f'slider "target p weight of {word}": {percent(one.p[i])}' in tree, tree
+        assert f'slider "draft q weight of {word}": {percent(one.q[i])}' in tree, tree
+    assert f"mat (10% < {percent(one.p[0])})" in tree  # the chart's description follows
     assert (
         page.evaluate("() => window.specviz.live.root.querySelectorAll('[aria-live]').length") == 0
     )
