@@ -79,11 +79,15 @@ def random_pairs(n: int, seed: int = 20261203) -> list[tuple[list[float], list[f
     return pairs
 
 
-def test_the_view_computes_what_the_core_computes() -> None:
-    pairs = edge_pairs() + random_pairs(1200)
+def views(pairs: list) -> tuple[list, list, list, list]:
+    """The pairs with each one's words, γ and draft cost (γ and c cycling through their range)."""
     labels = [[f"w{i}" for i in range(len(p))] for p, _ in pairs]
     gammas = [1 + i % 8 for i in range(len(pairs))]
-    costs = [COSTS[i % len(COSTS)] for i in range(len(pairs))]
+    return pairs, labels, gammas, [COSTS[i % len(COSTS)] for i in range(len(pairs))]
+
+
+def test_the_view_computes_what_the_core_computes() -> None:
+    pairs, labels, gammas, costs = views(edge_pairs() + random_pairs(1200))
     for swapped in (False, True):
         n = Notation(swapped=swapped)
         got = live(
@@ -112,10 +116,7 @@ def test_the_view_computes_what_the_core_computes() -> None:
 def test_the_view_says_what_a_move_did_as_the_core_does() -> None:
     """The announcement after a gesture (issue 35), for every word of every pair: over-, under-
     sampled, balanced, or in neither model; its bucket, α and speed-up."""
-    pairs = edge_pairs() + random_pairs(300, seed=35)
-    labels = [[f"w{i}" for i in range(len(p))] for p, _ in pairs]
-    gammas = [1 + i % 8 for i in range(len(pairs))]
-    costs = [COSTS[i % len(COSTS)] for i in range(len(pairs))]
+    pairs, labels, gammas, costs = views(edge_pairs() + random_pairs(300, seed=35))
     for swapped in (False, True):
         n = Notation(swapped=swapped)
         got = live(
