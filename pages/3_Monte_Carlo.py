@@ -3,7 +3,7 @@
 import streamlit as st
 
 from specviz.figures.montecarlo import gof_sentence, monte_carlo_figures, sampler_note
-from specviz.figures.numbers import tv_text
+from specviz.figures.numbers import significant, tv_text
 from specviz.limits import PATHS
 from specviz.links import RUNS
 from specviz.runs import monte_carlo_paths, noise_band
@@ -48,7 +48,7 @@ def lesson() -> None:
     labels = titles("montecarlo.metric", ("statistic", "dof", "p_value", "tv")).values()
     tips = titles("montecarlo.tip", ("statistic", "dof", "p_value", "tv")).values()
     gof = run.gof
-    values = (f"{gof.statistic:.3g}", f"{gof.dof}", f"{gof.p_value:.3g}", tv_text(run.tv))
+    values = (significant(gof.statistic), f"{gof.dof}", significant(gof.p_value), tv_text(run.tv))
     for box, label, tip, value in zip(st.columns(4), labels, tips, values, strict=True):
         box.metric(label, value, help=note.fill(tip))
     st.markdown(gof_sentence(run.gof))

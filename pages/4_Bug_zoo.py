@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from specviz.figures.numbers import percent, tv_text
+from specviz.figures.numbers import percent, thousands, tv_text
 from specviz.figures.zoo import zoo_figures
 from specviz.limits import ZOO_N_MAX
 from specviz.links import BUG
@@ -46,10 +46,10 @@ tv, runs = tv_text(comparison.tv), comparison.detectable_from  # runs: None if i
 m = st.columns(3)
 m[0].metric(note.fill(say("zoo.distance")), tv, help=say("zoo.distance_help"))
 m[1].metric(say("zoo.correct"), tv_text(comparison.tv_correct), help=say("zoo.correct_help"))
-shows = f"N = {runs:,}" if runs else say("zoo.never")
+shows = f"N = {thousands(runs)}" if runs else say("zoo.never")
 m[2].metric(say("zoo.shows_from"), shows, help=say("zoo.shows_from_help"))
 if runs:
-    st.markdown(say("zoo.bias_note", tv=tv, share=percent(comparison.tv), runs=f"{runs:,}"))
+    st.markdown(say("zoo.bias_note", tv=tv, share=percent(comparison.tv), runs=thousands(runs)))
 else:
     st.success(note.fill(say("zoo.harmless")), icon=":material/check:")
 

@@ -4,6 +4,7 @@ import streamlit as st
 
 from specviz.exactness import CASES_BY_KEY, FILTER, QUESTIONS, WORDS, float32_leak
 from specviz.figures import exactness as fx
+from specviz.figures.numbers import thousands
 from specviz.figures.tables import markdown_table
 from specviz.links import BUG, CASE, LEAK_RUNS
 from specviz.rules import RULES
@@ -59,17 +60,17 @@ n = state.param_widget(
 )
 leak = page.cached(float32_leak, tuple(forbidden.p), tuple(forbidden.q), n, scenario.seed)
 m = st.columns(3)
-one_in = say("exactness.one_in", n=f"{round(1 / leak.per_proposal):,}")
+one_in = say("exactness.one_in", n=thousands(round(1 / leak.per_proposal)))
 m[0].metric(say("exactness.passes"), one_in)
-m[1].metric(say("exactness.came_out_leq"), f"{leak.leaks:,}")
-m[2].metric(say("exactness.came_out_strict"), f"{leak.strict_leaks:,}")
+m[1].metric(say("exactness.came_out_leq"), thousands(leak.leaks))
+m[2].metric(say("exactness.came_out_strict"), thousands(leak.strict_leaks))
 st.markdown(fx.leak_sentence(leak, note))
 if st.button(say("exactness.to_zoo"), key="why.to_zoo", icon=":material/bug_report:"):
     state.set_param(BUG, "float32_leq")
     st.switch_page("pages/4_Bug_zoo.py")
 
 st.header(say("exactness.chain_header"))
-st.markdown(note.fill(fx.CHAIN_RULE))
+st.markdown(note.fill(say("exactness.chain_rule")))
 link = say("exactness.see_it_run")
 st.page_link("pages/5_Many_words_per_call.py", label=link, icon=":material/arrow_forward:")
 

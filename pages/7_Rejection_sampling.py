@@ -3,7 +3,7 @@
 import streamlit as st
 
 from specviz.figures import rejection as fr
-from specviz.figures.numbers import percent
+from specviz.figures.numbers import percent, significant, thousands
 from specviz.figures.tables import markdown_table
 from specviz.links import REJECTION_RUNS
 from specviz.rejection import across_presets, rejection_comparison
@@ -27,8 +27,10 @@ if scenario.projector:  # the control's own chart right under it; the numbers af
     page.chart(*figures["proposals"], key="rs.chart.proposals")
 
 if run.ran:
-    measured = f"{run.mean_proposals:.3g}"
-    about = say("rejection.measured_help", words=f"{run.n:,}", error=f"{run.std_error:.2g}")
+    measured = significant(run.mean_proposals)
+    about = say(
+        "rejection.measured_help", words=thousands(run.n), error=significant(run.std_error, 2)
+    )
 else:
     measured, about = say("rejection.none_drawn"), say("rejection.cannot_run_help")
 versus = say("rejection.versus", alpha=percent(one.alpha), acceptance=percent(plan.acceptance))

@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from specviz.figures.numbers import percent, tv_text
+from specviz.figures.numbers import percent, significant, thousands, tv_text
 from specviz.figures.tables import markdown_table
 from specviz.figures.variants import lab_figures, run_verdict
 from specviz.limits import LAB_RUNS
@@ -49,9 +49,9 @@ m = st.columns(3)
 m[0].metric(say("variants.kept"), percent(check.acceptance), help=say("variants.kept_help"))
 distance = note.fill(say("variants.distance_metric"))
 m[1].metric(distance, tv_text(check.tv), help=note.fill(say("variants.distance_help")))
-tv, band, p_value = tv_text(check.run_tv), tv_text(check.band_upper), f"{check.gof.p_value:.3g}"
+tv, band, p_value = tv_text(check.run_tv), tv_text(check.band_upper), significant(check.gof.p_value)
 m[2].metric(
-    say("variants.check_metric", n=f"{LAB_RUNS:,}"),
+    say("variants.check_metric", n=thousands(LAB_RUNS)),
     say("variants.fails") if check.stands_out else say("variants.passes"),
     help=say("variants.check_help", verdict=run_verdict(check), tv=tv, band=band, p_value=p_value),
 )

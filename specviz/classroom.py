@@ -18,9 +18,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from specviz._checks import sequence, text, whole
-from specviz.exactness import QUESTIONS
+from specviz.exactness import QUESTIONS, QUESTIONS_BY_KEY
 from specviz.limits import MAX_TOKENS, MAX_WEIGHT, MIN_TOKENS
-from specviz.links import CLAIM_WORDS, CLAIMS, ROOM_ALPHABET, ROOM_LENGTH
+from specviz.links import CLAIMS, ROOM_ALPHABET, ROOM_LENGTH, claim_words
 from specviz.one_token import normalize, step
 from specviz.text import say, titles
 
@@ -43,32 +43,31 @@ class Poll:
 
 
 _WHY_TITLES = titles("classroom.why", ("alpha", "topped_up", "missing", "worse"))
+_VOTES = titles("classroom.vote", ("agree", "disagree"))
 
-#: Every fixed question by key: "Why it's exact"'s, then the debate's claims.
-BANK: dict[str, Poll] = {
-    f"why.{q.key}": Poll(
-        f"why.{q.key}",
-        _WHY_TITLES.get(q.key, say("classroom.why_exact")),
-        q.prompt,
-        q.options,
-        q.answer,
-        "",
-        "pages/6_Why_its_exact.py",
-    )
-    for q in QUESTIONS
-} | {
-    f"claim.{key}": Poll(
-        f"claim.{key}",
-        say("classroom.claim_title", name=name),
-        say("classroom.claim_prompt", claim=CLAIM_WORDS[key][0]),
-        tuple(titles("classroom.vote", ("agree", "disagree")).values()),
+#: Every fixed question's key: "Why it's exact"'s, then the debate's claims.
+BANK: tuple[str, ...] = (*(f"why.{q.key}" for q in QUESTIONS), *(f"claim.{k}" for k in CLAIMS))
+
+
+def _fixed_poll(key: str) -> Poll:
+    """The question of ``key`` (in :data:`BANK`), in the run's language."""
+    kind, name = key.split(".")
+    if kind == "why":
+        q = QUESTIONS_BY_KEY[name]
+        title = _WHY_TITLES.get(name, say("classroom.why_exact"))
+        return Poll(key, title, q.prompt, q.options, q.answer, "", "pages/6_Why_its_exact.py")
+    said, verdict = claim_words()[name]
+    return Poll(
+        key,
+        say("classroom.claim_title", name=CLAIMS[name]),
+        say("classroom.claim_prompt", claim=said),
+        tuple(_VOTES.values()),
         None,
-        CLAIM_WORDS[key][1],
+        verdict,
         "pages/9_The_debate.py",
-        (("claim", key),),
+        (("claim", name),),
     )
-    for key, name in CLAIMS.items()
-}
+
 
 _ALPHA_KEY = re.compile(r"alpha:([0-9,]{1,60}):([0-9,]{1,60})")
 
@@ -129,9 +128,10 @@ def _alpha_poll(key: str) -> Poll:
 
 
 def poll(key: str) -> Poll:
-    """The question of ``key`` (in :data:`BANK`, or :func:`alpha_key`'s); ValueError if none."""
+    """The question of ``key`` (in :data:`BANK`, or :func:`alpha_key`'s), in the run's language;
+    ValueError if none."""
     key = text(key, "question", max_chars=200)
-    return BANK[key] if key in BANK else _alpha_poll(key)
+    return _fixed_poll(key) if key in BANK else _alpha_poll(key)
 
 
 def new_code() -> str:

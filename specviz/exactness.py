@@ -4,6 +4,7 @@ the math, the float32 leak; and Home's draws."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import numpy as np
@@ -15,20 +16,25 @@ from specviz.one_token import OneTokenStep
 from specviz.rules import FLOAT32_STEP, RULES
 from specviz.runs import COUNT_LEVEL, MonteCarloRun, monte_carlo
 from specviz.scenario import DEFAULT_WORDS, PRESETS_BY_KEY, Preset, home_scenario
-from specviz.text import say, titles
+from specviz.text import titles
 
 #: The words of every case and question: the Playground's first four.
 WORDS: tuple[str, ...] = DEFAULT_WORDS[:4]
 
+_LESSONS = titles(
+    "exactness",
+    ("lesson_filter", "lesson_misses", "lesson_identical", "lesson_disjoint", "lesson_one_hot"),
+)
 #: The cases, each an extreme the proof must survive ({T}/{D} letter the models).
 CASES: tuple[Preset, ...] = tuple(
-    Preset(key, CASE_TITLES[key], lesson, p, q)
-    for key, lesson, p, q in (
-        ("filter", say("exactness.lesson_filter"), (50, 30, 20, 0), (0, 5, 5, 90)),
-        ("misses", say("exactness.lesson_misses"), (40, 30, 20, 10), (50, 30, 20, 0)),
-        ("identical", say("exactness.lesson_identical"), (40, 30, 20, 10), (40, 30, 20, 10)),
-        ("disjoint", say("exactness.lesson_disjoint"), (50, 50, 0, 0), (0, 0, 50, 50)),
-        ("one_hot", say("exactness.lesson_one_hot"), (100, 0, 0, 0), (40, 30, 20, 10)),
+    # key=key: each case says its own words, not the last case's.
+    Preset(key, lambda key=key: (CASE_TITLES[key], _LESSONS[f"lesson_{key}"]), p, q)
+    for key, p, q in (
+        ("filter", (50, 30, 20, 0), (0, 5, 5, 90)),
+        ("misses", (40, 30, 20, 10), (50, 30, 20, 0)),
+        ("identical", (40, 30, 20, 10), (40, 30, 20, 10)),
+        ("disjoint", (50, 50, 0, 0), (0, 0, 50, 50)),
+        ("one_hot", (100, 0, 0, 0), (40, 30, 20, 10)),
     )
 )
 CASES_BY_KEY: dict[str, Preset] = {case.key: case for case in CASES}
@@ -38,15 +44,25 @@ FILTER = CASES_BY_KEY["filter"]
 
 @dataclass(frozen=True)
 class Question:
-    """A question answered before the reveal: ``prompt`` lettered with {T}/{D}, ``case`` the pair
-    it is about, ``answer`` the right option's index, computed, ``other`` a pair to compare."""
+    """A question answered before the reveal: its :attr:`prompt` lettered with {T}/{D}, its
+    ``choices`` (each option by key, said on reading), ``case`` the pair it is about, ``answer``
+    the right option's index, computed, ``other`` a pair to compare."""
 
     key: str
-    prompt: str
-    options: tuple[str, ...]
+    choices: Mapping[str, str]
     case: Preset
     answer: int
     other: Preset | None = None
+
+    @property
+    def prompt(self) -> str:
+        """The question, in the language of the run that reads it."""
+        return _PROMPTS[f"ask_{self.key}"]
+
+    @property
+    def options(self) -> tuple[str, ...]:
+        """The options' texts, in order."""
+        return tuple(self.choices.values())
 
     def is_right(self, guess: object) -> bool:
         """Whether ``guess`` (one of :attr:`options`) is the right answer."""
@@ -69,37 +85,42 @@ def _judge_worse(one: OneTokenStep, other: OneTokenStep) -> int:
     return {(True, False): 0, (False, True): 1, (True, True): 2, (False, False): 3}[words, speed]
 
 
-_MIRROR = Preset("mirror", "Draft has it backwards", "", (50, 30, 15, 5), (5, 15, 30, 50))
-_OFF_BY_ONE = Preset("off", "One word under-proposed", "", (40, 30, 20, 10), (50, 30, 5, 15))
+_MIRROR = Preset("mirror", lambda: ("Draft has it backwards", ""), (50, 30, 15, 5), (5, 15, 30, 50))
+_OFF_BY_ONE = Preset(
+    "off", lambda: ("One word under-proposed", ""), (40, 30, 20, 10), (50, 30, 5, 15)
+)
 _GOOD = PRESETS_BY_KEY["close"]
-_BAD = Preset("bad", "A draft that always says 'bed'", "", (40, 30, 20, 10), (0, 0, 0, 100))
+_BAD = Preset(
+    "bad", lambda: ("A draft that always says 'bed'", ""), (40, 30, 20, 10), (0, 0, 0, 100)
+)
+
+_PROMPTS = titles("exactness", ("ask_alpha", "ask_topped_up", "ask_missing", "ask_worse"))
+_TOPPED_UP_OPTIONS = titles("exactness.topped_up", ("favourite", "floor", "floor_bed", "every"))
+_MISSING_OPTIONS = titles("exactness.missing", ("never", "less", "exactly", "more"))
+_WORSE_OPTIONS = titles("exactness.worse", ("words", "speed", "both", "neither"))
 
 QUESTIONS: tuple[Question, ...] = (
     Question(
         "alpha",
-        say("exactness.ask_alpha"),
-        tuple(f"{round(100 * v)}%" for v in _ALPHA_OPTIONS),
+        {f"{v:g}": f"{round(100 * v)}%" for v in _ALPHA_OPTIONS},  # numbers, no words
         _MIRROR,
         int(np.argmin([abs(v - _MIRROR.step().alpha) for v in _ALPHA_OPTIONS])),
     ),
     Question(
         "topped_up",
-        say("exactness.ask_topped_up"),
-        tuple(titles("exactness.topped_up", ("favourite", "floor", "floor_bed", "every")).values()),
+        _TOPPED_UP_OPTIONS,
         _OFF_BY_ONE,
         _TOPPED_UP.index(set(np.flatnonzero(_OFF_BY_ONE.step().refill > 0).tolist())),
     ),
     Question(
         "missing",
-        say("exactness.ask_missing"),
-        tuple(titles("exactness.missing", ("never", "less", "exactly", "more")).values()),
+        _MISSING_OPTIONS,
         CASES_BY_KEY["misses"],
         _judge_missing(CASES_BY_KEY["misses"].step()),
     ),
     Question(
         "worse",
-        say("exactness.ask_worse"),
-        tuple(titles("exactness.worse", ("words", "speed", "both", "neither")).values()),
+        _WORSE_OPTIONS,
         _BAD,
         _judge_worse(_BAD.step(), _GOOD.step()),
         other=_GOOD,

@@ -3,7 +3,7 @@ pages offer controls within them, and learner text quotes them (never a copy of 
 
 from __future__ import annotations
 
-from specviz.text import titles
+from specviz.text import Titles, titles
 
 #: "Zero up to rounding": probabilities this close are the same number written twice (a balanced
 #: token, nothing to the bucket, a distance of 0). Rounding leaves ~1e-16; no lesson needs less.
@@ -74,7 +74,7 @@ MAX_CALLS_WORK = 200_000_000
 MAX_CURVE_WORK = 50_000_000
 
 #: The pairs of models the page offers, by their key in links, and their names in menus.
-PAIR_TITLES: dict[str, str] = titles(
+PAIR_TITLES: Titles = titles(
     "limits.pair", ("ngram", "strong", "weak", "hotter", "perfect", "textbook")
 )
 PAIR_KEYS: tuple[str, ...] = tuple(PAIR_TITLES)
@@ -108,7 +108,7 @@ LEAK_RUN_CHOICES: tuple[int, ...] = tuple(10**k for k in range(6, 13))
 
 #: Every verification rule (``rules.RULES``) by key, in display order, and title: written here
 #: so that specviz/links.py reads them without importing a lesson module.
-RULE_TITLES: dict[str, str] = titles(
+RULE_TITLES: Titles = titles(
     "limits.rule",
     (
         "correct",
@@ -138,7 +138,7 @@ DEFAULT_CANDIDATES = 2
 DEFAULT_TYPICAL_EPS = 0.09
 DEFAULT_TYPICAL_DELTA = 0.3
 #: The states the page "Why it's exact" shows the proof on (``exactness.CASES``), and titles.
-CASE_TITLES: dict[str, str] = titles(
+CASE_TITLES: Titles = titles(
     "limits.case", ("filter", "misses", "identical", "disjoint", "one_hot")
 )
 

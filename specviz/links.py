@@ -19,7 +19,7 @@ from specviz import limits
 from specviz._checks import choice, instance, mapping, sequence, whole
 from specviz._checks import text as _text
 from specviz.limits import MAX_LABEL, MAX_PARAM_CHARS, MAX_SEED, MAX_TOKENS, MAX_WEIGHT, MIN_TOKENS
-from specviz.text import say, titles
+from specviz.text import LANGUAGES, say, titles
 
 T = TypeVar("T")
 
@@ -40,8 +40,8 @@ class Param(Generic[T]):
         The value a missing or refused parameter takes.
     parse, format : callable
         ``parse(text) -> value`` (raises :class:`LinkError` saying what is allowed) and back.
-    shown : str
-        The default as a notice names it ("seed 7").
+    shown : callable
+        ``shown()``: the default as a notice names it ("seed 7"), in the run's language.
     choices : tuple
         The values a widget offers (empty when any parsed value goes).
     check : callable or None
@@ -58,7 +58,7 @@ class Param(Generic[T]):
     default: T
     parse: Callable[[str], T]
     format: Callable[[T], str]
-    shown: str
+    shown: Callable[[], str]
     choices: tuple[T, ...] = ()
     check: Callable[[object], T] | None = field(default=None, compare=False)
     omit_default: bool = False
@@ -78,7 +78,7 @@ class Param(Generic[T]):
                 raise LinkError(say("links.too_long", chars=f"{len(text):,}"))
             value = self.parse(text)
         except LinkError as problem:
-            notice = say("links.notice", name=self.name, problem=problem, shown=self.shown)
+            notice = say("links.notice", name=self.name, problem=problem, shown=self.shown())
             return self.default, notice
         return value, self.tidy(text, value) if self.tidy else None
 
@@ -112,18 +112,17 @@ def _choice(
     choices: Sequence[T],
     default: T,
     describe: Callable[[T], str] | Mapping[T, str],
-    problem: str | Callable[[str], str] = lambda listed: say("links.one_of", choices=listed),
+    problem: Callable[[str], str] = lambda listed: say("links.one_of", choices=listed),
     format: Callable[[T], str] = _plain,
     omit_default: bool = False,
 ) -> Param[T]:
     """One of ``choices``, written as ``format(choice)`` (distinct texts); a number choice is
-    also read from any spelling of its number. ``problem`` is the notice's words for any other
-    text (or makes them from the list of choices); ``describe`` names the default in a notice (or
-    holds the choices' titles: the default's is named, quoted)."""
+    also read from any spelling of its number. ``problem(listed)`` says the notice's words for any
+    other text (``listed``: the choices, shortened past 6); ``describe`` names the default in a
+    notice (or holds the choices' titles: the default's is named, quoted)."""
     by_text = {format(option): option for option in choices}
     shown = list(by_text)
     listed = ", ".join(shown) if len(shown) <= 6 else f"{shown[0]}, {shown[1]}, …, {shown[-1]}"
-    refused = problem(listed) if callable(problem) else problem
 
     def parse(text: str) -> T:
         text = text.strip()
@@ -131,10 +130,12 @@ def _choice(
             return by_text[text]
         number = None if isinstance(default, str) else _number(text)
         if number is None or number not in choices:
-            raise LinkError(refused)
+            raise LinkError(problem(listed))
         return choices[choices.index(number)]
 
-    named = describe(default) if callable(describe) else f"'{describe[default]}'"
+    def named() -> str:
+        return describe(default) if callable(describe) else f"'{describe[default]}'"
+
     return Param(name, default, parse, format, named, tuple(choices), omit_default=omit_default)
 
 
@@ -153,9 +154,10 @@ def _flag(name: str, *on: str) -> Param[bool]:
     def write(value: bool) -> str:
         return on[0] if value else "0"
 
-    return Param(
-        name, False, parse, write, say("links.off", name=name), (False, True), omit_default=True
-    )
+    def shown() -> str:
+        return say("links.off", name=name)
+
+    return Param(name, False, parse, write, shown, (False, True), omit_default=True)
 
 
 def short_number(text: str) -> int | None:
@@ -186,8 +188,11 @@ def _number(text: str) -> float | None:
     return number if number == number else None
 
 
-#: What a vocabulary word may hold, in words (said before typing, and in notices).
-LABEL_RULE = say("links.label_rule", most=MAX_LABEL)
+def label_rule() -> str:
+    """What a vocabulary word may hold, in words (said before typing, and in notices)."""
+    return say("links.label_rule", most=MAX_LABEL)
+
+
 #: Most code points a word keeps (a family emoji is 7): any vocabulary fits in a link.
 _LABEL_CODES = (MAX_PARAM_CHARS - MAX_TOKENS + 1) // MAX_TOKENS
 #: Drawn with the code point before, besides marks: joiner, skin tones, tags; a flag is 2 letters.
@@ -236,9 +241,9 @@ def _entries(text: str, counted: Callable[[int], str]) -> list[str]:
     return parts
 
 
-def _weights(name: str, all_zero: str) -> Param[tuple[int, ...] | None]:
+def _weights(name: str, all_zero: Callable[[], str]) -> Param[tuple[int, ...] | None]:
     """The target's or the draft's weights; None (left out of links) means the default;
-    ``all_zero`` is the notice for weights that are all 0."""
+    ``all_zero()`` says the notice for weights that are all 0."""
 
     def parse(text: str) -> tuple[int, ...]:
         entries = _entries(
@@ -249,7 +254,7 @@ def _weights(name: str, all_zero: str) -> Param[tuple[int, ...] | None]:
             raise LinkError(say("links.bad_weight", most=MAX_WEIGHT))
         weights = tuple(round(n) for n in numbers)
         if not any(weights):
-            raise LinkError(all_zero)
+            raise LinkError(all_zero())
         return weights
 
     def check(value: object) -> tuple[int, ...] | None:
@@ -262,7 +267,9 @@ def _weights(name: str, all_zero: str) -> Param[tuple[int, ...] | None]:
     def join(value: tuple[int, ...]) -> str:
         return ",".join(map(str, value))
 
-    shown = say("links.default_weights")
+    def shown() -> str:
+        return say("links.default_weights")
+
     return Param(name, None, parse, join, shown, check=check, omit_default=True)
 
 
@@ -277,7 +284,7 @@ def _words() -> Param[tuple[str, ...] | None]:
 
     def tidy(text: str, value: tuple[str, ...]) -> str | None:
         if list(value) != [" ".join(part.split()) for part in text.split(",")]:
-            return say("links.words_changed", rule=LABEL_RULE)
+            return say("links.words_changed", rule=label_rule())
         return None
 
     def check(value: object) -> tuple[str, ...] | None:
@@ -286,10 +293,13 @@ def _words() -> Param[tuple[str, ...] | None]:
         words = sequence(value, "words", minimum=MIN_TOKENS, maximum=MAX_TOKENS)
         for i, word in enumerate(words):
             if not _text(word, f"words[{i}]") or clean_label(word) != word:
-                raise ValueError(f"words[{i}] is not a clean word ({LABEL_RULE}); got {word!r}")
+                raise ValueError(f"words[{i}] is not a clean word ({label_rule()}); got {word!r}")
         return words
 
-    return Param("words", None, parse, ",".join, say("links.default_words"), (), check, True, tidy)
+    def shown() -> str:
+        return say("links.default_words")
+
+    return Param("words", None, parse, ",".join, shown, (), check, True, tidy)
 
 
 def _seed(text: str) -> int:
@@ -300,21 +310,32 @@ def _seed(text: str) -> int:
 
 
 WORDS = _words()
-P_WEIGHTS = _weights("p", say("links.no_target"))
-Q_WEIGHTS = _weights("q", say("links.no_draft"))
+P_WEIGHTS = _weights("p", lambda: say("links.no_target"))
+Q_WEIGHTS = _weights("q", lambda: say("links.no_draft"))
 SEED = Param(
     "seed",
     7,
     _seed,
     str,
-    say("links.seed", seed=7),
+    lambda: say("links.seed", seed=7),
     check=lambda v: whole(v, "seed", maximum=MAX_SEED),
 )
 PROJECTOR = _flag("projector", "1")
 LETTERS = _flag("letters", "chen", "swapped")
+#: Always written: a link a lecturer shares opens in the language they chose, whatever the
+#: student's browser prefers (which only a link without ``lang`` follows).
+LANGUAGE = _choice("lang", tuple(LANGUAGES), "en", LANGUAGES)
 
 #: The shared lesson state, in link order (see :func:`specviz.scenario.from_query`).
-SCENARIO_PARAMS: tuple[Param[Any], ...] = (WORDS, P_WEIGHTS, Q_WEIGHTS, SEED, PROJECTOR, LETTERS)
+SCENARIO_PARAMS: tuple[Param[Any], ...] = (
+    WORDS,
+    P_WEIGHTS,
+    Q_WEIGHTS,
+    SEED,
+    PROJECTOR,
+    LETTERS,
+    LANGUAGE,
+)
 
 #: Home: how good the example's draft is, in percent.
 QUALITY = _choice("quality", tuple(range(0, 101, 5)), 30, lambda q: say("links.quality", q=q))
@@ -337,13 +358,21 @@ PLAYER_AT = _choice(
 )
 #: Bug zoo: the exhibit on show.
 BUG = _choice(
-    "bug", limits.MISTAKE_KEYS, "resample_from_p", limits.RULE_TITLES, say("links.bad_bug")
+    "bug",
+    limits.MISTAKE_KEYS,
+    "resample_from_p",
+    limits.RULE_TITLES,
+    lambda _: say("links.bad_bug"),
 )
 
 #: Many words per call's pair "your pair from the Playground": the scenario's weights, i.i.d.
 YOUR_PAIR = "yours"
 DECODE_PAIR = _choice(
-    "pair", (*limits.PAIR_KEYS, YOUR_PAIR), "ngram", limits.PAIR_TITLES, say("links.bad_pair")
+    "pair",
+    (*limits.PAIR_KEYS, YOUR_PAIR),
+    "ngram",
+    limits.PAIR_TITLES,
+    lambda _: say("links.bad_pair"),
 )
 #: What one draft step costs, in target steps (the Playground's speed-up uses it too).
 DECODE_COST = _choice(
@@ -351,7 +380,7 @@ DECODE_COST = _choice(
     limits.DECODE_COSTS,
     0.1,
     "c = {:g}".format,
-    say("links.bad_cost", choices=", ".join(map(_plain, limits.DECODE_COSTS))),
+    lambda _: say("links.bad_cost", choices=", ".join(map(_plain, limits.DECODE_COSTS))),
 )
 DECODE_TEMPERATURE = _choice(
     "temp",
@@ -368,7 +397,7 @@ DECODE_SECTION = _choice(
     tuple(DECODE_SECTIONS),
     "calls",
     DECODE_SECTIONS,
-    say("links.bad_section"),
+    lambda _: say("links.bad_section"),
     omit_default=True,
 )
 DECODE_PARAMS = (DECODE_PAIR, GAMMA, DECODE_COST, DECODE_TEMPERATURE, DECODE_LENGTH, DECODE_SECTION)
@@ -379,7 +408,7 @@ CASE = _choice(
     ("yours", *limits.CASE_TITLES),
     "yours",
     lambda _: say("links.your_case"),
-    say("links.bad_case"),
+    lambda _: say("links.bad_case"),
 )
 #: Why it's exact: runs of the float32 exhibit, written 1e6 ... 1e12.
 LEAK_RUNS = _choice(
@@ -402,21 +431,23 @@ REJECTION_RUNS = _choice(
 
 #: Variants lab: the rules it shows — every rule that is not a mistake, in registry order.
 VARIANTS: tuple[str, ...] = tuple(k for k in limits.RULE_TITLES if k not in limits.MISTAKE_KEYS)
-VARIANT = _choice("variant", VARIANTS, VARIANTS[0], limits.RULE_TITLES, say("links.bad_variant"))
+VARIANT = _choice(
+    "variant", VARIANTS, VARIANTS[0], limits.RULE_TITLES, lambda _: say("links.bad_variant")
+)
 CANDIDATES = _choice("k", limits.CANDIDATE_CHOICES, limits.DEFAULT_CANDIDATES, "k = {}".format)
 TYPICAL_EPS = _choice(
     "eps",
     limits.TYPICAL_EPS_CHOICES,
     limits.DEFAULT_TYPICAL_EPS,
     "ε = {:g}".format,
-    say("links.bad_eps"),
+    lambda _: say("links.bad_eps"),
 )
 TYPICAL_DELTA = _choice(
     "delta",
     limits.TYPICAL_DELTA_CHOICES,
     limits.DEFAULT_TYPICAL_DELTA,
     "δ = {:g}".format,
-    say("links.bad_delta"),
+    lambda _: say("links.bad_delta"),
 )
 LAB_PARAMS = (VARIANT, CANDIDATES, TYPICAL_EPS, TYPICAL_DELTA)
 
@@ -426,10 +457,19 @@ STEP = _choice("step", tuple(range(18)), 0, lambda _: say("links.no_step"), omit
 #: The debate: the claim on show, one tab each (the lecturer's plan opens each in turn).
 _CLAIM_KEYS = ("speed", "close", "rejection", "leaks")
 CLAIMS = titles("links.claim", _CLAIM_KEYS)
-#: Each claim as it was said, and the debate's verdict (The debate; Ask the room votes on them).
-_SAID, _VERDICTS = titles("links.said", _CLAIM_KEYS), titles("links.verdict", _CLAIM_KEYS)
-CLAIM_WORDS = {key: (_SAID[key], _VERDICTS[key]) for key in _CLAIM_KEYS}
-CLAIM = _choice("claim", tuple(CLAIMS), "speed", CLAIMS, say("links.bad_claim"), omit_default=True)
+_SAID = titles("links.said", _CLAIM_KEYS)
+_VERDICTS = titles("links.verdict", _CLAIM_KEYS)
+
+
+def claim_words() -> dict[str, tuple[str, str]]:
+    """Each claim as it was said, and the debate's verdict, by key (The debate; Ask the room
+    votes on them)."""
+    return {key: (_SAID[key], _VERDICTS[key]) for key in _CLAIM_KEYS}
+
+
+CLAIM = _choice(
+    "claim", tuple(CLAIMS), "speed", CLAIMS, lambda _: say("links.bad_claim"), omit_default=True
+)
 
 #: Ask the room's codes: no 0/O or 1/I/L, which sound or look alike read out or projected.
 ROOM_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
@@ -461,7 +501,7 @@ def voter_id(text: str) -> str:
 
 
 def _optional(
-    name: str, parse: Callable[[str], str], shown: str, personal: bool = False
+    name: str, parse: Callable[[str], str], shown: Callable[[], str], personal: bool = False
 ) -> Param[str]:
     """A text parameter that is "" (left out of links) when absent."""
 
@@ -472,10 +512,10 @@ def _optional(
 
 
 #: Ask the room: the room a student joins or a lecturer runs.
-ROOM = _optional("room", room_code, say("links.no_room"))
+ROOM = _optional("room", room_code, lambda: say("links.no_room"))
 #: Ask the room: the lecturer's key, only ever in the lecturer's own link.
-KEY = _optional("key", lecturer_key, say("links.no_key"), personal=True)
+KEY = _optional("key", lecturer_key, lambda: say("links.no_key"), personal=True)
 #: Ask the room: a phone's voter id, kept in the phone's storage and sent with its requests
 #: (specviz/ui/phones.py), so that a reload, or another server, is the same voter: the round's
 #: first answer counts, never a second. Join links and QR codes carry none.
-VOTER = _optional("voter", voter_id, say("links.new_voter"), personal=True)
+VOTER = _optional("voter", voter_id, lambda: say("links.new_voter"), personal=True)

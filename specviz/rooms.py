@@ -31,7 +31,6 @@ _SCHEMA = (
     "INSERT INTO polls_schema VALUES (1, :v) ON CONFLICT DO NOTHING",
     "UPDATE polls_schema SET version = :v WHERE version < :v",  # given its new tables above
 )
-REFUSED = say("classroom.refused")
 
 
 #: Where the rooms live when nothing names a database: a SQLite file, made on first use.
@@ -150,7 +149,7 @@ def room(eng: Engine, code: str, address: str | None = None, voter: str = "") ->
             who | {"c": code, "r": now - ROOM_LIFETIME_S, "v": voter},
         ).one()
     if address and row[0] >= JOIN_MISSES_PER_ADDRESS:
-        raise ValueError(REFUSED)
+        raise ValueError(say("classroom.refused"))
     if row[1] is not None:
         return Room(*row[1:5], bool(row[5]), row[6])
     if address:

@@ -22,7 +22,7 @@ from specviz.one_token import OneTokenStep, step
 from specviz.rejection import ClassicPlan
 from specviz.sampling import SeedLike, inverse_cdf, multinomial_on_support
 from specviz.sampling_settings import top_k
-from specviz.text import titles
+from specviz.text import Titles, titles
 
 #: The emitted word has law ``p`` for every pair (p, q).
 EXACT = "exact"
@@ -36,7 +36,7 @@ TRADE_OFF = "trade-off"
 #: 24-bit integer times 2**-24: it is exactly 0 with probability 2**-24 = 1/16,777,216.
 FLOAT32_STEP = 2.0 ** -(np.finfo(np.float32).nmant + 1)
 
-#: Each rule's sentences in rules.po, ``rules.<key>.<word>``: the fields :class:`Rule` takes.
+#: Each rule's sentences in rules.po, ``rules.<key>.<word>``: a :class:`Rule`'s properties.
 _WORDS = ("what", "why", "source")
 
 Values = dict[str, Any]
@@ -167,22 +167,36 @@ class _Redraw:
 @dataclass(frozen=True)
 class Rule:
     """One verification rule: its ``key`` (what a share link carries), its ``kind``
-    (:data:`EXACT`, :data:`MISTAKE` or :data:`TRADE_OFF`), a sentence on ``what`` the procedure
-    does and one on ``why`` its output is — or is not — the target's law, its ``source``, its
-    private ``maths`` and its extra ``params``."""
+    (:data:`EXACT`, :data:`MISTAKE` or :data:`TRADE_OFF`), its private ``maths``, its ``words``
+    (its sentences in rules.po, :attr:`what`, :attr:`why` and :attr:`source`) and its extra
+    ``params``."""
 
     key: str
     kind: str
-    what: str
-    why: str
-    source: str
     maths: _TwoRoutes | _Candidates | _Redraw
+    # Called on each reading, so a rule speaks the language of the run that reads it.
+    words: Callable[[], Titles]
     params: tuple[Param, ...] = ()
 
     @property
     def title(self) -> str:
         """A few words for a legend or a menu."""
         return limits.RULE_TITLES[self.key]
+
+    @property
+    def what(self) -> str:
+        """A sentence on what the procedure does."""
+        return self.words()["what"]
+
+    @property
+    def why(self) -> str:
+        """A sentence on why its output is — or is not — the target's law."""
+        return self.words()["why"]
+
+    @property
+    def source(self) -> str:
+        """Where the procedure is published or seen in code."""
+        return self.words()["source"]
 
     @property
     def defaults(self) -> dict[str, Any]:
@@ -321,12 +335,14 @@ def _float32_test(s: OneTokenStep, draft: np.ndarray, keep: np.ndarray, rng: Gen
 
 
 _ALL: tuple[Rule, ...] = (
-    Rule("correct", EXACT, maths=_TwoRoutes(_standard), **titles("rules.correct", _WORDS)),
+    Rule(
+        "correct", EXACT, maths=_TwoRoutes(_standard), words=lambda: titles("rules.correct", _WORDS)
+    ),
     Rule(
         "greedy",
         TRADE_OFF,
         maths=_TwoRoutes(_greedy_routes, _sure_test),
-        **titles("rules.greedy", _WORDS),
+        words=lambda: titles("rules.greedy", _WORDS),
     ),
     Rule(
         "token_matching",
@@ -337,40 +353,45 @@ _ALL: tuple[Rule, ...] = (
             _matching_test,
             lambda s: s.q * s.p + s.p * (1.0 - s.q),
         ),
-        **titles("rules.token_matching", _WORDS),
+        words=lambda: titles("rules.token_matching", _WORDS),
     ),
     Rule(
         "multi_candidate",
         EXACT,
         maths=_Candidates(),
         params=(Param("k", limits.DEFAULT_CANDIDATES, 1, limits.MAX_CANDIDATES, integer=True),),
-        **titles("rules.multi_candidate", _WORDS),
+        words=lambda: titles("rules.multi_candidate", _WORDS),
     ),
     Rule(
         "resample_from_p",
         MISTAKE,
         maths=_TwoRoutes(lambda s, v: (s.q, s.accept, s.p)),
-        **titles("rules.resample_from_p", _WORDS),
+        words=lambda: titles("rules.resample_from_p", _WORDS),
     ),
     Rule(
         "inverted_ratio",
         MISTAKE,
         maths=_TwoRoutes(lambda s, v: (s.q, _capped(s.q, s.p), s.bucket_weights), _inverted_test),
-        **titles("rules.inverted_ratio", _WORDS),
+        words=lambda: titles("rules.inverted_ratio", _WORDS),
     ),
-    Rule("redraw_from_q", MISTAKE, maths=_Redraw(), **titles("rules.redraw_from_q", _WORDS)),
+    Rule(
+        "redraw_from_q",
+        MISTAKE,
+        maths=_Redraw(),
+        words=lambda: titles("rules.redraw_from_q", _WORDS),
+    ),
     Rule(
         "reuse_uniform",
         MISTAKE,
         maths=_TwoRoutes(_standard, _reuse_test, _reuse_law),
-        **titles("rules.reuse_uniform", _WORDS),
+        words=lambda: titles("rules.reuse_uniform", _WORDS),
     ),
     Rule(
         "topk_mismatch",
         MISTAKE,
         maths=_TwoRoutes(lambda s, v: (top_k(s.q, v["k"]), s.accept, s.bucket_weights)),
         params=(Param("k", 2, 1, integer=True),),
-        **titles("rules.topk_mismatch", _WORDS),
+        words=lambda: titles("rules.topk_mismatch", _WORDS),
     ),
     Rule(
         "float32_leq",
@@ -378,7 +399,7 @@ _ALL: tuple[Rule, ...] = (
         maths=_TwoRoutes(
             lambda s, v: (s.q, _float32_accept(s.p, s.q), s.bucket_weights), _float32_test
         ),
-        **titles("rules.float32_leq", _WORDS),
+        words=lambda: titles("rules.float32_leq", _WORDS),
     ),
     Rule(
         "typical_acceptance",
@@ -390,7 +411,7 @@ _ALL: tuple[Rule, ...] = (
             Param("eps", limits.DEFAULT_TYPICAL_EPS, 0.0, 1.0),
             Param("delta", limits.DEFAULT_TYPICAL_DELTA, 0.0),
         ),
-        **titles("rules.typical_acceptance", _WORDS),
+        words=lambda: titles("rules.typical_acceptance", _WORDS),
     ),
 )
 

@@ -3,7 +3,7 @@ teach one lesson each, and its share link (read with the one schema of :mod:`spe
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
@@ -14,12 +14,15 @@ from specviz.limits import MAX_SEED, MAX_TOKENS, MAX_WEIGHT, MIN_TOKENS
 from specviz.links import SCENARIO_PARAMS, SEED, clean_label, read_all
 from specviz.one_token import OneTokenStep, normalize, step
 from specviz.palette import Notation
-from specviz.text import say, template, titles
+from specviz.text import LANGUAGES, say, template, titles
 
 DEFAULT_WORDS = ("mat", "sofa", "floor", "bed", "rug", "chair", "roof", "table", "box", "keyboard")
 PROMPT = "The cat sat on the …"
-#: How the message of an all-zero model starts.
-ALL_ZERO = say("scenario.all_zero")
+
+
+def all_zero() -> str:
+    """How the message of an all-zero model starts."""
+    return say("scenario.all_zero")
 
 
 # A page asks for its step several times a run (its results, its figures, its lesson), and a
@@ -33,7 +36,8 @@ def _step_of(p_weights: tuple[int, ...], q_weights: tuple[int, ...]) -> OneToken
 class Scenario:
     """Everything the pages share, and what a share link restores besides a page's own settings:
     the words ``labels``, the slider weights (0..100) of the target and the draft, the ``seed`` of
-    every random draw, ``projector`` (large type, high contrast) and ``swapped`` (q = target)."""
+    every random draw, ``projector`` (large type, high contrast), ``swapped`` (q = target) and
+    the ``language`` of every word on screen (a key of :data:`specviz.text.LANGUAGES`)."""
 
     labels: tuple[str, ...] = DEFAULT_WORDS[:4]
     p_weights: tuple[int, ...] = (40, 30, 20, 10)
@@ -41,6 +45,7 @@ class Scenario:
     seed: int = SEED.default
     projector: bool = False
     swapped: bool = False
+    language: str = "en"
 
     def __post_init__(self) -> None:
         # The lesson's invariants live in the value: a link, a gesture, the editor and a preset
@@ -60,6 +65,10 @@ class Scenario:
         seed_value(self.seed, maximum=MAX_SEED)
         for name in ("projector", "swapped"):
             instance(getattr(self, name), name, bool, "True or False")
+        if self.language not in LANGUAGES:
+            raise ValueError(
+                f"language must be one of {', '.join(LANGUAGES)}; got {self.language!r}"
+            )
 
     @property
     def size(self) -> int:
@@ -77,12 +86,12 @@ class Scenario:
         return any(self.p_weights) and any(self.q_weights)
 
     def step(self) -> OneTokenStep:
-        """The exact one-token step; ValueError (starting :data:`ALL_ZERO`) where one model's
+        """The exact one-token step; ValueError (starting :func:`all_zero`) where one model's
         weights are all zero."""
         if not any(self.p_weights):
-            raise ValueError(say("scenario.no_target", all_zero=ALL_ZERO))
+            raise ValueError(say("scenario.no_target", all_zero=all_zero()))
         if not any(self.q_weights):
-            raise ValueError(say("scenario.no_draft", all_zero=ALL_ZERO))
+            raise ValueError(say("scenario.no_draft", all_zero=all_zero()))
         return _step_of(self.p_weights, self.q_weights)
 
     def next_seed(self) -> int:
@@ -113,14 +122,24 @@ class Scenario:
 
 @dataclass(frozen=True)
 class Preset:
-    """A ready-made pair of weights that teaches one lesson (``{T}``/``{D}`` letter the models,
-    ``{w0}``, ``{w1}``, ... name the learner's words)."""
+    """A ready-made pair of weights that teaches one lesson: ``said()`` gives its title and its
+    lesson in the run's language (``{T}``/``{D}`` letter the models, ``{w0}``, ``{w1}``, ... name
+    the learner's words)."""
 
     key: str
-    title: str
-    lesson: str
+    said: Callable[[], tuple[str, str]]
     p_weights: tuple[int, ...]
     q_weights: tuple[int, ...]
+
+    @property
+    def title(self) -> str:
+        """The preset's name in menus."""
+        return self.said()[0]
+
+    @property
+    def lesson(self) -> str:
+        """The lesson, its words' fields ``{w0}``, ``{w1}``, ... left in."""
+        return self.said()[1]
 
     def lesson_for(self, labels: tuple[str, ...]) -> str:
         """The lesson, naming the learner's own words."""
@@ -140,22 +159,49 @@ class Preset:
 #: The presets, in menu order: each one's title is the message ``scenario.<key>``.
 _PRESET_KEYS = ("close", "garbage", "identical", "misses", "filters", "long_tail", "one_hot")
 _PRESET_TITLES = titles("scenario", _PRESET_KEYS)
-PRESETS: tuple[Preset, ...] = tuple(
-    Preset(key, _PRESET_TITLES[key], lesson, p, q)
-    for key, lesson, p, q in (
-        ("close", template("scenario.close_lesson"), (40, 30, 20, 10), (30, 35, 25, 10)),
-        ("garbage", template("scenario.garbage_lesson"), (50, 50, 0, 0), (0, 0, 50, 50)),
-        ("identical", template("scenario.identical_lesson"), (40, 30, 20, 10), (40, 30, 20, 10)),
-        ("misses", template("scenario.misses_lesson"), (40, 30, 20, 10), (50, 30, 20, 0)),
-        ("filters", template("scenario.filters_lesson"), (50, 30, 20, 0), (40, 30, 20, 10)),
-        (
-            "long_tail",
-            template("scenario.long_tail_lesson"),
-            (100, 50, 33, 25, 20, 17, 14, 13, 11, 10),
-            (100, 35, 16, 9, 6, 4, 3, 2, 1, 1),
-        ),
-        ("one_hot", template("scenario.one_hot_lesson"), (100, 0, 0, 0), (40, 30, 20, 10)),
-    )
+PRESETS: tuple[Preset, ...] = (
+    Preset(
+        "close",
+        lambda: (_PRESET_TITLES["close"], template("scenario.close_lesson")),
+        (40, 30, 20, 10),
+        (30, 35, 25, 10),
+    ),
+    Preset(
+        "garbage",
+        lambda: (_PRESET_TITLES["garbage"], template("scenario.garbage_lesson")),
+        (50, 50, 0, 0),
+        (0, 0, 50, 50),
+    ),
+    Preset(
+        "identical",
+        lambda: (_PRESET_TITLES["identical"], template("scenario.identical_lesson")),
+        (40, 30, 20, 10),
+        (40, 30, 20, 10),
+    ),
+    Preset(
+        "misses",
+        lambda: (_PRESET_TITLES["misses"], template("scenario.misses_lesson")),
+        (40, 30, 20, 10),
+        (50, 30, 20, 0),
+    ),
+    Preset(
+        "filters",
+        lambda: (_PRESET_TITLES["filters"], template("scenario.filters_lesson")),
+        (50, 30, 20, 0),
+        (40, 30, 20, 10),
+    ),
+    Preset(
+        "long_tail",
+        lambda: (_PRESET_TITLES["long_tail"], template("scenario.long_tail_lesson")),
+        (100, 50, 33, 25, 20, 17, 14, 13, 11, 10),
+        (100, 35, 16, 9, 6, 4, 3, 2, 1, 1),
+    ),
+    Preset(
+        "one_hot",
+        lambda: (_PRESET_TITLES["one_hot"], template("scenario.one_hot_lesson")),
+        (100, 0, 0, 0),
+        (40, 30, 20, 10),
+    ),
 )
 PRESETS_BY_KEY = {preset.key: preset for preset in PRESETS}
 
@@ -191,7 +237,7 @@ def to_query(scenario: Scenario) -> dict[str, str]:
     """Query parameters that restore ``scenario`` (the share link's ``?...`` part)."""
     s = instance(scenario, "scenario", Scenario, "a Scenario")
     values = {"words": s.labels, "p": s.p_weights, "q": s.q_weights, "seed": s.seed}
-    values |= {"projector": s.projector, "letters": s.swapped}
+    values |= {"projector": s.projector, "letters": s.swapped, "lang": s.language}
     query: dict[str, str] = {}
     for param in SCENARIO_PARAMS:
         query |= param.write(values[param.name])
@@ -210,4 +256,5 @@ def from_query(params: Mapping[str, object]) -> tuple[Scenario, list[str]]:
         sizes = []
     base = Scenario().resized(sizes[0]) if sizes else Scenario()  # the default, at the link's size
     given = (labels or base.labels, p_weights or base.p_weights, q_weights or base.q_weights)
-    return Scenario(*given, values["seed"], values["projector"], values["letters"]), notices
+    settings = (values["seed"], values["projector"], values["letters"], values["lang"])
+    return Scenario(*given, *settings), notices

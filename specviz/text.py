@@ -1,19 +1,37 @@
 """Every sentence a learner reads, by key, from the message catalogs in ``specviz/locale/``.
 
 Code names a message (``say("decoding.intro")``) and passes its numbers; the words live in one
-gettext catalog per page or view (``locale/en/decoding.po``: message ``decoding.intro``), the
-layer a translation replaces. A message's ``{name}`` fields are filled from the values given;
-``{T}`` and ``{D}`` are left for the notation to fill (the target's and the draft's letters).
+gettext catalog per language and page or view (``locale/es/decoding.po``: message
+``decoding.intro``). A message's ``{name}`` fields are filled from the values given; ``{T}`` and
+``{D}`` are left for the notation to fill (the target's and the draft's letters).
+
+The language is the run's, not the process's: a page calls :func:`use` first, and every message
+is looked up when it is said, so two students on one server read two languages. Nothing says a
+message at import (tests/test_languages.py checks); :func:`titles` is a table looked up on reading.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
+from contextvars import ContextVar
 from functools import cache
 from pathlib import Path
 
 from babel.messages.pofile import read_po
 
 LOCALE = Path(__file__).with_name("locale")
+#: The languages SpecViz speaks: the link's code, and the name each language calls itself.
+LANGUAGES = {"en": "English", "es": "Español", "zh": "简体中文"}
+#: How each language writes a number (CLDR): its decimal mark, its thousands mark (Spanish
+#: groups from five digits: 2000, 20.000) and its percent sign.
+NUMBERS = {
+    "en": {"decimal": ".", "group": ",", "percent": "%", "group_from": 4},
+    "es": {"decimal": ",", "group": ".", "percent": "\u00a0%", "group_from": 5},
+    "zh": {"decimal": ".", "group": ",", "percent": "%", "group_from": 4},
+}
+# A Streamlit session's runs share one thread, and each thread its own context: a page's
+# choice holds for its run, its callbacks and its fragments, and for no other session.
+_LANGUAGE: ContextVar[str] = ContextVar("specviz.language", default="en")
 #: The models' letters, filled by :meth:`specviz.palette.Notation.fill`, not here.
 LETTERS = ("T", "D")
 
@@ -37,6 +55,24 @@ def catalog(language: str = "en") -> dict[str, str]:
     return messages
 
 
+def use(language: str) -> None:
+    """Speak ``language`` (a key of :data:`LANGUAGES`) from now on in this thread's context.
+
+    Raises
+    ------
+    ValueError
+        If SpecViz has no catalogs for ``language``.
+    """
+    if language not in LANGUAGES:
+        raise ValueError(f"language must be one of {', '.join(LANGUAGES)}; got {language!r}")
+    _LANGUAGE.set(language)
+
+
+def language() -> str:
+    """The language this run speaks (a key of :data:`LANGUAGES`)."""
+    return _LANGUAGE.get()
+
+
 def template(key: str) -> str:
     """The message ``key`` with its fields left in, for code that fills them later (the browser's
     views, a preset naming the learner's words).
@@ -46,21 +82,42 @@ def template(key: str) -> str:
     ValueError
         If no catalog holds ``key``.
     """
-    text = catalog().get(key) if isinstance(key, str) else None
+    text = catalog(language()).get(key) if isinstance(key, str) else None
     if text is None:
         raise ValueError(f"no message {key!r} in the catalogs of {LOCALE}")
     return text
 
 
-def titles(group: str, keys: tuple[str, ...]) -> dict[str, str]:
-    """The titles of ``keys``, in that order: the messages ``"<group>.<key>"`` (no fields).
+class Titles(Mapping[str, str]):
+    """A table of titles: key to the message ``"<group>.<key>"``, said when it is read."""
+
+    def __init__(self, group: str, keys: tuple[str, ...]) -> None:
+        for key in keys:
+            template(f"{group}.{key}")  # every key has its message, checked once
+        self._group, self._keys = group, tuple(keys)
+
+    def __getitem__(self, key: str) -> str:
+        if key not in self._keys:
+            raise KeyError(key)
+        return say(f"{self._group}.{key}")
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._keys)
+
+    def __len__(self) -> int:
+        return len(self._keys)
+
+
+def titles(group: str, keys: tuple[str, ...]) -> Titles:
+    """The titles of ``keys``, in that order: the messages ``"<group>.<key>"`` (no fields), each
+    in the language of the run that reads it.
 
     Raises
     ------
     ValueError
         If a key has no message.
     """
-    return {key: say(f"{group}.{key}") for key in keys}
+    return Titles(group, keys)
 
 
 def say(key: str, **values: object) -> str:

@@ -6,6 +6,7 @@ see ``conftest.py``). Browser helpers live in ``streamlit_server.py``.
 
 from __future__ import annotations
 
+import contextvars
 import json
 from collections.abc import Iterator
 from functools import cache
@@ -18,6 +19,8 @@ import numpy as np
 from altair.vegalite.v6 import schema as vega_lite_schema
 from scipy import stats
 from streamlit.testing.v1 import AppTest
+
+from specviz import text
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -171,3 +174,14 @@ def walk(node: Any) -> Iterator[Any]:
     yield node
     for child in getattr(node, "children", {}).values():
         yield from walk(child)
+
+
+def said(language: str, key: str, **values: object) -> str:
+    """The message ``key`` as a page speaking ``language`` says it (this thread's language
+    unchanged)."""
+
+    def run() -> str:
+        text.use(language)
+        return text.say(key, **values)
+
+    return contextvars.copy_context().run(run)

@@ -10,7 +10,6 @@ import pytest
 
 from specviz import palette
 from specviz.figures.convergence import (
-    MEAN_NAME,
     monte_carlo_chart_caption,
     monte_carlo_spec,
     ticks,
@@ -21,6 +20,7 @@ from specviz.figures.numbers import tv_text
 from specviz.figures.style import ChartStyle
 from specviz.palette import Notation
 from specviz.runs import monte_carlo_paths, noise_band
+from specviz.text import say
 from specviz.zoo import zoo_comparison
 
 P = np.array([0.4, 0.3, 0.2, 0.1])
@@ -70,13 +70,14 @@ def test_monte_carlo_chart_draws_every_seeds_path_and_the_band() -> None:
     data = spec["datasets"]
     main = f"{palette.TARGET.icon} seed {SEED}: the run above"
     others = f"seeds {SEED + 1}–{SEED + 4}"
+    average = say("montecarlo.tv_mean")
     line_ids = [f"{main} #0"] + [f"{others} #{i}" for i in range(4)]
     for run_, line_id in zip(runs, line_ids, strict=True):
         got = [r for r in data["lines"] if r["line"] == line_id]
         keep = run_.path.tv > 0  # a TV of 0 has no place on a log axis
         np.testing.assert_array_equal([r["n"] for r in got], run_.path.checkpoints[keep])
         np.testing.assert_allclose([r["tv"] for r in got], run_.path.tv[keep], rtol=TOL)
-    mean = [r for r in data["lines"] if r["series"] == MEAN_NAME]
+    mean = [r for r in data["lines"] if r["series"] == average]
     np.testing.assert_allclose([r["tv"] for r in mean], band.mean[band.mean > 0], rtol=TOL)
     np.testing.assert_array_equal([r["n"] for r in data["band"]], band.n)
     np.testing.assert_allclose([r["upper"] for r in data["band"]], band.upper, rtol=TOL)
@@ -89,10 +90,10 @@ def test_monte_carlo_chart_draws_every_seeds_path_and_the_band() -> None:
     enc = lines_layer(spec)["encoding"]
     assert enc["x"]["scale"]["type"] == "log" and enc["y"]["scale"]["type"] == "log"
     look = looks(spec)
-    assert list(look) == [main, MEAN_NAME, others]
+    assert list(look) == [main, average, others]
     assert look[main]["stroke"] == look[others]["stroke"] == palette.TARGET.color
     assert look[main]["strokeDash"] != look[others]["strokeDash"]  # not told apart by width only
-    assert look[MEAN_NAME]["stroke"] == palette.NEUTRAL.color
+    assert look[average]["stroke"] == palette.NEUTRAL.color
 
 
 def test_the_axes_follow_the_data() -> None:

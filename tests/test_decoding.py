@@ -21,7 +21,6 @@ from hypothesis import strategies as st
 from specviz import expected_tokens_per_step, speculative_decode, walltime_speedup
 from specviz.decoding import (
     LEVIATHAN_TABLE2,
-    RANGES,
     DecodingPair,
     Origin,
     _draw,
@@ -31,6 +30,7 @@ from specviz.decoding import (
     decode_batch,
     decoding_pair,
     expected_calls,
+    ranges,
     words_per_call,
 )
 from specviz.limits import (
@@ -417,12 +417,12 @@ def test_four_of_twelve_cells_beat_the_formulas_own_ceiling() -> None:
 
 def test_ranges_have_their_sources_and_no_alpha() -> None:
     """The comments' 1.8–2.5× beside Leviathan et al.'s 2–3× and Chen et al.'s 2–2.5×."""
-    assert [(r.source, r.speedup, r.high) for r in RANGES] == [
+    assert [(r.source, r.speedup, r.high) for r in ranges()] == [
         ("the article's comments", 1.8, 2.5),
         ("Leviathan et al. 2023", 2, 3),
         ("Chen et al. 2023", 2, 2.5),
     ]
-    assert all(r.alpha is None and r.ceiling is None and r.setting for r in RANGES)
+    assert all(r.alpha is None and r.ceiling is None and r.setting for r in ranges())
 
 
 # --------------------------------------------------------------------------- bad input

@@ -638,7 +638,10 @@ SPECS: dict[str, Spec] = {
     "links.voter_id": Spec(
         {"text": "b" * 22}, lambda r, a: _ok(r == a["text"]), synonyms={"text": ("voter",)}
     ),
+    "links.label_rule": Spec({}, lambda r, a: _ok(isinstance(r, str) and r)),
+    "links.claim_words": Spec({}, lambda r, a: _ok(len(r) == 4)),
     # scenario
+    "scenario.all_zero": Spec({}, lambda r, a: _ok(isinstance(r, str) and r)),
     "scenario.home_scenario": Spec(
         {"quality": 30, "current": SCENARIO},
         lambda r, a: check_scenario(r) or _ok(r.p_weights == (80, 60, 40, 20)),
@@ -657,6 +660,7 @@ SPECS: dict[str, Spec] = {
         strategies={"params": QUERY},
     ),
     # decoding
+    "decoding.ranges": Spec({}, lambda r, a: _ok(len(r) == 3)),
     "decoding.decoding_pair": Spec(
         {"target": TARGET3, "draft": DRAFT3, "follow": None, "start": 0},
         check_pair,
@@ -707,6 +711,7 @@ LINK_VALUES = {
     "SEED": 11,
     "PROJECTOR": True,
     "LETTERS": True,
+    "LANGUAGE": "es",
     "QUALITY": 55,
     "GAMMA": 3,
     "RUNS": 1000,

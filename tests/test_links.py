@@ -66,7 +66,7 @@ def ids(param: Param) -> str:
 
 
 def test_every_parameter_has_its_own_name() -> None:
-    assert len(ALL_PARAMS) == 29 and len(CHOICE_PARAMS) == 22
+    assert len(ALL_PARAMS) == 30 and len(CHOICE_PARAMS) == 23
     names = [param.name for param in ALL_PARAMS]
     assert len(names) == len(set(names)), names
     assert [param.name for param in SCENARIO_PARAMS] == [
@@ -76,6 +76,7 @@ def test_every_parameter_has_its_own_name() -> None:
         "seed",
         "projector",
         "letters",
+        "lang",
     ]
 
 
@@ -371,7 +372,7 @@ def test_a_hostile_value_gives_the_default_and_one_plain_notice(param: Param, ra
         return
     assert isinstance(notice, str) and notice
     assert notice.startswith(f"The link's '{param.name}' ")
-    assert notice.endswith(f"; the page uses {param.shown}."), notice
+    assert notice.endswith(f"; the page uses {param.shown()}."), notice
     assert len(notice) < 300
     assert "<" not in notice and ">" not in notice
     if text.strip():

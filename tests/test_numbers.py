@@ -9,6 +9,7 @@ rounding (``fractions.Fraction``) for the shares a learner sees, k/N.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from fractions import Fraction
 
 import numpy as np
@@ -17,18 +18,28 @@ from hypothesis import given
 from hypothesis import strategies as st
 from node import run_module
 
+from specviz import text
 from specviz.figures import vega
 from specviz.figures.live import LIVE_JS
-from specviz.figures.numbers import NUMBERS_JS, decimal, pace, percent, times
+from specviz.figures.numbers import NUMBERS_JS, decimal, pace, percent, thousands, times, tv_text
 from specviz.figures.style import ChartStyle
 
 
-def _in_node(fixed: list[tuple[float, int]], shares: list[float]) -> list[list[str]]:
+def _in_node(fixed: list[tuple[float, int]], shares: list[float], language: str) -> list[list[str]]:
     return run_module(
-        NUMBERS_JS + "\nexport { decimal, percent };",
-        "(m, [fixed, shares]) => [fixed.map(([x, d]) => m.decimal(x, d)), shares.map(m.percent)]",
-        [fixed, shares],
+        NUMBERS_JS + "\nexport { decimal, percent, useNumbers };",
+        "(m, [fixed, shares, style]) => (m.useNumbers(style),"
+        " [fixed.map(([x, d]) => m.decimal(x, d)), shares.map(m.percent)])",
+        [fixed, shares, text.NUMBERS[language]],
     )
+
+
+@pytest.fixture
+def speaking(request: pytest.FixtureRequest) -> Iterator[str]:
+    """The test's language for the Python half, English again after it."""
+    text.use(request.param)
+    yield request.param
+    text.use("en")
 
 
 def _cases() -> tuple[list[tuple[float, int]], list[float]]:
@@ -47,9 +58,10 @@ def _cases() -> tuple[list[tuple[float, int]], list[float]]:
     return fixed, shares
 
 
-def test_the_browser_writes_every_number_as_python_does() -> None:
+@pytest.mark.parametrize("speaking", list(text.LANGUAGES), indirect=True)
+def test_the_browser_writes_every_number_as_python_does(speaking: str) -> None:
     fixed, shares = _cases()
-    got_fixed, got_shares = _in_node(fixed, shares)
+    got_fixed, got_shares = _in_node(fixed, shares, speaking)
     wrong = [(x, d, js) for (x, d), js in zip(fixed, got_fixed, strict=True) if js != decimal(x, d)]
     assert not wrong, f"{len(wrong)} of {len(fixed)} differ, e.g. {wrong[:5]}"
     wrong_pct = [(x, js) for x, js in zip(shares, got_shares, strict=True) if js != percent(x)]
@@ -129,6 +141,22 @@ def test_decimal_rounds_as_a_reader_does(x: float, text: str) -> None:
 )
 def test_percent_keeps_two_digits_of_a_small_share(x: float, text: str) -> None:
     assert percent(x) == text
+
+
+@pytest.mark.parametrize("speaking", ["es"], indirect=True)
+def test_spanish_writes_a_decimal_comma_and_groups_from_five_digits(speaking: str) -> None:
+    assert (percent(1 / 3), percent(0.0005), percent(1), times(1.385)) == (
+        "33,3\u00a0%",
+        "0,05\u00a0%",
+        "100\u00a0%",
+        "1,39×",
+    )
+    assert (thousands(1234), thousands(12345), thousands(-1234567)) == (
+        "1234",
+        "12.345",
+        "-1.234.567",
+    )
+    assert (tv_text(0.2333), tv_text(2.64e-5)) == ("0,233", "2,64·10⁻⁵")
 
 
 def test_a_speed_up_is_judged_on_what_it_shows() -> None:

@@ -13,10 +13,10 @@ from specviz import step
 from specviz.limits import MAX_LABEL, MAX_SEED, MAX_TOKENS
 from specviz.palette import Notation
 from specviz.scenario import (
-    ALL_ZERO,
     HOME_TARGET,
     PRESETS_BY_KEY,
     Scenario,
+    all_zero,
     clean_label,
     from_query,
     home_scenario,
@@ -76,9 +76,9 @@ def test_random_preset_is_reproducible_from_its_seed() -> None:
 
 def test_all_zero_weights_give_a_clear_error() -> None:
     # The message names the model in words, not by a letter that swaps with the lettering.
-    with pytest.raises(ValueError, match=f"^{ALL_ZERO} target's weights are zero"):
+    with pytest.raises(ValueError, match=f"^{all_zero()} target's weights are zero"):
         replace(Scenario(), p_weights=(0, 0, 0, 0)).step()
-    with pytest.raises(ValueError, match=f"^{ALL_ZERO} draft's weights are zero"):
+    with pytest.raises(ValueError, match=f"^{all_zero()} draft's weights are zero"):
         replace(Scenario(), q_weights=(0, 0, 0, 0)).step()
 
 
@@ -266,5 +266,5 @@ def test_all_zero_weights_are_a_scenario_the_page_explains() -> None:
     # A state the editor reaches (every slider at 0): kept, and told by step(), not refused.
     scenario = Scenario(p_weights=(0, 0, 0, 0))
     assert not scenario.distributions_ok
-    with pytest.raises(ValueError, match=f"^{ALL_ZERO} target's"):
+    with pytest.raises(ValueError, match=f"^{all_zero()} target's"):
         scenario.step()

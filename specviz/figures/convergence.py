@@ -44,7 +44,6 @@ class Series:
 
 
 #: The average TV of an exact sampler: grey, dashed.
-MEAN_NAME = say("montecarlo.tv_mean")
 MEAN_LOOK = Look(palette.NEUTRAL.color, width=2.0, dash=(8, 5))
 
 #: Tick labels of the N axis: 1, 10, 100, 1k, ..., 1B.
@@ -71,7 +70,7 @@ def ticks(lo: float, hi: float) -> list[float]:
 def mean_series(band: TVBand, slot: int) -> Series:
     """The exact sampler's average TV as a series (slope −1/2 on log–log axes)."""
     path = TVPath(band.n, np.zeros((band.n.size, 0), dtype=np.int64), band.mean)
-    return Series(MEAN_NAME, (path,), slot)
+    return Series(say("montecarlo.tv_mean"), (path,), slot)
 
 
 def convergence_spec(
@@ -231,12 +230,20 @@ def monte_carlo_chart_caption(
     seeds, level = count(len(runs), "seed"), f"{100 * band.level:.0f}"
     low, high = tv_text(float(band.lower[-1])), tv_text(float(band.upper[-1]))
     caption = (
-        say("montecarlo.tv_alt", seeds=seeds, level=level, n=f"{n:,}", tvs=tvs, low=low, high=high)
+        say(
+            "montecarlo.tv_alt",
+            seeds=seeds,
+            level=level,
+            n=thousands(n),
+            tvs=tvs,
+            low=low,
+            high=high,
+        )
         if n > 1
         else say("montecarlo.tv_alt_one", seeds=seeds, level=level, tvs=tvs, low=low, high=high)
     )
     if zeros:
-        caption += " " + say("montecarlo.tv_alt_zero", where=", ".join(f"{m:,}" for m in zeros))
+        caption += " " + say("montecarlo.tv_alt_zero", where=", ".join(thousands(m) for m in zeros))
     return notation.fill(caption)
 
 
@@ -265,10 +272,10 @@ def zoo_spec(comparison: ZooComparison, title: str, style: ChartStyle = DEFAULT_
 
 def zoo_chart_caption(comparison: ZooComparison, title: str, notation: Notation) -> str:
     """Where both paths end and from when the bias shows."""
-    n, correct = f"{int(comparison.band.n[-1]):,}", tv_text(float(comparison.correct.tv[-1]))
+    n, correct = thousands(int(comparison.band.n[-1])), tv_text(float(comparison.correct.tv[-1]))
     seen = say("montecarlo.zoo_exact")
     if comparison.detectable_from:
-        seen = say("montecarlo.zoo_seen", n=f"{comparison.detectable_from:,}")
+        seen = say("montecarlo.zoo_seen", n=thousands(comparison.detectable_from))
     level, out = f"{100 * comparison.band.level:.0f}", f"{100 * (1 - comparison.band.level):.0f}"
     # Say what is true of this run: an exact sampler ends outside its band 5% of the time.
     where = say("montecarlo.zoo_inside", level=level)

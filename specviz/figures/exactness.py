@@ -20,7 +20,7 @@ from specviz.exactness import (
     home_draws,
 )
 from specviz.figures import captions, fit, vega
-from specviz.figures.numbers import decimal, percent
+from specviz.figures.numbers import decimal, percent, thousands
 from specviz.figures.style import ChartStyle
 from specviz.limits import ROUNDING
 from specviz.links import QUALITY
@@ -30,35 +30,31 @@ from specviz.scenario import home_scenario
 from specviz.text import say
 from specviz.theory import expected_tokens_per_step
 
-#: The derivation in LaTeX, lettered with {T} and {D}: a step per line, to fit a phone's width.
-DERIVATION_LINES = (
-    r"P(\text{" + say("exactness.emit") + r" } x) = \underbrace{{D}(x)\cdot\min\!\Big(1, "
-    r"\frac{{T}(x)}{{D}(x)}\Big)}_{\text{" + say("exactness.a_kept_guess") + "}}",
-    r"\qquad + \underbrace{Z\cdot r(x)}_{\text{" + say("exactness.from_the_bucket") + "}}",
-    r"\qquad = \min({T}, {D})(x) + \max(0,\, {T} - {D})(x)",
-    r"\qquad = {T}(x)",
-)
-
-#: Over many words, in three lines (the chain rule).
-CHAIN_RULE = say("exactness.chain_rule")
-
 
 def big_count(n: int) -> str:
     """A large round number in words: ``10**12`` -> "1 trillion", ``10**7`` -> "10 million"."""
     if n >= 10**12 and n % 10**12 == 0:
-        return say("exactness.trillion", count=f"{n // 10**12:,}")
+        return say("exactness.trillion", count=thousands(n // 10**12))
     if n >= 10**9 and n % 10**9 == 0:
-        return say("exactness.billion", count=f"{n // 10**9:,}")
+        return say("exactness.billion", count=thousands(n // 10**9))
     if n >= 10**6 and n % 10**6 == 0:
-        return say("exactness.million", count=f"{n // 10**6:,}")
-    return f"{n:,}"
+        return say("exactness.million", count=thousands(n // 10**6))
+    return thousands(n)
 
 
 def derivation(notation: Notation, projector: bool = False) -> str:
     """The derivation as LaTeX in the learner's lettering, larger on a projector (KaTeX does not
     follow the page's type size)."""
+    # Lettered with {T} and {D}: a step per line, to fit a phone's width.
+    lines = (
+        r"P(\text{" + say("exactness.emit") + r" } x) = \underbrace{{D}(x)\cdot\min\!\Big(1, "
+        r"\frac{{T}(x)}{{D}(x)}\Big)}_{\text{" + say("exactness.a_kept_guess") + "}}",
+        r"\qquad + \underbrace{Z\cdot r(x)}_{\text{" + say("exactness.from_the_bucket") + "}}",
+        r"\qquad = \min({T}, {D})(x) + \max(0,\, {T} - {D})(x)",
+        r"\qquad = {T}(x)",
+    )
     # KaTeX leaves a brace's label out of its row's depth: stretched rows make room for it.
-    rows = r"\def\arraystretch{2}\begin{array}{l}" + r" \\ ".join(DERIVATION_LINES) + r"\end{array}"
+    rows = r"\def\arraystretch{2}\begin{array}{l}" + r" \\ ".join(lines) + r"\end{array}"
     return notation.fill(r"{\Large " + rows + "}" if projector else rows)
 
 
@@ -309,10 +305,10 @@ def leak_sentence(leak: Float32Leak, notation: Notation) -> str:
         "exactness.leak",
         runs=big_count(leak.n),
         words=", ".join(f"'{WORDS[i]}'" for i in leak.forbidden) or say("exactness.no_word"),
-        leaks=f"{leak.leaks:,}",
-        expected=f"{leak.expected_leaks:,.1f}",
-        one_in=f"{round(1 / leak.per_proposal):,}",
-        strict=f"{leak.strict_leaks:,}",
+        leaks=thousands(leak.leaks),
+        expected=thousands(leak.expected_leaks, 1),
+        one_in=thousands(round(1 / leak.per_proposal)),
+        strict=thousands(leak.strict_leaks),
     )
     return notation.fill(said)
 
@@ -372,7 +368,7 @@ def home_tally(seed: int, notation: Notation) -> tuple[dict[str, list[str]], str
         drawn = [f"{100 * c / run.n:.1f}%" for c in shares]
         alpha = percent(home_scenario(k).step().alpha)
         columns[say("exactness.draft_quality", k=k)] = [*drawn, alpha]
-    return columns, say("exactness.tally_note", n=f"{run.n:,}", seed=seed)
+    return columns, say("exactness.tally_note", n=thousands(run.n), seed=seed)
 
 
 def overlap_sentence(notation: Notation) -> str:

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import itertools
 import math
+import re
+import unicodedata
 from collections.abc import Sequence
 
 from specviz.figures.style import ChartStyle
@@ -38,13 +40,32 @@ _ADVANCE: dict[str, int] = {
     **dict.fromkeys("@", 1015),
 }
 _UNKNOWN = 667  # a letter outside the table: a wide one, so that text is never under-estimated
+#: A Chinese character or full-width mark: a square, 1 em, and a line may break on either side.
+_SQUARE = re.compile(r"([\u2e80-\u303f\u3400-\u9fff\uf900-\ufaff\uff00-\uffef])")
+
+
+def _advance(ch: str) -> int:
+    if ch in _ADVANCE:
+        return _ADVANCE[ch]
+    if _SQUARE.match(ch):
+        return 1000
+    base = unicodedata.normalize("NFD", ch)[0]  # "é" is as wide as "e"; a no-break space, " "
+    return _ADVANCE.get(" " if ch == "\u00a0" else base, _UNKNOWN)
 
 
 def text_width(text: str, size: float) -> float:
     """How wide ``text`` is drawn in Arial at ``size`` px: its widest line."""
-    return max(
-        sum(_ADVANCE.get(ch, _UNKNOWN) for ch in line) * size / 1000 for line in text.split("\n")
-    )
+    return max(sum(_advance(ch) for ch in line) * size / 1000 for line in text.split("\n"))
+
+
+def _pieces(part: str) -> list[tuple[str, str]]:
+    """The pieces a line may break between, each with what joins it to the one before: a word
+    after a space, or a Chinese character (which needs no space to break)."""
+    pieces = []
+    for word in part.split(" "):
+        for i, piece in enumerate(p for p in _SQUARE.split(word) if p):
+            pieces.append((piece, "" if i else " "))
+    return pieces
 
 
 def wrap(text: str, size: float, width: float) -> list[str]:
@@ -55,11 +76,11 @@ def wrap(text: str, size: float, width: float) -> list[str]:
     lines: list[str] = []
     for part in [joined] if text_width(joined, size) <= width else text.split("\n"):
         lines.append("")
-        for word in part.split(" "):
-            if lines[-1] and text_width(f"{lines[-1]} {word}", size) > width:
-                lines.append(word)
+        for piece, glue in _pieces(part):
+            if lines[-1] and text_width(f"{lines[-1]}{glue}{piece}", size) > width:
+                lines.append(piece)
             else:
-                lines[-1] = f"{lines[-1]} {word}" if lines[-1] else word
+                lines[-1] = f"{lines[-1]}{glue}{piece}" if lines[-1] else piece
     return lines
 
 

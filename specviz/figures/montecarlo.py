@@ -13,7 +13,7 @@ from specviz import palette
 from specviz.figures import vega
 from specviz.figures.convergence import monte_carlo_chart_caption, monte_carlo_spec
 from specviz.figures.fit import fit_row
-from specviz.figures.numbers import count, fine_percent, percent, thousands
+from specviz.figures.numbers import count, fine_percent, percent, significant, thousands
 from specviz.figures.style import DEFAULT_STYLE, ChartStyle
 from specviz.limits import PER_DRAW_MAX
 from specviz.one_token import OneTokenStep
@@ -24,10 +24,6 @@ from specviz.text import say, titles
 
 #: Room over the tallest bar, as a share of its height, for the numbers printed over the bars.
 HEADROOM = 1.22
-_SOURCES = (
-    say("montecarlo.accepted_drafts", icon=palette.ACCEPTED.icon),
-    say("montecarlo.from_bucket", icon=palette.BUCKET.icon),
-)
 
 
 def pair_data(
@@ -148,9 +144,13 @@ def breakdown_figure(
         (accepted, counts.accepted_counts, 0 * accepted),
         (bucket, counts.residual_counts, accepted),
     )
+    kinds = (
+        say("montecarlo.accepted_drafts", icon=palette.ACCEPTED.icon),
+        say("montecarlo.from_bucket", icon=palette.BUCKET.icon),
+    )
     # Stacked here (bottom ``base``, top ``top``): one layer per source, as each is drawn.
     parts = [
-        {"i": i, "word": w, "part": _SOURCES[j], "j": j, "share": float(share[i])}
+        {"i": i, "word": w, "part": kinds[j], "j": j, "share": float(share[i])}
         | {"count": int(c[i]), "base": float(base[i]), "top": float(base[i] + share[i])}
         for i, w in enumerate(labels)
         for j, (share, c, base) in enumerate(sources)
@@ -176,7 +176,7 @@ def breakdown_figure(
         ("share", None, fine_percent),
     )
     encoding = {"x": x, "y": vega.room_y("top"), "y2": {"field": "base"}, "tooltip": tooltip}
-    colour = vega.colour(_SOURCES, roles, style)
+    colour = vega.colour(kinds, roles, style)
     bars = _role_layers("parts", colour, roles, style, {"width": {"band": 0.6}}, **encoding)
     past = vega.STROKE_PAST  # around bars of 0.6 of the band
     exact = _exact_strokes("words", (0.5 - 0.3 - past, 0.5 + 0.3 + past), style, names)
@@ -188,7 +188,7 @@ def breakdown_figure(
     ]
     layers = [*bars, exact, *numbers, *vega.room("words", "room")]
     words = "; ".join(
-        say("montecarlo.source_word", word=w, accepted=f"{a:,}", bucket=f"{b:,}")
+        say("montecarlo.source_word", word=w, accepted=thousands(a), bucket=thousands(b))
         for w, a, b in zip(labels, counts.accepted_counts, counts.residual_counts, strict=True)
     )
     refills = int(counts.residual_counts.sum())
@@ -222,7 +222,10 @@ def gof_sentence(gof: GofResult) -> str:
         return say("montecarlo.gof_impossible")
     verdict = say("montecarlo.gof_red_flag") if gof.p_value < 0.001 else say("montecarlo.gof_fine")
     return say(
-        "montecarlo.gof", p=f"{gof.p_value:.3g}", chance=f"{100 * gof.p_value:.3g}", verdict=verdict
+        "montecarlo.gof",
+        p=significant(gof.p_value),
+        chance=significant(100 * gof.p_value),
+        verdict=verdict,
     )
 
 
@@ -231,7 +234,7 @@ def sampler_note(run: MonteCarloRun, notation: Notation) -> tuple[str, str]:
     if run.method != PER_DRAW:
         summary = say("montecarlo.count_level", runs=count(run.n, "run"))
         return summary, notation.fill(say("montecarlo.count_level_how"))
-    most = f"{PER_DRAW_MAX:,}"
+    most = thousands(PER_DRAW_MAX)
     if run.n == 1:
         return say("montecarlo.per_draw_one", most=most), say("montecarlo.per_draw_how")
-    return say("montecarlo.per_draw", n=f"{run.n:,}", most=most), say("montecarlo.per_draw_how")
+    return say("montecarlo.per_draw", n=thousands(run.n), most=most), say("montecarlo.per_draw_how")

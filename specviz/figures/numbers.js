@@ -7,6 +7,20 @@
 // "1.39" and 0.65 % is "0.7 %". Float noise below the 12th digit (a sum added in another order)
 // changes nothing, and a share k/N at its tie rounds up, whichever float holds it.
 
+// How the page's language writes a number (specviz.text.NUMBERS): a view passes its own with
+// useNumbers before it writes one.
+const numberStyle = { decimal: ".", group: ",", percent: "%" };
+
+/** Write numbers as ``style`` says (a value of specviz.text.NUMBERS). */
+function useNumbers(style) {
+  Object.assign(numberStyle, style);
+}
+
+// A number written with "." and "%" as its language writes it.
+function local(text) {
+  return text.replace(".", numberStyle.decimal).replace("%", numberStyle.percent);
+}
+
 function snapped(x) {
   // [m, e]: |x| snapped is m · 10^e, m a BigInt of at most 13 digits
   const [mantissa, power] = Math.abs(x).toExponential(11).split("e");
@@ -29,11 +43,15 @@ function written(m, e, d, negative) {
 /** specviz.figures.numbers.decimal: ``x`` with ``d`` decimals. */
 function decimal(x, d) {
   const [m, e] = snapped(x);
-  return written(m, e, d, x < 0);
+  return local(written(m, e, d, x < 0));
 }
 
 /** specviz.figures.numbers.percent: a probability with the precision a reader needs. */
 function percent(x) {
+  return local(percentText(x));
+}
+
+function percentText(x) {
   const [m, e] = snapped(x);
   const negative = x < 0;
   if (e + 2 >= 0 || m % 10n ** BigInt(-(e + 2)) === 0n) return `${written(m, e + 2, 0, negative)}%`;

@@ -8,6 +8,7 @@ from pathlib import Path
 import numpy as np
 
 from specviz.limits import ROUNDING
+from specviz.text import NUMBERS, language, titles
 
 
 def _snapped(x: float) -> Decimal:
@@ -24,6 +25,12 @@ def _written(value: Decimal, decimals: int) -> str:
     return f"{rounded if rounded else abs(rounded):f}"  # never "-0.00"
 
 
+def _local(text: str) -> str:
+    """``text``, a number written with "." and "%", as the run's language writes it."""
+    style = NUMBERS[language()]
+    return text.replace(".", style["decimal"], 1).replace("%", style["percent"])
+
+
 def decimal(x: float, decimals: int) -> str:
     """``x`` with ``decimals`` decimals, rounded as a reader rounds by hand: 1.385 -> "1.39".
 
@@ -33,7 +40,7 @@ def decimal(x: float, decimals: int) -> str:
     share k/N at its tie rounds up whichever float holds it (Python's own f"{x:.2f}" rounds the
     float: 1.385 is 1.38499999999999989... and prints "1.38").
     """
-    return _written(_snapped(x), decimals)
+    return _local(_written(_snapped(x), decimals))
 
 
 def percent(x: float, decimals: int = 1) -> str:
@@ -41,7 +48,11 @@ def percent(x: float, decimals: int = 1) -> str:
     ``decimals`` decimals (1/3 -> "33.3%"), two significant digits below 1 % (0.0065 -> "0.65%",
     0.0005 -> "0.05%"), more only to keep something that is neither 0 nor 1 off "0%" and "100%"
     (0.99996 -> "99.996%"; below a millionth of a percent, "<0.000001%"). numbers.js writes the
-    same for ``decimals`` = 1."""
+    same for ``decimals`` = 1. Each in the run's language: "33,3 %" in Spanish."""
+    return _local(_percent(x, decimals))
+
+
+def _percent(x: float, decimals: int) -> str:
     value = _snapped(x).scaleb(2)
     if value == value.to_integral_value():
         return f"{_written(value, 0)}%"
@@ -63,9 +74,24 @@ def fine_percent(x: float) -> str:
     return percent(x, decimals=2)
 
 
-def thousands(n: float) -> str:
-    """A count with its thousands marked: 12345 -> "12,345"."""
-    return f"{round(n):,}"
+def thousands(n: float, decimals: int = 0) -> str:
+    """A count (or a number with ``decimals`` decimals) with its thousands marked as the run's
+    language marks them: 12345 -> "12,345", 59604.64 -> "59,604.6" with one decimal (Spanish
+    "12.345", "59.604,6"; 1234 stays "1234" there)."""
+    style = NUMBERS[language()]
+    whole, _, part = f"{abs(n):.{decimals}f}".partition(".")
+    if len(whole) >= style["group_from"]:
+        whole = f"{int(whole):,}".replace(",", style["group"])
+    negative = n < 0 and any(ch in "123456789" for ch in whole + part)
+    return ("-" if negative else "") + whole + (style["decimal"] + part if part else "")
+
+
+def significant(x: float, digits: int = 3) -> str:
+    """``x`` to ``digits`` significant digits, as a statistic is shown: 0.04567 -> "0.0457"
+    (Spanish "0,0457"); from 10 ** ``digits`` on, the whole number (never "1e+03")."""
+    if abs(x) >= 10**digits:
+        return thousands(x)
+    return _local(f"{x:.{digits}g}")
 
 
 def times(x: float) -> str:
@@ -81,25 +107,41 @@ def tv_text(tv: float) -> str:
         return "0"
     tv = float(f"{tv:.3g}")
     if tv >= 1e-3:
-        return np.format_float_positional(tv, precision=3, unique=False, fractional=False, trim="-")
+        return _local(
+            np.format_float_positional(tv, precision=3, unique=False, fractional=False, trim="-")
+        )
     mantissa, exponent = f"{tv:.2e}".split("e")
     mantissa = mantissa.rstrip("0").rstrip(".")
-    return f"{mantissa}·10{str(int(exponent)).translate(_SUPERSCRIPT)}"
+    return _local(f"{mantissa}·10{str(int(exponent)).translate(_SUPERSCRIPT)}")
 
 
 _SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 
 
-def count(n: int, noun: str, plural: str | None = None) -> str:
-    """``n`` things in words: "1 run", "10,000 runs" (``plural`` for irregular nouns)."""
-    return f"{n:,} {noun if n == 1 else plural or noun + 's'}"
+#: The things SpecViz counts in words, each a message in its one and its many form.
+_NOUNS = ("word", "seed", "run")
+_ONE = titles("numbers.one", _NOUNS)
+_MANY = titles("numbers.many", _NOUNS)
+_PACES = titles("numbers.pace", ("slower", "even", "faster"))
+
+
+def count(n: int, noun: str) -> str:
+    """``n`` things in the run's language: "1 run", "10,000 runs" (``noun`` one of "word",
+    "seed", "run")."""
+    return f"{thousands(n)} {_ONE[noun] if n == 1 else _MANY[noun]}"
+
+
+def compare(speedup: float) -> int:
+    """How a speed-up compares with plain decoding, judged on the value shown (two decimals), as
+    the Playground's live view judges it: -1 slower, 0 as fast ("1.00×" is never called slower),
+    1 faster."""
+    shown = Decimal(_written(_snapped(speedup), 2))
+    return (shown > 1) - (shown < 1)
 
 
 def pace(speedup: float) -> str:
-    """How a speed-up compares with plain decoding, judged on the value shown (two decimals), as
-    the Playground's live view judges it: "1.00×" is never called slower."""
-    shown = Decimal(decimal(speedup, 2))
-    return "faster than" if shown > 1 else "slower than" if shown < 1 else "as fast as"
+    """:func:`compare` in words, before "plain decoding": "faster than"."""
+    return list(_PACES.values())[compare(speedup) + 1]
 
 
 #: The same rule for the browser's views, put before their own code (they cannot import).

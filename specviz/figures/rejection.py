@@ -13,7 +13,7 @@ import numpy as np
 from specviz import palette
 from specviz.figures import vega
 from specviz.figures.fit import fit_row
-from specviz.figures.numbers import percent
+from specviz.figures.numbers import percent, significant, thousands
 from specviz.figures.style import ChartStyle
 from specviz.one_token import OneTokenStep
 from specviz.palette import Notation
@@ -32,7 +32,7 @@ def bound_text(bound: float) -> str:
     """``M`` as a learner reads it: 4, 2.5, 901, 1,000 or ∞."""
     if not math.isfinite(bound):
         return "∞"
-    return f"{bound:,.0f}" if bound >= 1000 else f"{bound:.3g}"  # never 1e+03
+    return thousands(bound) if bound >= 1000 else significant(bound)  # never 1e+03
 
 
 def proposals_shares(comparison: RejectionComparison) -> tuple[np.ndarray, np.ndarray]:
@@ -64,7 +64,7 @@ def proposals_figure(comparison: RejectionComparison, style: ChartStyle) -> tupl
         classic = say("rejection.drew_nothing")
     else:
         shares = ", ".join(f"{k + 1}: {percent(v)}" for k, v in enumerate(measured))
-        n, mean = f"{run.output.size:,}", f"{run.mean_proposals:.3g}"
+        n, mean = thousands(run.output.size), significant(run.mean_proposals)
         classic = say("rejection.classic_shares", words=n, shares=shares, mean=mean, bound=bound)
     caption = say("rejection.proposals_alt", classic=classic)
     # The layers depend on nothing of the state. No numbers over the bars (up to 20 of them): the
@@ -184,7 +184,7 @@ def verdict(comparison: RejectionComparison, labels: Sequence[str], notation: No
         if plan.blocked.size > 1:
             return notation.fill(say("rejection.cannot_run_many", missing=missing, alpha=alpha))
         return notation.fill(say("rejection.cannot_run_one", missing=missing, alpha=alpha))
-    draws, mean = f"{comparison.speculative_draws:.3g}", f"{1 + one.z:.3g}"
+    draws, mean = significant(comparison.speculative_draws), significant(1 + one.z)
     if comparison.speculative_draws == 1:
         speculative = say("rejection.speculative_one", alpha=alpha, draws=draws, mean=mean)
     else:
@@ -195,7 +195,7 @@ def verdict(comparison: RejectionComparison, labels: Sequence[str], notation: No
         "rejection.classic_retries",
         acceptance=percent(plan.acceptance),
         bound=bound_text(plan.bound),
-        measured=f"{comparison.classic.mean_proposals:.3g}",
+        measured=significant(comparison.classic.mean_proposals),
         speculative=speculative,
     )
     return notation.fill(said)
@@ -207,8 +207,8 @@ def cut_note(comparison: RejectionComparison) -> str | None:
         return None
     run = comparison.classic
     spent = int(run.proposals.sum())
-    bound, ran, asked = bound_text(run.plan.bound), f"{run.n:,}", f"{comparison.n:,}"
-    return say("rejection.cut", bound=bound, ran=ran, asked=asked, spent=f"{spent:,}")
+    bound, ran, asked = bound_text(run.plan.bound), thousands(run.n), thousands(comparison.n)
+    return say("rejection.cut", bound=bound, ran=ran, asked=asked, spent=thousands(spent))
 
 
 def structure(comparison: RejectionComparison, notation: Notation) -> str:

@@ -12,7 +12,7 @@ import numpy as np
 from specviz import palette
 from specviz.figures import vega
 from specviz.figures.fit import fit_row
-from specviz.figures.numbers import fine_percent, percent, tv_text
+from specviz.figures.numbers import fine_percent, percent, thousands, tv_text
 from specviz.figures.style import ChartStyle
 from specviz.one_token import OneTokenStep
 from specviz.palette import Notation
@@ -48,7 +48,7 @@ def run_verdict(check: RuleCheck) -> str:
     if check.stands_out:
         return say("variants.stands_out")
     if check.detectable_from is not None:
-        return say("variants.hidden", n=f"{check.detectable_from:,}")
+        return say("variants.hidden", n=thousands(check.detectable_from))
     return say("variants.inside")
 
 
@@ -60,7 +60,7 @@ def lab_table(checks: Sequence[RuleCheck], notation: Notation) -> dict[str, list
         say("variants.col_keeps"): [percent(c.acceptance) for c in checks],
         notation.fill(say("variants.col_distance")): [tv_text(c.tv) for c in checks],
         notation.fill(say("variants.col_exact")): [exactness(c) for c in checks],
-        say("variants.col_runs", n=f"{n:,}"): [tv_text(c.run_tv) for c in checks],
+        say("variants.col_runs", n=thousands(n)): [tv_text(c.run_tv) for c in checks],
         say("variants.col_check"): [run_verdict(c) for c in checks],
     }
 
@@ -170,7 +170,7 @@ def variant_figure(
     """One rule up close: its exact output law next to the target, the words of its
     Monte Carlo runs as strokes over its bars; and its alt text, the numbers word by word."""
     p, law = step.p, check.law
-    runs, n = check.counts / check.n, f"{check.n:,}"
+    runs, n = check.counts / check.n, thousands(check.n)
     colour = role(check)
     room = float(max(p.max(), law.max(), runs.max())) * 1.22  # for the numbers over the bars
     pairs = np.column_stack([p, law]).ravel()

@@ -17,6 +17,7 @@ from specviz import palette
 from specviz.figures import fit
 from specviz.figures.style import ChartStyle
 from specviz.palette import Role
+from specviz.text import NUMBERS, language
 
 SCHEMA = "https://vega.github.io/schema/vega-lite/v6.4.1.json"
 FONT = "Arial, 'Liberation Sans', Helvetica, sans-serif"
@@ -46,6 +47,11 @@ def config(style: ChartStyle) -> dict:
     keys = {"expr": f"width < 800 ? {size - 2} : {size}"} if style.projector else size
     legend = {"labelFontSize": keys, "labelLimit": 0, "orient": "top", "direction": "vertical"}
     lettering = {"font": FONT, "color": palette.INK}
+    marks = NUMBERS[language()]
+    number = {"decimal": marks["decimal"], "thousands": marks["group"], "grouping": [3]}
+    number |= {"currency": ["", ""], "percent": marks["percent"]}
+    # d3 writes an axis's numbers in English unless told: its ticks as the labels beside them.
+    locale = {} if language() == "en" else {"locale": {"number": number}}
     return {
         "font": FONT,
         "view": {"stroke": None, "continuousHeight": style.height},
@@ -57,6 +63,7 @@ def config(style: ChartStyle) -> dict:
         # a field an image role and no name, and the chart's alt text and the caption under it
         # say what every mark shows, with its numbers.
         "mark": {"aria": False},
+        **locale,
     }
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import streamlit as st
 
 from specviz.limits import MAX_PARAM_CHARS, MAX_TOKENS, MAX_WEIGHT, MIN_TOKENS
-from specviz.links import LABEL_RULE, clean_label
+from specviz.links import clean_label, label_rule
 from specviz.palette import Notation
 from specviz.scenario import PRESETS, PRESETS_BY_KEY, Scenario, random_scenario
 from specviz.text import say
@@ -82,9 +82,9 @@ def _rename(i: int, text: str) -> None:
     kept = state.current().labels[i]
     if kept != " ".join(str(text).split()):
         st.session_state[f"{_RENAMED}{i}"] = (
-            say("editor.renamed", n=i + 1, kept=kept, rule=LABEL_RULE)
+            say("editor.renamed", n=i + 1, kept=kept, rule=label_rule())
             if clean_label(text)
-            else say("editor.empty_word", kept=kept, rule=LABEL_RULE)
+            else say("editor.empty_word", kept=kept, rule=label_rule())
         )
 
 
@@ -126,7 +126,7 @@ def weight_editor(scenario: Scenario, note: Notation) -> None:
         min_value=MIN_TOKENS,
         max_value=MAX_TOKENS,
     )
-    st.caption(say("editor.weights_note", rule=LABEL_RULE))
+    st.caption(say("editor.weights_note", rule=label_rule()))
     with st.container(key="pg-weights"):
         with st.container(key="pg-weights-head"):
             heads = ("word", "target {T}", "draft {D}")

@@ -32,7 +32,7 @@ from specviz.limits import GC_THRESHOLDS, PAGE_KEPT_RESULTS
 from specviz.links import Param
 from specviz.one_token import OneTokenStep
 from specviz.scenario import Scenario
-from specviz.text import say, titles
+from specviz.text import language, say, titles
 from specviz.ui import backchannel, presenter, state
 
 T = TypeVar("T")
@@ -40,21 +40,34 @@ T = TypeVar("T")
 
 @dataclass(frozen=True)
 class PageInfo:
-    """One page of the menu: its script (relative to the app's root), label, icon and what it
-    teaches (the landing page lists it)."""
+    """One page of the menu: its script (relative to the app's root), its ``key`` in the
+    catalogs, its icon; its label, what it teaches (the landing page lists it) and what to try
+    first are said in the run's language."""
 
     script: str
-    label: str
+    key: str
     icon: str
-    blurb: str = ""
     #: Part of the learner's path (Home lists these in order); the lecturer's guide is not.
     for_learners: bool = True
     #: The control being taught and the chart it moves (their element keys, or "key selector"
     #: for a part of an element): on a projector both must show without scrolling
     #: (tests/test_browser_seats.py holds this).
     fold: tuple[str, str] = ("", "")
-    #: What to try first: with ``blurb``, the page's description a screen reader reaches first.
-    hint: str = ""
+
+    @property
+    def label(self) -> str:
+        """The page's name in the menu and the browser's tab."""
+        return _LABELS[self.key]
+
+    @property
+    def blurb(self) -> str:
+        """What the page shows, in a sentence."""
+        return _BLURBS[self.key]
+
+    @property
+    def hint(self) -> str:
+        """What to try first: with :attr:`blurb`, the description a screen reader reaches first."""
+        return _TRIES[self.key]
 
 
 #: Each page's script, Material icon and fold, in teaching order (None: not on the learners' path).
@@ -88,15 +101,14 @@ _KEYS = (
     "for_lecturers",
     "ask_the_room",
 )
-_WORDS = zip(titles("page", _KEYS).values(), titles("page.blurb", _KEYS).values(), strict=True)
+_LABELS = titles("page", _KEYS)
+_BLURBS = titles("page.blurb", _KEYS)
 _TRIES = titles("page.try", _KEYS)
 
 #: The menu, in teaching order — the one definition (sidebar, landing page, tests).
 PAGES: tuple[PageInfo, ...] = tuple(
-    PageInfo(script, label, f":material/{icon}:", blurb, fold is not None, fold or ("", ""), hint)
-    for (script, icon, fold), (label, blurb), hint in zip(
-        _MENU, _WORDS, _TRIES.values(), strict=True
-    )
+    PageInfo(script, key, f":material/{icon}:", fold is not None, fold or ("", ""))
+    for (script, icon, fold), key in zip(_MENU, _KEYS, strict=True)
 )
 
 #: Every page's style, and projector mode's on top (read once).
@@ -111,6 +123,7 @@ def setup(script: str) -> None:
     me = next(info for info in PAGES if info.script == script)
     presenter.follow()  # a link to another step of the lecturer's plan brings its whole state
     scenario = state.current()
+    state.start_run()
     st.set_page_config(
         page_title=f"{me.label} · SpecViz",
         page_icon=me.icon,
@@ -118,7 +131,6 @@ def setup(script: str) -> None:
         # On a projector the page needs the whole width; the menu is one click away.
         initial_sidebar_state="collapsed" if scenario.projector else "auto",
     )
-    state.start_run()
     with st.sidebar:
         st.markdown("### SpecViz")
         for entry in PAGES:
@@ -225,8 +237,9 @@ def _name(fn: Callable[..., Any]) -> str:
 
 
 def cached(fn: Callable[..., T], *args: Any) -> T:
-    """``fn(*args)``, computed once per ``args`` (all hashable) and shared by every session."""
-    return _cached(fn, args, _name(fn), repr(("cached", *args)))
+    """``fn(*args)``, computed once per ``args`` (all hashable) and language (a result may hold
+    words) and shared by every session."""
+    return _cached(fn, args, _name(fn), repr(("cached", language(), *args)))
 
 
 def computed(fn: Callable[..., T], *args: Any, target_only: bool = False) -> T:
@@ -248,10 +261,11 @@ def figures(build: Callable[..., T], *data: Any, key: tuple = ()) -> T:
 
     ``data`` are results the page already has (runs, a comparison); ``key`` holds the hashable
     values that determine them (a seed, a number of runs), so that the words, weights, display
-    settings and ``key`` together determine the figures.
+    settings, the language and ``key`` together determine the figures.
     """
     s = state.current()
-    cache_key = ("figures", s.labels, s.p_weights, s.q_weights, s.projector, s.swapped, key)
+    cache_key = ("figures", s.labels, s.p_weights, s.q_weights, s.projector, s.swapped, s.language)
+    cache_key += (key,)
     return _cached(build, (s.labels, s.step(), style(), *data), _name(build), repr(cache_key))
 
 

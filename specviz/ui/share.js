@@ -3,7 +3,8 @@
 // tells this link and the address bar what it shows ("specviz:link" on window), so they change
 // in the same frame.
 // The live view's words stand only for the names Python lets it move on this page ("follow").
-const COPY = "📋 Copy the link";
+// Python sends the button's words in the page's language ("say"), and the language itself, which
+// the document declares (a screen reader reads each language with its own voice).
 
 function rewrite(link, params, follow) {
   const [base, query] = link.split("?");
@@ -32,24 +33,25 @@ export default function ({ data, parentElement }) {
     const code = document.createElement("code");
     const copy = document.createElement("button");
     copy.type = "button";
-    copy.textContent = COPY;
     copy.addEventListener("click", async () => {
       try {
         await navigator.clipboard.writeText(code.textContent);
-        copy.textContent = "✓ Copied";
+        copy.textContent = view.data.say.copied;
       } catch {
         // No clipboard here (a page served over plain http): select the link for Ctrl+C.
         getSelection().selectAllChildren(code);
-        copy.textContent = "Selected: press Ctrl+C";
+        copy.textContent = view.data.say.selected;
       }
-      setTimeout(() => { copy.textContent = COPY; }, 2000);
+      setTimeout(() => { copy.textContent = view.data.say.copy; }, 2000);
     });
     box.append(code, copy);
     parentElement.append(box);
-    view = parentElement.specvizShare = { code, params: null };
+    view = parentElement.specvizShare = { code, copy, params: null };
     view.heard = (e) => { view.params = e.detail; show(view); };
   }
   view.data = data;
+  view.copy.textContent = data.say.copy;
+  document.documentElement.lang = data.lang;
   if (!data.follow.length) view.params = null;  // a page without a live view
   show(view);
   window.removeEventListener("specviz:link", view.heard);

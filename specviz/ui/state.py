@@ -18,16 +18,19 @@ from urllib.parse import urlencode
 import streamlit as st
 
 from specviz.limits import MAX_SEED
-from specviz.links import Param
+from specviz.links import LANGUAGE, Param
 from specviz.palette import Notation
 from specviz.scenario import Scenario, from_query, to_query
-from specviz.text import say
+from specviz.text import LANGUAGES, say, titles, use
 from specviz.ui import reconnect
 
 _SCENARIO = "specviz.scenario"
 _NOTICES = "specviz.notices"
 _PAGE_PARAMS = "specviz.page_params"  # the Params the current run's page reads, in order
 FOLLOW = "specviz.share.follow"  # session_state: the link's parameters a live view moves
+_SHARE_WORDS = ("copy", "copied", "selected")
+#: The language a document declares for each of SpecViz's (BCP 47: the script for Chinese).
+DOCUMENT_LANGUAGE = {"en": "en", "es": "es", "zh": "zh-Hans"}
 
 
 def asset(name: str) -> str:
@@ -47,9 +50,24 @@ def current() -> Scenario:
     return st.session_state[_SCENARIO]
 
 
+def browser_language() -> str:
+    """The first of SpecViz's languages the learner's browser asks for ("es-AR" is Spanish, every
+    Chinese is the simplified one SpecViz writes), or English."""
+    asked = st.context.locale or st.context.headers.get("Accept-Language", "")
+    for tag in asked.replace(";", ",").split(","):
+        code = tag.strip().split("-")[0].lower()
+        if code in LANGUAGES:
+            return code
+    return "en"
+
+
 def reread() -> None:
-    """Take the whole state from the URL again, as a new session does (a step of the plan)."""
-    st.session_state[_SCENARIO], st.session_state[_NOTICES] = from_query(st.query_params.to_dict())
+    """Take the whole state from the URL again, as a new session does (a step of the plan): a
+    link without a language opens in the browser's."""
+    query = st.query_params.to_dict()
+    query.setdefault(LANGUAGE.name, browser_language())
+    use(LANGUAGE.read(query)[0])  # the link's notices are said in it
+    st.session_state[_SCENARIO], st.session_state[_NOTICES] = from_query(query)
     for key in [k for k in st.session_state if str(k).startswith("specviz.param.")]:
         del st.session_state[key]  # each page setting is read from the URL again
 
@@ -77,7 +95,9 @@ def notices() -> list[str]:
 
 
 def start_run() -> None:
-    """Forget the settings the last run read and what its live view moved (``page.setup``)."""
+    """Speak the session's language, and forget the settings the last run read and what its live
+    view moved (``page.setup``, before anything on the page is said)."""
+    use(current().language)
     st.session_state[_PAGE_PARAMS] = []
     st.session_state.pop(FOLLOW, None)
 
@@ -153,7 +173,9 @@ def sync_url() -> None:
     with st.sidebar:
         shared = {name: value for name, value in wanted.items() if name not in personal}
         link = f"{st.context.url or ''}?{urlencode(shared, safe=',')}"
-        _share(key="share", data={"link": link, "follow": st.session_state.pop(FOLLOW, [])})
+        data = {"link": link, "follow": st.session_state.pop(FOLLOW, [])}
+        data |= {"say": dict(titles("sidebar", _SHARE_WORDS))}
+        _share(key="share", data=data | {"lang": DOCUMENT_LANGUAGE[current().language]})
     reconnect.end_run()
 
 
@@ -171,10 +193,21 @@ def stop(
 
 
 def sidebar_settings() -> None:
-    """Projector mode, lettering and seed: the settings every page shares, in the sidebar."""
+    """Language, projector mode, lettering and seed: the settings every page shares, in the
+    sidebar."""
     scenario = current()
     with st.sidebar:
         st.markdown(say("settings.title"))
+        bound(
+            st.selectbox,
+            "ui.lang",
+            scenario.language,
+            lambda v: update(language=v),
+            label=say("sidebar.language"),
+            options=tuple(LANGUAGES),
+            format_func=LANGUAGES.__getitem__,
+            help=say("sidebar.language_help"),
+        )
         toggles = (
             ("projector", say("settings.projector"), say("settings.projector_help")),
             ("swapped", say("settings.swap"), say("settings.swap_help")),
