@@ -18,7 +18,7 @@ timeline = st.components.v2.component(
 )
 
 st.title(say("decoding.title"))
-intro = note.fill(fig.INTRO)
+intro = note.fill(say("decoding.intro"))
 if not scenario.projector:  # on a projector the controls and their chart come first
     st.markdown(intro)
 
@@ -32,7 +32,7 @@ def lesson() -> None:
     controls, right = st.columns([1.15, 2], gap="large")
     with controls:
         key = state.param_widget(
-            PAIR, st.selectbox, label=say("decoding.pair_label"), format_func=fig.TITLES.get
+            PAIR, st.selectbox, label=say("decoding.pair_label"), format_func=fig.pair_title
         )
         gamma = state.param_widget(GAMMA, st.select_slider, label=say("decoding.gamma_label"))
         cost = state.param_widget(
@@ -95,8 +95,8 @@ def lesson() -> None:
         elif section == "pays":
             check = page.cached(toy_check, temperature, gamma)  # every pair: predicted, measured
             page.chart(*fig.alpha_figure(check, gamma, cost, style), key="dec.chart.alpha")
-            st.markdown(fig.PUBLISHED)
-            st.markdown(fig.COST_NOTE)
+            st.markdown(say("decoding.published"))
+            st.markdown(say("decoding.cost_note"))
         else:
             check = page.cached(toy_check, temperature, gamma)
             st.container(key="dec-check").markdown(fig.check_table(check, cost, key))
@@ -112,7 +112,7 @@ def lesson() -> None:
             with right:
                 page.chart(*fig.shares_figure(here, words, style), key="dec.chart.shares")
             with st.expander(say("decoding.how_predicted_title")):
-                st.markdown(note.fill(fig.HOW_PREDICTED))
+                st.markdown(note.fill(say("decoding.how_predicted")))
     state.sync_url()
 
 

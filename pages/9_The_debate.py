@@ -2,9 +2,9 @@
 
 import streamlit as st
 
-from specviz.decoding import RANGES
-from specviz.figures.numbers import decimal, pace, percent, times
-from specviz.links import CLAIM, CLAIM_WORDS, CLAIMS, DECODE_COST, GAMMA
+from specviz.decoding import ranges
+from specviz.figures.numbers import decimal, pace, percent, significant, thousands, times
+from specviz.links import CLAIM, CLAIMS, DECODE_COST, GAMMA, claim_words
 from specviz.rejection import classic_plan
 from specviz.rules import FLOAT32_STEP
 from specviz.text import say, titles
@@ -36,9 +36,9 @@ else:
 if not plan.runs:
     rejection = say("debate.rejection_blocked", word=scenario.labels[plan.blocked[0]])
 elif plan.bound == 1:
-    rejection = say("debate.rejection_one", bound=f"{plan.bound:.3g}")
+    rejection = say("debate.rejection_one", bound=significant(plan.bound))
 else:
-    rejection = say("debate.rejection_unbounded", bound=f"{plan.bound:.3g}")
+    rejection = say("debate.rejection_unbounded", bound=significant(plan.bound))
 # Each claim's evidence in your numbers, and the page where to see it.
 evidence = {
     "speed": say(
@@ -49,11 +49,13 @@ evidence = {
         cost=f"{cost:g}",
         speed=times(speed),
         pace=pace(speed),
-        published="; ".join(f"{r.source}: {r.speedup:g}–{r.high:g}× ({r.setting})" for r in RANGES),
+        published="; ".join(
+            f"{r.source}: {r.speedup:g}–{r.high:g}× ({r.setting})" for r in ranges()
+        ),
     ),
     "close": say("debate.close", verdict=close, alpha=percent(alpha), speed=times(speed)),
     "rejection": say("debate.rejection", verdict=rejection, alpha=percent(alpha), z=percent(one.z)),
-    "leaks": say("debate.leaks", one_in=f"{round(1 / FLOAT32_STEP):,}"),
+    "leaks": say("debate.leaks", one_in=thousands(round(1 / FLOAT32_STEP))),
 }
 scripts = {
     "speed": "pages/5_Many_words_per_call.py",
@@ -62,7 +64,7 @@ scripts = {
     "leaks": "pages/6_Why_its_exact.py",
 }
 links = titles("debate", ("speed_link", "close_link", "rejection_link", "leaks_link"))
-for key, (quote, verdict) in CLAIM_WORDS.items():
+for key, (quote, verdict) in claim_words().items():
     with tabs[key]:
         st.markdown(
             say("debate.claim", quote=quote, verdict=verdict, evidence=note.fill(evidence[key]))

@@ -5,18 +5,21 @@ tests/test_browser_live.py drives the same view in Chromium."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import numpy as np
 import pytest
 from node import run_module
 
+from specviz import text
 from specviz.figures import captions
-from specviz.figures.live import LIVE_JS, MOVE_MESSAGES
+from specviz.figures.live import LIVE_JS, live_words, move_messages
 from specviz.figures.numbers import times
 from specviz.limits import DECODE_COSTS, ROUNDING
 from specviz.links import QUALITY
 from specviz.one_token import normalize, step
 from specviz.palette import Notation
-from specviz.scenario import ALL_ZERO, HOME_TARGET, Scenario, home_scenario
+from specviz.scenario import HOME_TARGET, Scenario, all_zero, home_scenario
 from specviz.theory import expected_tokens_per_step, walltime_speedup
 
 TOL = 1e-12
@@ -25,8 +28,13 @@ FIELDS = ("p", "q", "accept", "kept", "bounced", "refill", "residual")
 
 
 def live(function: str, args: object = None):
-    """``function`` (JavaScript, of ``args``) with the view's exports in scope as ``m``."""
-    return run_module(LIVE_JS, f"(m, args) => ({function})(args)", args)
+    """``function`` (JavaScript, of ``args``) with the view's exports in scope as ``m``, in the
+    run's language: its words and its way of writing numbers, as Python sends them."""
+    sent = [live_words(), text.NUMBERS[text.language()], args]
+    prelude = "m.useWords(words), m.useNumbers(numbers)"
+    return run_module(
+        LIVE_JS, f"(m, [words, numbers, args]) => ({prelude}, ({function})(args))", sent
+    )
 
 
 def edge_pairs() -> list[tuple[list[float], list[float]]]:
@@ -123,7 +131,7 @@ def test_the_view_says_what_a_move_did_as_the_core_does() -> None:
             """([pairs, labels, gammas, costs, T, D, rounding, say]) => pairs.map(([p, q], i) =>
                 p.map((_, word) => m.announce(labels[i], m.stepOf(m.normalize(p), m.normalize(q),
                 rounding), word, gammas[i], costs[i], T, D, say)))""",
-            [pairs, labels, gammas, costs, n.target, n.draft, ROUNDING, MOVE_MESSAGES],
+            [pairs, labels, gammas, costs, n.target, n.draft, ROUNDING, move_messages()],
         )
         said = set()
         for (pw, qw), words, gamma, cost, js in zip(pairs, labels, gammas, costs, got, strict=True):
@@ -132,6 +140,46 @@ def test_the_view_says_what_a_move_did_as_the_core_does() -> None:
                 assert sentence == captions.move_sentence(words, one, i, gamma, cost, n)
                 said.add(sentence.split(" ")[3])  # "w0 is now over-sampled: ..."
         assert said == {"over-sampled:", "under-sampled:", "balanced:", "no"}
+
+
+@pytest.fixture(params=["es", "zh"])
+def speaking(request: pytest.FixtureRequest) -> Iterator[str]:
+    """The test's language, English again after it."""
+    text.use(request.param)
+    yield request.param
+    text.use("en")
+
+
+def test_the_view_says_what_the_core_says_in_every_language(speaking: str) -> None:
+    """In Spanish and Chinese too, the charts' descriptions, what a move did and an all-zero model
+    are the core's own sentences, each number written as the language writes it."""
+    pairs, labels, gammas, costs = views(edge_pairs() + random_pairs(200, seed=7))
+    n = Notation()
+    got = live(
+        """([pairs, labels, gammas, costs, T, D, rounding, say]) => pairs.map(([p, q], i) => {
+            const v = m.viewOf(labels[i], p, q, gammas[i], T, D, rounding, costs[i]);
+            return [v.captions, p.map((_, w) => m.announce(labels[i], v.step, w, gammas[i],
+                costs[i], T, D, say))];
+        })""",
+        [pairs, labels, gammas, costs, n.target, n.draft, ROUNDING, move_messages()],
+    )
+    for (pw, qw), words, gamma, cost, (said, moves) in zip(
+        pairs, labels, gammas, costs, got, strict=True
+    ):
+        one = step(normalize(pw), normalize(qw))
+        assert said["accept"] == captions.acceptance_caption(words, one, n)
+        assert said["bucket"] == captions.bucket_caption(words, one, n)
+        assert said["proof"] == captions.proof_caption(words, one, n)
+        assert moves == [
+            captions.move_sentence(words, one, i, gamma, cost, n) for i, _ in enumerate(pw)
+        ]
+    ties = got[pairs.index(([1, 7], [3, 5]))][0]["pair"]  # 12.5 %, as the language writes it
+    shares = {"es": "Objetivo p: 12,5\u00a0%, 87,5\u00a0%;", "zh": "：12.5%, 87.5%；"}
+    assert shares[speaking] in ties
+    problem = live("() => m.viewOf(['a', 'b'], [1, 1], [0, 0], 4, 'p', 'q', 1e-12).problem")
+    with pytest.raises(ValueError) as raised:
+        Scenario(labels=("a", "b", "c"), p_weights=(1, 1, 1), q_weights=(0, 0, 0)).step()
+    assert problem.startswith(str(raised.value)) and problem != str(raised.value)
 
 
 @pytest.mark.parametrize(
@@ -150,13 +198,14 @@ def test_the_speed_up_says_slower_exactly_when_it_is_shown_below_one(
 ) -> None:
     got = live("([a, g, c]) => m.pace(m.speedUp(a, g, c))", [alpha, gamma, cost])
     assert abs(walltime_speedup(alpha, gamma, cost) - float(shown[:-1])) <= 0.005
-    assert (got["shown"], got["verdict"]) == (shown, verdict)
+    said = live_words()[f"speed_{got['verdict']}"]  # the view's sentence for that verdict
+    assert got["shown"] == shown and said.endswith(f"{{speedup}}: {verdict}.")
     assert got["slower"] == (verdict.startswith("slower"))
 
 
 def test_an_all_zero_model_gets_the_cores_message() -> None:
     view = live("() => m.viewOf(['a', 'b'], [0, 0], [1, 1], 4, 'p', 'q', 1e-12)")
-    with pytest.raises(ValueError, match=ALL_ZERO) as raised:
+    with pytest.raises(ValueError, match=all_zero()) as raised:
         Scenario(labels=("a", "b", "c"), p_weights=(0, 0, 0), q_weights=(1, 1, 1)).step()
     assert view["problem"].startswith(str(raised.value))
     assert "step" not in view
@@ -170,7 +219,7 @@ def test_home_says_what_its_quality_does_as_the_core_does() -> None:
             """([target, qualities, T, D, rounding, say]) => qualities.map((k) => m.qualitySaid(
                 m.stepOf(m.normalize(target), m.normalize(m.homeDraft(target, k)), rounding), k,
                 4, T, D, say))""",
-            [list(HOME_TARGET), qualities, n.target, n.draft, ROUNDING, MOVE_MESSAGES],
+            [list(HOME_TARGET), qualities, n.target, n.draft, ROUNDING, move_messages()],
         )
         for k, said in zip(qualities, got, strict=True):
             assert said == captions.quality_sentence(home_scenario(k).step(), k, 4, n)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import re
 import secrets
 import time
 import uuid
@@ -26,6 +27,7 @@ from sqlalchemy import Engine, create_engine, text
 from starlette.applications import Starlette
 from starlette.testclient import TestClient
 from streamlit.testing.v1 import AppTest
+from test_languages import CODE, ENGLISH, KEPT
 
 from deploy.replicas import PG_BIN, Replicas, find_nginx, free_port, postgres_cluster
 from specviz import classroom, rooms
@@ -37,6 +39,7 @@ from specviz.limits import (
     ROOM_LIFETIME_S,
 )
 from specviz.palette import Notation
+from specviz.text import LANGUAGES, language, say
 from specviz.ui import phones, polls
 
 pytestmark = pytest.mark.slow  # the app under AppTest
@@ -118,14 +121,14 @@ class Phone:
         self.pass_ = got.json().get("pass", self.pass_)
         return got.status_code, got.json()
 
-    def send(self, choice: object, round_: object = 1) -> tuple[int, dict]:
+    def send(self, choice: object, round_: object = 1, **query: str) -> tuple[int, dict]:
         body = {"round": round_, "choice": choice}
         got = self.client.post(
-            f"/api/room/{self.code}/answer", params={"voter": self.voter}, json=body
+            f"/api/room/{self.code}/answer", params={"voter": self.voter} | query, json=body
         )
         return got.status_code, got.json()
 
-    def wait(self, round_: int, revealed: bool) -> dict:
+    def wait(self, round_: int, revealed: bool, **query: str) -> dict:
         """A waiting phone's request: answered when the room is no longer at ``round_``."""
         got = self.client.get(
             f"/api/room/{self.code}",
@@ -134,7 +137,8 @@ class Phone:
                 "pass": self.pass_,
                 "round": round_,
                 "revealed": int(revealed),
-            },
+            }
+            | query,
         )
         assert got.status_code == 200
         return got.json()
@@ -294,7 +298,8 @@ def test_the_phone_page_is_small_and_bad_requests_get_plain_words(database) -> N
     page = one.client.get("/join", headers={"Accept-Encoding": "gzip"})
     assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
     assert page.headers["cache-control"] == "public, max-age=3600"
-    assert len(phones.PAGE.encode()) < 30_000  # the whole first visit: no other file
+    for lang in LANGUAGES:  # the whole first visit, in any language: no other file
+        assert len(phones.pages(lang)[0]) < 30_000
     assert '<html lang="en">' in page.text and "<script src" not in page.text
     assert "<link " not in page.text and "http" not in page.text.split("<script>")[1]
     for given, words in (
@@ -315,6 +320,97 @@ def test_the_phone_page_is_small_and_bad_requests_get_plain_words(database) -> N
     assert one.open(letters="chen")[1]["prompt"].startswith(
         "The draft has the target's taste backwards: q = 50%"
     )
+
+
+def page_words(page: str) -> list[str]:
+    """What a phone page says: its markup's text (the title too) and the sentences its script
+    fills (the templates of its ``WORDS``)."""
+    script = re.search(r"const WORDS = (.*);\n", page)
+    return [*CODE.sub("\n", page).split("\n"), *json.loads(script[1]).values()]
+
+
+def english_in(words: list[str]) -> list[str]:
+    return [w for w in words if ENGLISH.search(KEPT.sub(" ", w))]
+
+
+def numbers(words: list[str]) -> list[str]:
+    """The digits of ``words``, in any language's marks (50%, 50 %; 1.8, 1,8)."""
+    return sorted(re.findall(r"\d+", " ".join(words)))
+
+
+def said(seen: dict) -> list[str]:
+    """The words of a phone's JSON: the question, its options and verdict, or the error."""
+    return [seen.get(k, "") for k in ("title", "prompt", "verdict", "error")] + seen.get(
+        "options", []
+    )
+
+
+def test_a_phone_speaks_the_language_of_its_link(database) -> None:
+    """The join link carries the lecturer's language; the phone page and its JSON (the question,
+    the options, the verdict, the errors) say theirs in it, with the same numbers as in English
+    and no English sentence; phones of two languages wait on one room, each woken in its own; a
+    missing or unknown ``lang`` is English, and the server's own language stays English."""
+    code, key, _ = start(database)
+    for lang in ("es", "zh"):
+        at = open_page("pages/10_For_lecturers.py", {"lang": lang})
+        at.button(key="polls.start").click().run()
+        started, _ = at.session_state["polls.started"]
+        links = [m.value for m in at.main.markdown if "/join?" in m.value]
+        assert len(links) == 1 and f"/join?room={started}&lang={lang}" in links[0], links
+        at = open_page(ROOM_PAGE, {"room": code, "lang": lang})
+        assert [b.proto.url for b in at.get("link_button")] == [f"join?room={code}&lang={lang}"]
+
+    client = TestClient(app(), client=("203.0.113.50", 50000))
+    english = client.get("/join", params={"room": code}).text
+    assert client.get("/join", params={"lang": "xx"}).text == english
+    assert client.get("/join", params={"lang": "en"}).text == english
+    assert '<html lang="en">' in english and "&lang=en" in english
+    for lang, tag in (("es", "es"), ("zh", "zh-Hans")):
+        page = client.get("/join", params={"room": code, "lang": lang})
+        assert page.headers["cache-control"] == "public, max-age=3600"
+        assert f'<html lang="{tag}">' in page.text and f'"&lang={lang}"' in page.text
+        assert not english_in(page_words(page.text)), english_in(page_words(page.text))
+        assert numbers(page_words(page.text)) == numbers(page_words(english))
+        zipped = client.get("/join", params={"lang": lang}, headers={"Accept-Encoding": "gzip"})
+        assert zipped.headers["content-encoding"] == "gzip" and zipped.text == page.text
+
+    phones_ = {lang: Phone(code) for lang in LANGUAGES}
+    for question in ("why.alpha", "claim.speed", classroom.alpha_key([1, 2, 3], [3, 2, 1])):
+        if question != "why.alpha":
+            assert rooms.lecture(database, code, key, "ask", question)
+        for _ in ("asked", "revealed"):
+            seen = {lang: one.open(lang=lang)[1] for lang, one in phones_.items()}
+            assert set(seen["es"]) == set(seen["en"]) == set(seen["zh"])
+            for lang in ("es", "zh"):
+                assert not english_in(said(seen[lang])), (question, english_in(said(seen[lang])))
+                assert numbers(said(seen[lang])) == numbers(said(seen["en"])), question
+                assert seen[lang].get("answer") == seen["en"].get("answer")
+            assert rooms.lecture(database, code, key, "reveal")
+    for lang in ("es", "zh"):  # the errors too
+        no_voter = phones_[lang].client.get(f"/api/room/{code}", params={"lang": lang})
+        for got in (
+            Phone("0OIL11").open(lang=lang),
+            phones_[lang].send(0, 99, lang=lang),
+            (no_voter.status_code, no_voter.json()),
+        ):
+            assert got[0] in (404, 409) and not english_in(said(got[1])), got
+    assert Phone("0OIL11").open(lang="xx")[1] == {"error": say("classroom.no_room")}
+
+    # One server, one room: an English and a Spanish phone wait together, each woken in its own.
+    shared = TestClient(app(), client=("203.0.113.50", 50000)).__enter__()
+    waiting = {lang: Phone(code, client=shared) for lang in ("en", "es")}
+    for lang, one in waiting.items():
+        one.open(lang=lang)
+    with ThreadPoolExecutor(2) as pool:
+        held = {lang: pool.submit(one.wait, 3, True, lang=lang) for lang, one in waiting.items()}
+        time.sleep(0.2)
+        assert rooms.lecture(database, code, key, "ask", "claim.leaks")
+        woken = {lang: future.result(timeout=phones.WAIT_S + 5) for lang, future in held.items()}
+    shared.__exit__(None, None, None)
+    assert woken["en"]["round"] == woken["es"]["round"] == 4
+    assert woken["en"]["title"] == "The debate: Leaks"
+    assert woken["es"]["title"] != woken["en"]["title"] and not english_in(said(woken["es"]))
+    assert language() == "en"  # the server's own context was never set
 
 
 @pytest.fixture
@@ -348,7 +444,7 @@ def test_a_database_fault_shows_a_message_never_a_traceback(
         503,
         {"error": "Your answer could not be saved just now; press Send again."},
     )
-    assert Phone(code).open() == (503, {"error": phones._DOWN})
+    assert Phone(code).open() == (503, {"error": say("classroom.down")})
     monkeypatch.setattr(phones, "WAIT_S", 1.5)
     assert tab.wait(1, False)["round"] == 1  # its last view, from before the fault
     projector.run()
@@ -389,7 +485,7 @@ def test_only_the_key_runs_the_room(database) -> None:
     at = open_page(ROOM_PAGE, {"room": code, "key": other})
     assert not [b for b in at.button if b.key == "polls.reveal"]
     assert any("does not run this room" in w.value for w in at.warning)
-    assert [b.proto.url for b in at.get("link_button")] == [f"join?room={code}"]
+    assert [b.proto.url for b in at.get("link_button")] == [f"join?room={code}&lang=en"]
 
     teacher = lecturer(code, key)
     # The key stays in the lecturer's address bar, never in the sidebar's link to share.
@@ -407,7 +503,7 @@ def test_a_student_joins_by_code_and_bad_codes_are_refused(database) -> None:
     """The page Ask the room sends a student to the room's phone page, with the link's code if
     it had one; there a typed code is tidied (case, dashes) or refused in plain words."""
     code, _, _ = start(database)
-    for given, target in (({}, "join"), ({"room": code}, f"join?room={code}")):
+    for given, target in (({}, "join?lang=en"), ({"room": code}, f"join?room={code}&lang=en")):
         at = open_page(ROOM_PAGE, given)
         assert [b.proto.url for b in at.get("link_button")] == [target]
         assert not at.radio and not at.error
@@ -556,7 +652,7 @@ def test_a_guesser_opening_new_tabs_is_refused_by_address(database, monkeypatch)
             assert status == 404 and said["error"].startswith("There is no open room")
     with database.connect() as db:  # a malformed code names no room: it is not counted
         assert db.execute(text("SELECT COUNT(*) FROM polls_misses")).scalar_one() == 10
-    assert Phone(code, address=address).open() == (404, {"error": rooms.REFUSED})
+    assert Phone(code, address=address).open() == (404, {"error": say("classroom.refused")})
     assert inside.open()[0] == 200 and inside.wait(0, False)["round"] == 1
     assert Phone(code, address="198.51.100.2").open()[0] == 200
 
@@ -605,7 +701,7 @@ def test_replicas_share_one_room_store_and_know_each_students_address() -> None:
                 [{"a": classroom.key_hash(guesser), "t": time.time()}]
                 * (JOIN_MISSES_PER_ADDRESS - 4),
             )
-        assert _opens(replicas.url, code, guesser) == (404, {"error": rooms.REFUSED})
+        assert _opens(replicas.url, code, guesser) == (404, {"error": say("classroom.refused")})
         assert _opens(replicas.url, code, "127.0.0.3")[1]["round"] == 1
         eng.dispose()
 

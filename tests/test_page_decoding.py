@@ -15,7 +15,7 @@ import pytest
 from helpers import all_text, assert_alive, metrics, open_page, query, valid_vega_lite, vega_chart
 from streamlit.testing.v1 import AppTest
 
-from specviz.decoding import LEVIATHAN_TABLE2, RANGES, Origin
+from specviz.decoding import LEVIATHAN_TABLE2, Origin, ranges
 from specviz.figures import decoding as fig
 from specviz.figures.decoding import spelled
 from specviz.figures.numbers import pace, percent
@@ -32,6 +32,7 @@ from specviz.limits import (
 from specviz.links import DECODE_SECTIONS
 from specviz.palette import Notation
 from specviz.scenario import Scenario
+from specviz.text import say
 from specviz.theory import expected_tokens_per_step, walltime_speedup
 
 pytestmark = pytest.mark.slow  # the app under AppTest
@@ -112,9 +113,9 @@ def test_published_points_are_plotted_as_reported() -> None:
     assert cells == sorted((c.alpha, c.speedup) for c in LEVIATHAN_TABLE2)
     above = [c.ceiling for c in LEVIATHAN_TABLE2 if c.speedup > c.ceiling]
     assert [r["s"] for r in published["over"]] == above and len(above) == 4
-    ranges = published["range"]
-    assert [(r["lo"], r["hi"]) for r in ranges] == [(r.speedup, r.high) for r in RANGES]
-    assert min(r["a"] for r in ranges) > 1  # in their own column, not at any α
+    quoted = published["range"]
+    assert [(r["lo"], r["hi"]) for r in quoted] == [(r.speedup, r.high) for r in ranges()]
+    assert min(r["a"] for r in quoted) > 1  # in their own column, not at any α
 
 
 @pytest.mark.parametrize(
@@ -145,7 +146,7 @@ def test_the_slower_band_is_named_where_no_curve_comes() -> None:
                 spec = fig.speed_figure(curve, run, c, ChartStyle())[0]
                 (point,) = [r for r in spec["datasets"]["rows"] if r["kind"] == "point"]
                 where, other = ("left", "right") if speeds[-1] < 1 else ("right", "left")
-                assert point[where] == fig.SLOWER and point[other] == ""
+                assert point[where] == say("decoding.slower") and point[other] == ""
                 if where == "left":
                     assert min(speeds[:4]) > 1 / 5, (key, t, c)
                 else:

@@ -20,11 +20,12 @@ import pytest
 from helpers import assert_alive, component_data, open_page, query, walk
 from streamlit.testing.v1 import AppTest
 
-from specviz.figures.live import MOVE_MESSAGES
+from specviz.figures.live import live_words, move_messages
 from specviz.figures.numbers import decimal, percent
-from specviz.links import LABEL_RULE
+from specviz.links import label_rule
 from specviz.one_token import normalize, step
 from specviz.scenario import PRESETS_BY_KEY
+from specviz.text import NUMBERS
 from specviz.theory import expected_tokens_per_step
 
 pytestmark = pytest.mark.slow  # the app under AppTest
@@ -176,6 +177,7 @@ def check_link(at: AppTest, labels, p_weights, q_weights, seed=DEFAULT_SEED, **e
         "p": ",".join(map(str, p_weights)),
         "q": ",".join(map(str, q_weights)),
         "seed": str(seed),
+        "lang": "en",
         "gamma": "4",
         "c": "0.1",
         **extra,
@@ -665,7 +667,9 @@ def test_the_live_view_gets_the_state_and_nothing_computed() -> None:
         "gesture": 0,
         "key": "",
         "quality": None,
-        "say": MOVE_MESSAGES,  # the words of what a move did, from the catalogs
+        "say": move_messages(),  # the words of what a move did, from the catalogs
+        "words": live_words(),  # and every other word the view writes
+        "numbers": NUMBERS["en"],
     }
     # α = .2 + .2 + .1, by hand.
     assert metrics(at)["Acceptance α"] == "50%"
@@ -694,12 +698,12 @@ def test_a_typed_word_that_is_changed_says_so(typed: str, kept: str) -> None:
     and text); the learner is told once, under the word's row, in the page (not a toast over
     its text), and the rule was on show before typing."""
     at = playground()
-    assert any(LABEL_RULE in c.value for c in at.caption), "the rule comes before typing"
+    assert any(label_rule() in c.value for c in at.caption), "the rule comes before typing"
     at.text_input(key="pg.word3").set_value(typed).run()
     assert query(at)["words"].split(",")[3] == kept
     assert not at.toast
     (notice,) = notices(at)
-    assert f"Word 4 was changed to '{kept}'" in notice and LABEL_RULE in notice
+    assert f"Word 4 was changed to '{kept}'" in notice and label_rule() in notice
     at.text_input(key="pg.word3").set_value("rug").run()  # a clean word: no notice
     assert not notices(at)
 

@@ -7,33 +7,27 @@ compute no probability themselves.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import numpy as np
 
 from specviz import palette
-from specviz.decoding import LEVIATHAN_TABLE2, RANGES, Decoding, Origin, WordsPerCall
+from specviz.decoding import LEVIATHAN_TABLE2, Decoding, Origin, WordsPerCall, ranges
 from specviz.figures import vega
 from specviz.figures.html import palette_css
-from specviz.figures.numbers import NUMBERS_JS, count, decimal, pace, percent, times
+from specviz.figures.numbers import NUMBERS_JS, compare, count, decimal, pace, percent, times
 from specviz.figures.style import ChartStyle
 from specviz.language import END, Measured
 from specviz.limits import CHECK_RUNS, CHECK_WORDS, COMMON_WORDS, PAIR_TITLES
 from specviz.links import YOUR_PAIR
 from specviz.palette import Notation
-from specviz.text import say, titles
+from specviz.text import NUMBERS, language, say, template, titles
 from specviz.theory import speedup
 
-INTRO = say("decoding.intro")
-HOW_PREDICTED = say("decoding.how_predicted")
-#: The pair selector's names: the toy pairs, then the learner's own.
-TITLES = PAIR_TITLES | {YOUR_PAIR: say("decoding.your_pair")}
-PAIR_BLURBS: dict[str, str] = titles(
+PAIR_BLURBS: Mapping[str, str] = titles(
     "decoding.blurb", ("ngram", "strong", "weak", "hotter", "yours", "perfect", "textbook")
 )
-PUBLISHED = say("decoding.published")
-COST_NOTE = say("decoding.cost_note")
 PAIR_SHORT = titles("decoding.short", ("ngram", "strong", "weak", "hotter", "perfect", "textbook"))
 #: Where each pair's name sits from its point on the α chart (in α and speed-up).
 _NAME_AT = {
@@ -46,19 +40,21 @@ _NAME_AT = {
 }
 #: The expensive draft drawn next to the learner's c and free drafts.
 SLOW_COST = 0.5
-#: The α chart's curves, each drawn its way: legend name, dashes, colour, extra width.
+#: The α chart's curves, each drawn its way: dashes, colour, extra width.
 _KINDS = {
-    "yours": (say("decoding.curve_yours"), [1, 0], palette.TARGET.color, 2),
-    "free": (say("decoding.curve_free"), [2, 3], palette.NEUTRAL.color, 0),
-    "slow": (say("decoding.curve_slow", cost=f"{SLOW_COST:g}"), [7, 4], palette.NEUTRAL.color, 0),
+    "yours": ([1, 0], palette.TARGET.color, 2),
+    "free": ([2, 3], palette.NEUTRAL.color, 0),
+    "slow": ([7, 4], palette.NEUTRAL.color, 0),
 }
-SLOWER = say("decoding.slower")
-#: The axis of every speed-up.
-SPEED_UP = say("decoding.speed_axis")
 STAR = "M0,-1L.3,-.3L1,-.3L.45,.15L.6,.9L0,.45L-.6,.9L-.45,.15L-1,-.3L-.3,-.3Z"
-_SERIES = tuple(titles("decoding.series", ("predicted", "simple", "text", "best")).values())
+_SERIES = titles("decoding.series", ("predicted", "simple", "text", "best"))
 _ROLES = (palette.TARGET, palette.NEUTRAL, palette.DRAFT, palette.ACCEPTED)
 _DIAMOND = {"type": "point", "shape": "diamond", "filled": True, "stroke": palette.INK}
+
+
+def pair_title(key: str) -> str:
+    """The pair selector's name of ``key``: a toy pair's, or the learner's own."""
+    return say("decoding.your_pair") if key == YOUR_PAIR else PAIR_TITLES[key]
 
 
 def best_gamma(curve: Sequence[WordsPerCall], cost: float) -> tuple[int, float]:
@@ -118,7 +114,7 @@ def _slower(x: dict, y: str, style: ChartStyle, right: float, names: str = "") -
     """The region "slower than plain decoding" (speed-up below 1) up to ``right``, its edge and
     its name in the bottom corner no curve comes to: right, or the one the dataset ``names``
     gives (its fields ``left`` and ``right``: the name, or nothing)."""
-    row = [{"x": 0, "x2": right, "y0": 0, "y1": 1, "left": "", "right": SLOWER}]
+    row = [{"x": 0, "x2": right, "y0": 0, "y1": 1, "left": "", "right": say("decoding.slower")}]
     band = {"type": "rect", "color": palette.REJECTED.color, "opacity": 0.12}
     edge = {"type": "rule", "color": palette.INK, "strokeDash": [2, 3], "strokeWidth": 1.5}
     name = _text(style, baseline="bottom", dy=-2, color=palette.REJECTED.text_color)
@@ -148,7 +144,7 @@ def _against_gamma(
     legend = field == "words"
     rows = [{"kind": "curve", "g": g, field: v, f"{field}_iid": iid} for g, v, iid in curve]
     # One column on a screen: two do not fit a phone's 390 px.
-    key = _legends(_SERIES, _ROLES, (2 if style.projector else 1) * legend)
+    key = _legends(list(_SERIES.values()), _ROLES, (2 if style.projector else 1) * legend)
     x = _q("g", say("decoding.gamma_axis"), axis={"tickMinStep": 1})
     y = _q(field, title, axis={"minExtent": 2 * style.font_size + 6})  # the two charts align
     line = {"type": "line", "point": True, "strokeWidth": style.line_width + 1}
@@ -205,6 +201,7 @@ def speed_figure(
     # The star's name: above it (no curve is higher than its best), running from it towards the
     # chart's middle, so never across the y-axis or the right edge (it is under 40% as wide).
     side, dx = ("left", 4) if 2 * best < len(curve) - 1 else ("right", -4)
+    slower, axis = say("decoding.slower"), say("decoding.speed_axis")
     point = {
         "g": run.gamma,
         "speed": run.speedup(cost),
@@ -213,11 +210,11 @@ def speed_figure(
         "text": say("decoding.best_gamma", best=best),
         "side": side,
         "dx": dx,
-        "left": SLOWER if falls else "",
-        "right": "" if falls else SLOWER,
+        "left": slower if falls else "",
+        "right": "" if falls else slower,
     }
     lines = [(w.gamma, w.speedup(cost), speedup(w.iid, w.gamma, cost)) for w in curve]
-    x, y = _q("best"), _q("best_speed", SPEED_UP)
+    x, y = _q("best"), _q("best_speed", axis)
     star = {"type": "point", "shape": STAR, "filled": True, "size": 900 if style.projector else 500}
     label = _text(
         style,
@@ -228,11 +225,11 @@ def speed_figure(
         color=palette.ACCEPTED.text_color,
     )
     extra = [
-        *_slower(_q("g"), SPEED_UP, style, len(curve) - 1, "rows/point"),
-        _layer("rows/point", star, _legends(_SERIES, _ROLES, 0)[3], x=x, y=y),
+        *_slower(_q("g"), axis, style, len(curve) - 1, "rows/point"),
+        _layer("rows/point", star, _legends(list(_SERIES.values()), _ROLES, 0)[3], x=x, y=y),
         _layer("rows/point", label, x=x, y=y, text="text"),
     ]
-    return _against_gamma("speed", SPEED_UP, lines, point, extra, style), say(
+    return _against_gamma("speed", axis, lines, point, extra, style), say(
         "decoding.speed_alt",
         cost=f"{cost:g}",
         predicted=times(curve[run.gamma].speedup(cost)),
@@ -247,8 +244,13 @@ def _curves(x: dict, y: dict, style: ChartStyle) -> dict:
     """The formula (1 − α^(γ+1)) / ((1 − α)(γc + 1)), drawn by Vega over α = 0 .. 1 for each
     row of kind yours, free and slow (its c and γ): the spec stays the same whatever they are."""
     kind = {"field": "kind", "type": "nominal"}
-    _, dashes, colors, widths = zip(*_KINDS.values(), strict=True)
-    labels = " : ".join(f"datum.label == '{k}' ? {vega.literal(v[0])}" for k, v in _KINDS.items())
+    dashes, colors, widths = zip(*_KINDS.values(), strict=True)
+    names = {
+        "yours": say("decoding.curve_yours"),
+        "free": say("decoding.curve_free"),
+        "slow": say("decoding.curve_slow", cost=f"{SLOW_COST:g}"),
+    }
+    labels = " : ".join(f"datum.label == '{k}' ? {vega.literal(v)}" for k, v in names.items())
     legend = {
         "title": None,
         "labelExpr": labels + " : ''",
@@ -284,41 +286,47 @@ def _curves(x: dict, y: dict, style: ChartStyle) -> dict:
     }
 
 
-#: The published points as reported (a dataset that never changes): Leviathan et al.'s cells,
-#: the formula's most where a cell beats it, and the ranges quoted without an α, right of α = 1.
+#: Leviathan et al.'s cells faster than the formula's most at their α and γ.
 _ABOVE = [c for c in LEVIATHAN_TABLE2 if c.speedup > c.ceiling]
-PUBLISHED_ROWS = (
-    [
-        {
-            "kind": "cell",
-            "a": c.alpha,
-            "s": c.speedup,
-            "T": c.setting[-3:],
-            "setting": c.setting,
-            "draft": c.draft,
-            "g": c.gamma,
-            "ceiling": c.ceiling,
-        }
-        for c in LEVIATHAN_TABLE2
-    ]
-    + [{"kind": "over", "a": c.alpha, "s": c.ceiling} for c in _ABOVE]
-    + [
-        {
-            "kind": "range",
-            "a": 1.1 + 0.09 * i,
-            "lo": r.speedup,
-            "hi": r.high,
-            "setting": r.setting,
-            "label": [*titles("decoding.range", ("comments", "leviathan", "chen")).values()][i],
-        }
-        for i, r in enumerate(RANGES)
-    ]
-)
+
+
+def published_rows() -> list[dict]:
+    """The published points as reported (a dataset whose numbers never change): Leviathan et
+    al.'s cells, the formula's most where a cell beats it, and the ranges quoted without an α,
+    right of α = 1."""
+    names = titles("decoding.range", ("comments", "leviathan", "chen")).values()
+    return (
+        [
+            {
+                "kind": "cell",
+                "a": c.alpha,
+                "s": c.speedup,
+                "T": c.setting[-3:],
+                "setting": c.setting,
+                "draft": c.draft,
+                "g": c.gamma,
+                "ceiling": c.ceiling,
+            }
+            for c in LEVIATHAN_TABLE2
+        ]
+        + [{"kind": "over", "a": c.alpha, "s": c.ceiling} for c in _ABOVE]
+        + [
+            {
+                "kind": "range",
+                "a": 1.1 + 0.09 * i,
+                "lo": r.speedup,
+                "hi": r.high,
+                "setting": r.setting,
+                "label": name,
+            }
+            for i, (name, r) in enumerate(zip(names, ranges(), strict=True))
+        ]
+    )
 
 
 def _published(x: dict, y: dict, style: ChartStyle, key: list[dict], size: int) -> list[dict]:
-    """The layers of :data:`PUBLISHED_ROWS` (dataset ``published``), its points of ``size``."""
-    cells, ranges = "published/cell", "published/range"
+    """The layers of :func:`published_rows` (dataset ``published``), its points of ``size``."""
+    cells, quoted = "published/cell", "published/range"
     tip = vega.tooltip(
         ("setting", say("decoding.tip_setting")),
         ("draft", say("decoding.tip_draft")),
@@ -336,12 +344,13 @@ def _published(x: dict, y: dict, style: ChartStyle, key: list[dict], size: int) 
     tick = {"type": "tick", "orient": "horizontal", "thickness": 4, "size": 24}
     rule = {"type": "rule", "strokeWidth": style.line_width + 3}
     label = _text(style, angle=270, align="left", dy=-10)
-    low, high = _q("lo", SPEED_UP), _q("hi", SPEED_UP)
+    axis = say("decoding.speed_axis")
+    low, high = _q("lo", axis), _q("hi", axis)
     return [
         *layers,
         _layer("published/over", tick, key[3], x=x, y=y),
-        _layer(ranges, rule, key[4], x=x, y=low, y2="hi", tooltip=[{"field": "setting"}]),
-        _layer(ranges, label, x=x, y=high, text="label"),
+        _layer(quoted, rule, key[4], x=x, y=low, y2="hi", tooltip=[{"field": "setting"}]),
+        _layer(quoted, label, x=x, y=high, text="label"),
     ]
 
 
@@ -357,14 +366,15 @@ def alpha_figure(
         scale={"domain": [0, 1.32]},
         axis={"values": [0, 0.2, 0.4, 0.6, 0.8, 1], "format": ".0%"},
     )
-    y = _q("s", SPEED_UP, scale={"domain": [0, 6.3]}, axis={"format": ".0f"})
+    speed = say("decoding.speed_axis")
+    y = _q("s", speed, scale={"domain": [0, 6.3]}, axis={"format": ".0f"})
     names = tuple(titles("decoding.marks", ("t0", "t1", "pairs", "most", "ranges")).values())
     roles = (palette.NEUTRAL, palette.NEUTRAL, palette.DRAFT, palette.REJECTED, palette.NEUTRAL)
     key = _legends(names, roles)
     size = 260 if style.projector else 120
     text = _text(style, color=palette.DRAFT.text_color)
     layers = [
-        *_slower(x, SPEED_UP, style, 1.0),
+        *_slower(x, speed, style, 1.0),
         _curves(x, y, style),
         *_published(x, y, style, key, size),
         _layer("rows/pair", _DIAMOND | {"size": size}, key[2], x=x, y=y),
@@ -378,18 +388,18 @@ def alpha_figure(
             {"kind": "pair", "a": a, "s": s, "label": PAIR_SHORT[k], "la": a + da, "ls": s + ds}
         )
     params = [{"kind": k, "c": c, "g": gamma} for k, c in zip(_KINDS, (cost, 0, SLOW_COST))]  # noqa: B905
-    data = {"rows": params + pairs, "published": PUBLISHED_ROWS}
+    data = {"rows": params + pairs, "published": published_rows()}
     spec = _chart(style, say("decoding.alpha_title"), data, layers, height=style.height + 200)
     ours = "; ".join(f"{p['label']} α = {percent(p['a'])}, {times(p['s'])}" for p in pairs)
     costs = ", ".join(f"{c:g}" for c in sorted({0.0, cost, SLOW_COST}))
-    ranges = "; ".join(f"{r.source}: {r.speedup:g}–{r.high:g}× ({r.setting})" for r in RANGES)
+    quoted = "; ".join(f"{r.source}: {r.speedup:g}–{r.high:g}× ({r.setting})" for r in ranges())
     return spec, say(
         "decoding.alpha_alt",
         gamma=gamma,
         costs=costs,
         cost=f"{cost:g}",
         above=len(_ABOVE),
-        ranges=ranges,
+        ranges=quoted,
         ours=ours,
     )
 
@@ -544,12 +554,8 @@ def summary_sentence(curve: Sequence[WordsPerCall], run: Decoding, cost: float, 
     )
 
 
-#: The time view's bars: legend name, and the band of the chart's y each fills.
-_PARTS = {
-    "target": (say("decoding.part_target"), 2.4, 3.4),
-    "call": ("", 0.4, 1.4),
-    "draft": (say("decoding.part_draft"), 0.65, 1.15),
-}
+#: The time view's bars: the band of the chart's y each fills.
+_PARTS = {"target": (2.4, 3.4), "call": (0.4, 1.4), "draft": (0.65, 1.15)}
 
 
 def time_figure(run: Decoding, cost: float, style: ChartStyle) -> tuple[dict, str]:
@@ -567,7 +573,7 @@ def time_figure(run: Decoding, cost: float, style: ChartStyle) -> tuple[dict, st
             ("draft", ends[j], at, say("decoding.tip_guesses", call=j + 1, gamma=g)),
             ("call", at, ends[j + 1], say("decoding.tip_call", call=j + 1, words=count(k, "word"))),
         ]
-    icon = {"faster than": "✓", "slower than": "✗", "as fast as": "="}[pace(speed)]
+    icon = "✗=✓"[compare(speed) + 1]
     verdict = say("decoding.time_verdict", icon=icon, speedup=times(speed), pace=pace(speed))
     c, t = f"{cost:g}", f"{total:g}"
     lane = say("decoding.speculative_lane", calls=calls, cost=c, guesses=run.draft_calls, total=t)
@@ -577,13 +583,13 @@ def time_figure(run: Decoding, cost: float, style: ChartStyle) -> tuple[dict, st
     data = {
         "bars": [
             {"kind": kind, "x": x0, "x2": x1, "tip": tip, "edge": 0 if kind == "draft" else edge}
-            | dict(zip(("y", "y2"), _PARTS[kind][1:], strict=True))
+            | dict(zip(("y", "y2"), _PARTS[kind], strict=True))
             for kind, x0, x1, tip in parts
         ],
         "texts": [{"kind": kind, "y": y, "text": t} for kind, y, t in texts],
         "end": [{"x": total, "y": y, "y2": y + 1.1} for y in (0.35, 2.35)],
     }
-    names = (_PARTS["target"][0], _PARTS["draft"][0])
+    names = (say("decoding.part_target"), say("decoding.part_draft"))
     key = _legends(names, (palette.TARGET, palette.DRAFT))
     x = _q("x", say("decoding.time_axis"), scale={"domainMin": 0}, axis={"grid": False})
     y = {"field": "y", "type": "quantitative", "axis": None, "scale": {"domain": [0.2, 4.8]}}
@@ -622,6 +628,40 @@ def time_figure(run: Decoding, cost: float, style: ChartStyle) -> tuple[dict, st
 #: The timeline view's code and style (the page mounts it).
 TIMELINE_JS = NUMBERS_JS + Path(__file__).with_name("timeline.js").read_text(encoding="utf-8")
 TIMELINE_CSS = Path(__file__).with_name("timeline.css").read_text(encoding="utf-8")
+
+
+def timeline_words() -> dict[str, str]:
+    """Every word of the timeline view in the run's language (``locale/<lang>/timeline.po``), by
+    name: templates its script fills (``{T}``, ``{D}`` and the numbers it writes)."""
+    return {
+        "text_title": template("timeline.text_title"),
+        "text_note": template("timeline.text_note"),
+        "word": template("timeline.word"),
+        "kept_guess": template("timeline.kept_guess"),
+        "bucket_word": template("timeline.bucket_word"),
+        "bonus_word": template("timeline.bonus_word"),
+        "calls_title": template("timeline.calls_title"),
+        "replay": template("timeline.replay"),
+        "stop": template("timeline.stop"),
+        "show_all": template("timeline.show_all"),
+        "calls_label": template("timeline.calls_label"),
+        "kept": template("timeline.kept"),
+        "rejected": template("timeline.rejected"),
+        "skipped": template("timeline.skipped"),
+        "from_bucket": template("timeline.from_bucket"),
+        "bonus": template("timeline.bonus"),
+        "cut": template("timeline.cut"),
+        "call": template("timeline.call"),
+        "call_said": template("timeline.call_said"),
+        "guess_kept": template("timeline.guess_kept"),
+        "guess_rejected": template("timeline.guess_rejected"),
+        "guess_skipped": template("timeline.guess_skipped"),
+        "bucket_tip": template("timeline.bucket_tip"),
+        "bonus_tip": template("timeline.bonus_tip"),
+        "fit": template("timeline.fit"),
+        "one_word": template("timeline.one_word"),
+        "many_words": template("timeline.many_words"),
+    }
 
 
 def spelled(words: Sequence[str], ids: np.ndarray) -> list[str]:
@@ -674,4 +714,6 @@ def timeline_data(words: Sequence[str], run: Decoding, style: ChartStyle) -> dic
         "D": style.notation.draft,
         "alt": alt,
         "css": f"--fs: {style.html_font_size}px; {palette_css()}",
+        "words": timeline_words(),
+        "numbers": NUMBERS[language()],
     }

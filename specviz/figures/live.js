@@ -62,12 +62,12 @@ export function speedUp(alpha, gamma, cost) {
   return wordsPerCall(alpha, gamma) / (gamma * cost + 1);
 }
 
-/** How the speed-up reads as it is shown (two decimals): faster, slower or the same. */
+/** How the speed-up reads as it is shown (two decimals): its verdict "faster", "slower" or "even"
+ * (the same speed as plain decoding), as specviz.figures.numbers.compare judges it. */
 export function pace(speedup) {
   const shown = decimal(speedup, 2);
-  const verdict = shown === "1.00" ? "the same speed as plain decoding"
-    : speedup > 1 ? "faster than plain decoding" : "slower than plain decoding";
-  return { shown: `${shown}×`, verdict, slower: shown !== "1.00" && speedup < 1 };
+  const verdict = shown === decimal(1, 2) ? "even" : speedup > 1 ? "faster" : "slower";
+  return { shown: `${shown}×`, verdict, slower: verdict === "slower" };
 }
 
 /** Home's draft at a quality (0..100, steps of 5): quality% of the target's weights and the rest
@@ -80,8 +80,26 @@ export function homeDraft(target, quality) {
 
 // ----------------------------------------------------------- numbers and words, as Python writes them
 
-// decimal() and percent(), as Python writes numbers, come from numbers.js, put before this file.
-export { decimal, percent };
+// decimal() and percent(), as Python writes numbers, come from numbers.js, put before this file;
+// useNumbers() makes them write as the page's language does.
+export { decimal, percent, useNumbers };
+
+// The view's words in the page's language, as Python sends them with its data (specviz.figures.live
+// .live_words: locale/<lang>/live.po, and the core's own messages where the view says what the
+// core says): put in use before any is written.
+const WORDS = {};
+
+/** Write in ``words`` (live_words' templates, by name) from now on. */
+export function useWords(words) {
+  Object.assign(WORDS, words);
+}
+
+/** A message with its {name} fields filled from ``values`` ({T} and {D} among them: the models'
+ * letters); a field without a value stays as it is. */
+const fill = (text, values) => text.replace(/\{(\w+)\}/g, (m, k) => (k in values ? values[k] : m));
+
+/** A number as JavaScript writes it ("0.05"), in the page's language ("0,05"). */
+const plain = (x) => decimal(x, (String(x).split(".")[1] || "").length);
 
 // A word is cut between the characters a reader sees (a family emoji or an accented letter is
 // one), as specviz.links counts them: Unicode's grapheme clusters.
@@ -104,9 +122,6 @@ export function shorten(text, fits) {
   return "…";
 }
 
-const fill = (text, T, D) => text.replaceAll("{T}", T).replaceAll("{D}", D);
-const join = (parts) => (parts.length ? parts.join(", ") : "none");
-
 /** The charts' descriptions (their alt text, shown under them): specviz.figures.captions. */
 export function captions(labels, s, T, D) {
   const over = [], under = [];
@@ -116,72 +131,56 @@ export function captions(labels, s, T, D) {
   });
   const accept = labels.map((w, i) =>
     s.q[i] > 0
-      ? fill(`${w} ${percent(s.accept[i])} ({T}/{D} = ${decimal(s.p[i] / s.q[i], 2)})`, T, D)
-      : `${w} never proposed`,
+      ? fill(WORDS.accept_part,
+        { word: w, accept: percent(s.accept[i]), ratio: decimal(s.p[i] / s.q[i], 2), T, D })
+      : fill(WORDS.never_proposed, { word: w, T, D }),
   );
   const contents = labels.flatMap((w, i) => (s.residual[i] > 0 ? [`${w} ${percent(s.residual[i])}`] : []));
   const proof = labels.map(
     (w, i) => `${w}: ${percent(s.kept[i])} + ${percent(s.refill[i])} = ${percent(s.p[i])}`,
   );
-  const pair = fill(
-    `Bar chart of target {T} and draft {D} over ${labels.join(", ")}. ` +
-      `Target {T}: ${s.p.map(percent).join(", ")}; draft {D}: ${s.q.map(percent).join(", ")}. ` +
-      `They overlap on ${percent(s.alpha)} of their mass: that is the acceptance rate.`,
-    T, D,
-  );
+  // Over- or under-sampled words, or none: a sentence each.
+  const sampled = (list, some, none) =>
+    fill(WORDS[list.length ? some : none], { words: list.join(", "), T, D });
   return {
-    pair,
-    dist: fill(
-      `Grouped bars of target {T} and draft {D} per word. Over-sampled (▼, {D} > {T}): ${join(over)}. ` +
-        `Under-sampled (▲, {D} < {T}): ${join(under)}.`,
-      T, D,
-    ),
-    accept: fill(`Stacked bars of P(accept) = min(1, {T}/{D}) per word: ${accept.join("; ")}.`, T, D),
-    bucket:
-      s.z === 0
-        ? fill("The leftover bucket is empty (Z = 0): {T} = {D}, nothing is ever rejected.", T, D)
-        : `Bar chart of the leftover bucket r. Size Z = ${percent(s.z)}, which is exactly the ` +
-          `probability of a rejection. Contents: ${contents.join("; ")}.`,
-    proof: fill(
-      "Stacked bars per word, accepted drafts plus bucket refills, reaching the dashed target " +
-        `outline {T}: ${proof.join("; ")}.`,
-      T, D,
-    ),
+    pair: fill(WORDS.pair, {
+      words: labels.join(", "), p: s.p.map(percent).join(", "), q: s.q.map(percent).join(", "),
+      alpha: percent(s.alpha), T, D,
+    }),
+    dist: fill(WORDS.dist, {
+      over: sampled(over, "dist_over", "dist_over_none"),
+      under: sampled(under, "dist_under", "dist_under_none"), T, D,
+    }),
+    accept: fill(WORDS.accept, { parts: accept.join("; "), T, D }),
+    bucket: s.z === 0
+      ? fill(WORDS.empty_bucket, { T, D })
+      : fill(WORDS.bucket, { z: percent(s.z), parts: contents.join("; "), T, D }),
+    proof: fill(WORDS.proof, { parts: proof.join("; "), T, D }),
   };
 }
-
-/** A message from the catalogs (Python sends the view its templates) with its fields filled;
- * {T} and {D} are left for `fill`, as specviz.text.say leaves them. */
-const format = (text, values) => text.replace(/\{(\w+)\}/g, (m, k) => (k in values ? values[k] : m));
 
 /** What moving word i's bar did, in one sentence: specviz.figures.captions.move_sentence. */
 export function announce(labels, s, i, gamma, cost, T, D, say) {
   const word = labels[i], p = percent(s.p[i]), q = percent(s.q[i]);
-  const status = s.p[i] === 0 && s.q[i] === 0 ? format(say.none, { word })
-    : s.balance[i] > 0 ? format(say.over, { word, p, q, accept: percent(s.accept[i]) })
-    : s.balance[i] < 0 ? format(say.under, { word, p, q })
-    : format(say.even, { word, q });
+  const status = s.p[i] === 0 && s.q[i] === 0 ? fill(say.none, { word, T, D })
+    : s.balance[i] > 0 ? fill(say.over, { word, p, q, accept: percent(s.accept[i]), T, D })
+    : s.balance[i] < 0 ? fill(say.under, { word, p, q, T, D })
+    : fill(say.even, { word, q, T, D });
   const speed = pace(speedUp(s.alpha, gamma, cost)).shown;
-  return fill(format(say.move, { status, z: percent(s.z), alpha: percent(s.alpha), gamma, speed }), T, D);
+  return fill(say.move, { status, z: percent(s.z), alpha: percent(s.alpha), gamma, speed, T, D });
 }
 
 /** What Home's draft quality does: specviz.figures.captions.quality_sentence. */
 export function qualitySaid(s, quality, gamma, T, D, say) {
   const words = decimal(wordsPerCall(s.alpha, gamma), 2);
-  return fill(format(say.quality, { quality, alpha: percent(s.alpha), gamma, words }), T, D);
+  return fill(say.quality, { quality, alpha: percent(s.alpha), gamma, words, T, D });
 }
 
 /** Everything the view shows for weights (pw, qw), γ and the letters; null fields when a model's
  * weights are all zero (then `problem` says which, in the words of specviz.scenario). */
 export function viewOf(labels, pw, qw, gamma, T, D, rounding, cost = 0) {
   const p = normalize(pw), q = normalize(qw);
-  if (!p || !q) {
-    const name = p ? "draft" : "target";
-    return {
-      problem: `All the ${name}'s weights are zero, so there is no distribution to draw from. ` +
-        "Raise at least one of its bars.",
-    };
-  }
+  if (!p || !q) return { problem: fill(WORDS.no_weights, { problem: WORDS[p ? "no_draft" : "no_target"] }) };
   const step = stepOf(p, q, rounding);
   return {
     step, words: wordsPerCall(step.alpha, gamma), speedup: speedUp(step.alpha, gamma, cost),
@@ -238,13 +237,8 @@ class LiveView {
     this.status = html("p", { class: "announce", role: "status" }, this.box);
     const numbers = html("div", { class: "numbers" }, this.box);
     this.numbers = {};
-    for (const [id, label, help] of [
-      ["alpha", "Acceptance α", "Σ min({T}, {D}): the chance that a guess is kept"],
-      ["tv", "Distance TV", "½ Σ |{T} − {D}|: how far the draft is from the target; α = 1 − TV"],
-      ["z", "Bucket Z", "Σ max(0, {T} − {D}): the chance that a guess is rejected"],
-      ["words", "Words per call", "(1 − α^(γ+1)) / (1 − α) with γ guesses per target call"],
-      ["speed", "Speed-up", "words per call ÷ (1 + γc): each call also waits for γ guesses at c each"],
-    ]) {
+    // Each number's name and formula: the words "<id>" and "<id>_help".
+    for (const id of ["alpha", "tv", "z", "words", "speed"]) {
       if (this.home && (id === "tv" || id === "z" || id === "speed")) continue;
       const box = html("div", { class: "number" }, numbers);
       const name = html("span", { class: "name" }, box);
@@ -252,7 +246,7 @@ class LiveView {
       // The speed-up's verdict in words and an icon, not colour alone.
       const verdict = id === "speed" ? html("span", { class: "verdict" }, box) : null;
       const formula = html("small", {}, box);
-      this.numbers[id] = { name, value, verdict, formula, label, help };
+      this.numbers[id] = { name, value, verdict, formula };
     }
     const grid = html("div", { class: "grid" }, this.box);
     this.sentence = html("p", { class: "sentence" }, this.box);
@@ -261,7 +255,7 @@ class LiveView {
       ? { dist: panel(grid, "dist", "", "img", "h3") }
       : {
         dist: panel(grid, "dist", "", "group"),
-        flow: panel(grid, "flow", "Where each word's probability goes"),
+        flow: panel(grid, "flow", ""),
         accept: panel(grid, "accept", ""),
         bucket: panel(grid, "bucket", ""),
       };
@@ -273,8 +267,8 @@ class LiveView {
       // Home's words drawn by Python at every quality: the columns of 0 %, the quality on show
       // and 100 % follow the control in the browser.
       const fig = html("figure", { class: "panel tally" }, grid);
-      write(html("h3", {}, fig), "The same words, whatever the draft");
-      this.tally = { table: html("table", {}, fig), note: html("p", { class: "note" }, fig), shown: "" };
+      const head = html("h3", {}, fig), table = html("table", {}, fig);
+      this.tally = { head, table, note: html("p", { class: "note" }, fig), shown: "" };
     }
     this.data = null;
     this.local = null;       // the weights on show: {p: [...], q: [...]}
@@ -337,6 +331,9 @@ class LiveView {
   /** New data from Python (a run of the page): adopt its weights unless a gesture of ours is
    * newer than the run, and glide to them when they jump. */
   update(data, send) {
+    // The page's language: how it writes numbers and its words, before any is written.
+    useNumbers(data.numbers);
+    useWords(data.words);
     this.send = send;
     const first = !this.data;
     const before = this.local;
@@ -351,7 +348,7 @@ class LiveView {
     const keep = same && (this.holding || this.commitTimer || this.unsent || newer);
     if (!keep && this.home) {
       this.quality = data.quality;
-      set(this.qualityInput, { "aria-valuetext": `${data.quality}%` });
+      set(this.qualityInput, { "aria-valuetext": percent(data.quality / 100) });
       if (this.qualityInput.value !== String(data.quality)) this.qualityInput.value = String(data.quality);
     }
     if (!newer) this.releaseLink();
@@ -421,6 +418,9 @@ class LiveView {
     if (this.message.hidden !== !view.problem) this.message.hidden = !view.problem;
     this.box.classList.toggle("empty", !!view.problem);
     this.view = view;
+    // The headings that say the same whatever the weights.
+    if (this.panels.flow) write(this.panels.flow.head, WORDS.flow_title);
+    if (this.tally) write(this.tally.head, WORDS.tally_title);
     // What is drawn: the exact state, or a moment of a glide towards it.
     let shown = view.step;
     if (view.step && this.from) {
@@ -453,18 +453,19 @@ class LiveView {
 
   renderQuality() {
     const d = this.data;
-    write(this.qualityName, "Draft quality ");
-    write(this.qualityValue, `${this.quality}%`);
-    set(this.qualityInput, { "aria-valuetext": `${this.quality}%` });
-    write(this.qualityHelp, fill("0%: the draft has {T}'s preferences backwards. 100%: draft = target.", d.T, d.D));
+    write(this.qualityName, `${WORDS.quality} `);
+    write(this.qualityValue, percent(this.quality / 100));
+    set(this.qualityInput, { "aria-valuetext": percent(this.quality / 100) });
+    write(this.qualityHelp, fill(WORDS.quality_help, { T: d.T, D: d.D }));
   }
 
   renderTally() {
     const t = this.data.tally;
     if (!t) return;
     const drafts = [...new Set([0, this.quality, 100])].sort((a, b) => a - b);
-    const heads = ["word", `target ${this.data.T}`, ...drafts.map((k) => `draft ${k}%`)];
-    const rows = t.columns.word.map((_, i) => heads.map((h) => t.columns[h][i]));
+    // The columns' names are Python's, in the page's language.
+    const heads = [t.word, t.target, ...drafts.map((k) => t.drafts[k])];
+    const rows = t.columns[t.word].map((_, i) => heads.map((h) => t.columns[h][i]));
     const shown = JSON.stringify([heads, rows]);
     write(this.tally.note, t.note);
     if (shown === this.tally.shown) return;
@@ -488,7 +489,6 @@ class LiveView {
 
   renderNumbers(view, shown) {
     const d = this.data;
-    const f = (t) => fill(t, d.T, d.D);
     const s = shown || view.step;
     const values = s
       ? {
@@ -498,28 +498,26 @@ class LiveView {
       }
       : { alpha: "—", tv: "—", z: "—", words: "—", speed: "—" };
     for (const [id, n] of Object.entries(this.numbers)) {
-      write(n.name, n.label);
-      write(n.formula, f(n.help).replace("γ guesses", `γ = ${d.gamma} guesses`)
-        .replace("at c each", `at c = ${d.cost} of a call each`));
+      write(n.name, WORDS[id]);
+      write(n.formula, fill(WORDS[`${id}_help`], { T: d.T, D: d.D, gamma: d.gamma, cost: plain(d.cost) }));
       write(n.value, values[id]);
     }
     const speed = this.numbers.speed;
     if (speed) {
       const verdict = s ? pace(speedUp(s.alpha, d.gamma, d.cost)) : null;
-      write(speed.verdict, !verdict ? "" : verdict.slower ? "✗ slower than plain decoding"
-        : verdict.shown === "1.00×" ? "= as fast as plain decoding" : "✓ faster than plain decoding");
+      write(speed.verdict, verdict ? WORDS[`verdict_${verdict.verdict}`] : "");
       set(speed.verdict, { "data-slower": verdict && verdict.slower ? "1" : "0" });
     }
+    const speedup = view.step && pace(view.speedup);
     write(this.sentence, view.step && !this.home
-      ? `A guess is kept ${percent(view.step.alpha)} of the time (α = 1 − distance). ` +
-        `P(rejection) = ${percent(view.step.z)} = the size of the bucket Z: every rejection is ` +
-        "refilled from the bucket, so the words that come out follow the target exactly. " +
-        `With γ = ${d.gamma} guesses, one expensive target call yields ` +
-        `${decimal(view.words, 2)} words on average instead of 1. ` +
-        (d.cost > 0
-          ? `Counting the draft's time (each guess costs ${d.cost} of a target call), that is ` +
-            `${pace(view.speedup).shown}: ${pace(view.speedup).verdict}.`
-          : "With a draft that costs nothing, that is the speed-up too.")
+      ? fill(WORDS.summary, {
+        alpha: percent(view.step.alpha), z: percent(view.step.z), gamma: d.gamma,
+        words: decimal(view.words, 2),
+        // Counting the draft's time: faster, as fast or slower (a whole sentence each).
+        speed: d.cost > 0
+          ? fill(WORDS[`speed_${speedup.verdict}`], { cost: plain(d.cost), speedup: speedup.shown })
+          : WORDS.speed_free,
+      })
       : "");
   }
 
@@ -542,7 +540,7 @@ class LiveView {
   // in its word's column; else smaller, down to the words' floor (placeAxis); else none.
   // A ``wide`` value counts as drawn, so that a drag does not flip the layout. Returns the rows
   // (0: none), the line height and each value's drawn width.
-  fitValues(fr, nodes, room, rows = 2, wide = "88.8%") {
+  fitValues(fr, nodes, room, rows = 2, wide = percent(0.888)) {
     const probe = nodes[0];
     if (probe.wideFor !== fr.font) {
       const before = probe.textContent;
@@ -585,8 +583,7 @@ class LiveView {
 
   // Said under a chart whose values found no room (a projector hides the descriptions).
   noRoom(p, fit) {
-    write(p.note, fit.rows ? "" : `Too narrow for the values over the bars: ${this.data.projector
-      ? "fewer words show them." : "the description under the chart lists them."}`);
+    write(p.note, fit.rows ? "" : WORDS[this.data.projector ? "no_room_projector" : "no_room"]);
   }
 
   // Elements of a chart, made once per vocabulary size and reused frame after frame.
@@ -642,16 +639,14 @@ class LiveView {
     // heading says what the icons mean).
     const probe = row.words[0].sub;
     const before = probe.textContent;
-    write(probe, "= balanced");
+    write(probe, WORDS.balanced);
     row.shortSubs = probe.getComputedTextLength() > room;
     write(probe, before);
   }
 
   renderDrag(view) {
     const d = this.data, p = this.panels.dist;
-    write(p.head, fill(this.home
-      ? "Target {T} and draft {D}: where they overlap, a guess is kept"
-      : "Drag the bars: target {T} and draft {D} (▼ over-sampled, ▲ under-sampled)", d.T, d.D));
+    write(p.head, fill(WORDS[this.home ? "pair_title" : "drag_title"], { T: d.T, D: d.D }));
     const fr = this.frameOf(p);
     const parts = this.parts(p, () => {
       const g = node("g", {}, p.svg);
@@ -667,13 +662,13 @@ class LiveView {
           const grip = this.home ? null : node("rect", { class: "grip" }, handle);
           const of = model === "p" ? "target" : "draft";
           const cap = node("text", { class: `cap of-${of}`, "text-anchor": "middle" }, handle);
-          bars.push({ model, i, handle, hit, bar, grip, cap });
+          bars.push({ model, of, i, handle, hit, bar, grip, cap });
           if (!this.home) this.wire(handle, model, i);
         }
       });
       return { row, bars };
     });
-    this.legend(p, [["target", "● target {T} (solid)"], ["draft", "◆ draft {D} (hatched)"]]);
+    this.legend(p, [["target", WORDS.target_key], ["draft", WORDS.draft_key]]);
     const probs = view.step ? { p: view.step.p, q: view.step.q } : {
       p: normalize(this.local.p) || this.local.p.map(() => 0),
       q: normalize(this.local.q) || this.local.q.map(() => 0),
@@ -698,18 +693,18 @@ class LiveView {
       set(b.bar, { x, y, width, height: Math.max(0, h) });
       if (b.grip) set(b.grip, { x: x - 2, y: y - 3, width: width + 4, height: 6 });
       columns[b.i].push([b.cap, x + width / 2, y - 8, b.i]);
-      const who = b.model === "p" ? `target ${d.T}` : `draft ${d.D}`;
+      const said = { word: d.labels[b.i], share: percent(value), weight, max: d.max_weight, T: d.T, D: d.D };
       if (!this.home) set(b.handle, {
-        "aria-label": `${who} weight of ${d.labels[b.i]}`,
+        "aria-label": fill(WORDS[`${b.of}_weight`], said),
         "aria-valuenow": String(weight),
-        "aria-valuetext": `${d.labels[b.i]}: ${who} ${percent(value)} (weight ${weight} of ${d.max_weight})`,
+        "aria-valuetext": fill(WORDS[`${b.of}_value`], said),
       });
     }
     this.placeValues(fr, fit, columns);
     this.placeAxis(parts.row, fr);
     parts.row.words.forEach(({ sub }, i) => {
       const b = view.step ? view.step.balance[i] : 0;
-      const words = parts.row.shortSubs ? ["▼", "▲", "="] : ["▼ over", "▲ under", "= balanced"];
+      const words = parts.row.shortSubs ? ["▼", "▲", "="] : [WORDS.over, WORDS.under, WORDS.balanced];
       write(sub, !view.step ? "" : b > 0 ? words[0] : b < 0 ? words[1] : words[2]);
       set(sub, { class: `sub ${b > 0 ? "over" : b < 0 ? "under" : "even"}` });
     });
@@ -783,7 +778,7 @@ class LiveView {
     for (const [cls, text] of items) {
       const item = html("span", {}, p.legend);
       if (cls) html("span", { class: `key ${cls}` }, item);
-      item.append(fill(text, this.data.T, this.data.D));
+      item.append(fill(text, { T: this.data.T, D: this.data.D }));
     }
   }
 
@@ -818,17 +813,14 @@ class LiveView {
       return [[c.capP, xr + width / 2, yp - 10, i], [c.capQ, xl + width / 2, fr.base - h(s.q[i]) - 8, i]];
     }));
     this.legend(p, [
-      ["", "Each word: left bar = draft {D}'s guesses, right bar = what comes out."],
-      ["kept", "✓ kept guesses min({T}, {D})"],
-      ["bounced", "✗ bounced guesses"],
-      ["refill", "◌ bucket refills"],
-      ["line", "target {T}"],
+      ["", WORDS.flow_key], ["kept", WORDS.kept_key], ["bounced", WORDS.bounced_key],
+      ["refill", WORDS.refill_key], ["line", WORDS.line_key],
     ]);
   }
 
   renderAccept(s) {
     const d = this.data, p = this.panels.accept;
-    write(p.head, fill("A proposed word is kept with probability min(1, {T}/{D})", d.T, d.D));
+    write(p.head, fill(WORDS.accept_title, { T: d.T, D: d.D }));
     const fr = this.frameOf(p, 1);
     const parts = this.parts(p, () => {
       const g = node("g", {}, p.svg);
@@ -842,9 +834,9 @@ class LiveView {
     this.placeAxis(parts.row, fr);
     const ok = s.q.map((q, i) => (q > 0 ? s.accept[i] : 0));
     parts.bars.forEach((c, i) => {
-      write(c.ratio, s.q[i] > 0 ? decimal(s.p[i] / s.q[i], 2) : fill("{D} = 0", d.T, d.D));
+      write(c.ratio, s.q[i] > 0 ? decimal(s.p[i] / s.q[i], 2) : `${d.D} = 0`);
     });
-    const ratios = this.fitValues(fr, parts.bars.map((c) => c.ratio), fr.column - 4, 2, "8.88");
+    const ratios = this.fitValues(fr, parts.bars.map((c) => c.ratio), fr.column - 4, 2, decimal(8.88, 2));
     if (ratios.rows === 2) fr.top += ratios.line;
     this.noRoom(p, ratios);  // the share inside a bar is the ratio over it, capped at 1
     const h = (x) => x * (fr.base - fr.top);
@@ -861,7 +853,7 @@ class LiveView {
 
   renderBucket(s) {
     const d = this.data, p = this.panels.bucket;
-    write(p.head, `Leftover bucket r — its size Z = ${percent(s.z)} = P(rejection)`);
+    write(p.head, fill(WORDS.bucket_title, { z: percent(s.z) }));
     const fr = this.frameOf(p, 1);
     const parts = this.parts(p, () => {
       const g = node("g", {}, p.svg);
@@ -886,7 +878,7 @@ class LiveView {
       return [c.cap, x + width / 2, fr.base - h(s.residual[i]) - 8, i];
     })));
     set(parts.empty, { x: fr.width / 2, y: (fr.top + fr.base) / 2 });
-    write(parts.empty, s.z === 0 ? fill("The bucket is empty: {T} = {D}, no guess is ever rejected.", d.T, d.D) : "");
+    write(parts.empty, s.z === 0 ? fill(WORDS.bucket_empty, { T: d.T, D: d.D }) : "");
   }
 }
 

@@ -3,7 +3,8 @@
 The view is ``live.js`` and ``live.css`` beside this file, mounted by :mod:`specviz.ui.live` as a
 Streamlit component. The browser computes the step, the numbers and the descriptions from the
 weights on every frame of a drag, with a port of the core (tests/test_live_math.py holds the two
-equal under Node).
+equal under Node). Its words and its way of writing numbers come with the data, in the run's
+language (:func:`live_words`, :data:`specviz.text.NUMBERS`).
 """
 
 from __future__ import annotations
@@ -16,7 +17,9 @@ from specviz.figures.html import palette_css
 from specviz.figures.numbers import NUMBERS_JS
 from specviz.figures.style import ChartStyle
 from specviz.limits import MAX_WEIGHT, ROUNDING
-from specviz.text import template
+from specviz.links import QUALITY
+from specviz.scenario import all_zero
+from specviz.text import NUMBERS, language, say, template
 
 
 def _compact(text: str) -> str:
@@ -33,15 +36,85 @@ LIVE_JS = _compact(NUMBERS_JS + Path(__file__).with_name("live.js").read_text(en
 LIVE_CSS = _compact(Path(__file__).with_name("live.css").read_text(encoding="utf-8"))
 
 
-#: What a move did (the view fills these as :func:`specviz.figures.captions.move_sentence` does).
-MOVE_MESSAGES = {
-    "over": template("captions.move_over"),
-    "under": template("captions.move_under"),
-    "even": template("captions.move_even"),
-    "none": template("captions.move_none"),
-    "move": template("captions.move"),
-    "quality": template("captions.quality"),
-}
+def move_messages() -> dict[str, str]:
+    """What a move did, in the run's language: the templates the view fills as
+    :func:`specviz.figures.captions.move_sentence` does."""
+    return {
+        "over": template("captions.move_over"),
+        "under": template("captions.move_under"),
+        "even": template("captions.move_even"),
+        "none": template("captions.move_none"),
+        "move": template("captions.move"),
+        "quality": template("captions.quality"),
+    }
+
+
+def live_words() -> dict[str, str]:
+    """Every word the view writes but what a move did (:func:`move_messages`), in the run's
+    language, by name: templates live.js fills (``{T}`` and ``{D}`` too). Its own are
+    ``locale/<lang>/live.po``'s; where it says what the core says, the core's own messages: the
+    charts' descriptions (:mod:`specviz.figures.captions`), the sliders' names (the weight
+    editor's) and an all-zero model (:class:`~specviz.scenario.Scenario`'s error)."""
+    return {
+        "no_weights": template("live.no_weights"),
+        "pair": template("live.pair"),
+        "dist": template("live.dist"),
+        "dist_over": template("live.dist_over"),
+        "dist_over_none": template("live.dist_over_none"),
+        "dist_under": template("live.dist_under"),
+        "dist_under_none": template("live.dist_under_none"),
+        "alpha": template("live.alpha"),
+        "alpha_help": template("live.alpha_help"),
+        "tv": template("live.tv"),
+        "tv_help": template("live.tv_help"),
+        "z": template("live.z"),
+        "z_help": template("live.z_help"),
+        "words": template("live.words"),
+        "words_help": template("live.words_help"),
+        "speed": template("live.speed"),
+        "speed_help": template("live.speed_help"),
+        "verdict_faster": template("live.verdict_faster"),
+        "verdict_even": template("live.verdict_even"),
+        "verdict_slower": template("live.verdict_slower"),
+        "summary": template("live.summary"),
+        "speed_free": template("live.speed_free"),
+        "speed_faster": template("live.speed_faster"),
+        "speed_even": template("live.speed_even"),
+        "speed_slower": template("live.speed_slower"),
+        "drag_title": template("live.drag_title"),
+        "pair_title": template("live.pair_title"),
+        "flow_title": template("live.flow_title"),
+        "accept_title": template("live.accept_title"),
+        "bucket_title": template("live.bucket_title"),
+        "tally_title": template("live.tally_title"),
+        "quality": template("live.quality"),
+        "quality_help": template("live.quality_help"),
+        "target_key": template("live.target_key"),
+        "draft_key": template("live.draft_key"),
+        "flow_key": template("live.flow_key"),
+        "kept_key": template("live.kept_key"),
+        "bounced_key": template("live.bounced_key"),
+        "refill_key": template("live.refill_key"),
+        "line_key": template("live.line_key"),
+        "target_value": template("live.target_value"),
+        "draft_value": template("live.draft_value"),
+        "over": template("live.over"),
+        "under": template("live.under"),
+        "balanced": template("live.balanced"),
+        "bucket_empty": template("live.bucket_empty"),
+        "no_room": template("live.no_room"),
+        "no_room_projector": template("live.no_room_projector"),
+        "accept_part": template("captions.accept_part"),
+        "never_proposed": template("captions.never_proposed"),
+        "accept": template("captions.accept"),
+        "empty_bucket": template("captions.empty_bucket"),
+        "bucket": template("captions.bucket"),
+        "proof": template("captions.proof"),
+        "target_weight": template("editor.target_weight"),
+        "draft_weight": template("editor.draft_weight"),
+        "no_target": say("scenario.no_target", all_zero=all_zero()),
+        "no_draft": say("scenario.no_draft", all_zero=all_zero()),
+    }
 
 
 def live_data(
@@ -78,8 +151,19 @@ def live_data(
         "projector": style.projector,
         "css": f"--fs: {font}px; {palette_css()}",
         "gesture": int(gesture),
-        "say": MOVE_MESSAGES,
+        "say": move_messages(),
+        "words": live_words(),
+        "numbers": NUMBERS[language()],
         "quality": quality,
         # What the charts' fixed parts depend on: they are built anew when it changes.
-        "key": "|".join([*labels, style.notation.target, str(style.projector)]),
-    } | ({"tally": {"columns": tally[0], "note": tally[1]}} if tally else {})
+        "key": "|".join([*labels, style.notation.target, str(style.projector), language()]),
+    } | ({"tally": _tally(*tally)} if tally else {})
+
+
+def _tally(columns: dict[str, list[str]], note: str) -> dict:
+    """Home's tally as the view reads it: its columns, its note, and which column is which (their
+    names are in the run's language): the words', the target's, and the draft's at each quality
+    (:func:`specviz.figures.exactness.home_tally` has one per quality, in Home's order)."""
+    word, target, *drafts = columns
+    qualities = dict(zip(map(str, QUALITY.choices), drafts, strict=True))
+    return {"columns": columns, "note": note, "word": word, "target": target, "drafts": qualities}

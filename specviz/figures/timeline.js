@@ -1,28 +1,37 @@
 // The timeline of "Many words per call": the text with each word's origin and every target call's
 // guesses, verdicts and odds. Mounted once as a Streamlit component; a run of the page hands it
-// new data and it redraws its lists in place (its buttons, and their focus, stay).
+// new data and it redraws its lists in place (its buttons, and their focus, stay). Its words come
+// with the data, in the page's language (specviz.figures.decoding.timeline_words: timeline.po).
 
-const SKELETON = `<div class="tl">
-<h2>The text <span>— each grey or white box is what one target call wrote</span></h2>
+/** A message with its {name} fields filled from ``values``; a field without a value stays. */
+const fill = (text, values) => text.replace(/\{(\w+)\}/g, (m, k) => (k in values ? values[k] : m));
+
+const escape = (text) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+
+/** The view's fixed parts in the words ``W``: its headings, legends and buttons. */
+function skeleton(W) {
+  const w = Object.fromEntries(Object.entries(W).map(([k, v]) => [k, escape(v)]));
+  return `<div class="tl">
+<h2>${w.text_title} <span>${w.text_note}</span></h2>
 <p class="text" role="img"></p>
-<div class="legend"><span><span class="w">word</span> a kept guess of the draft <span class="D"></span></span>
-  <span><span class="w o1">◌ word</span> from the leftover bucket, after a rejection</span>
-  <span><span class="w o2">★ word</span> bonus word: all guesses kept</span></div>
-<div class="bar"><h2>Inside each target call</h2>
-  <button class="play" type="button">▶ Replay call by call</button>
-  <button class="all" type="button">Show all</button></div>
-<ol class="calls" tabindex="0" aria-label="The target calls, one per row"></ol>
-<div class="legend"><span><span class="chip ok">word ✓</span> kept</span>
-  <span><span class="chip bad">word ✗</span> first rejection</span>
-  <span><span class="chip skip">word –</span> never checked</span>
-  <span><span class="chip o1">◌ word</span> from the bucket</span>
-  <span><span class="chip o2">★ word</span> bonus</span>
-  <span><span class="chip ok cut">word ✓</span> grey: past the last word you asked for</span></div>
+<div class="legend"><span><span class="w">${w.word}</span> ${fill(w.kept_guess, { D: '<span class="D"></span>' })}</span>
+  <span><span class="w o1">◌ ${w.word}</span> ${w.bucket_word}</span>
+  <span><span class="w o2">★ ${w.word}</span> ${w.bonus_word}</span></div>
+<div class="bar"><h2>${w.calls_title}</h2>
+  <button class="play" type="button">${w.replay}</button>
+  <button class="all" type="button">${w.show_all}</button></div>
+<ol class="calls" tabindex="0" aria-label="${w.calls_label.replace(/"/g, "&quot;")}"></ol>
+<div class="legend"><span><span class="chip ok">${w.word} ✓</span> ${w.kept}</span>
+  <span><span class="chip bad">${w.word} ✗</span> ${w.rejected}</span>
+  <span><span class="chip skip">${w.word} –</span> ${w.skipped}</span>
+  <span><span class="chip o1">◌ ${w.word}</span> ${w.from_bucket}</span>
+  <span><span class="chip o2">★ ${w.word}</span> ${w.bonus}</span>
+  <span><span class="chip ok cut">${w.word} ✓</span> ${w.cut}</span></div>
 <div class="sr" aria-live="polite"></div>
 </div>`;
+}
 
 const ICON = ["", "◌ ", "★ "], MARK = { 1: " ✓", 0: " ✗", "-1": " –" };
-const PLAY = "▶ Replay call by call";
 
 function el(tag, cls, text, tip) {
   const e = Object.assign(document.createElement(tag), { className: cls, textContent: text });
@@ -32,25 +41,32 @@ function el(tag, cls, text, tip) {
 
 class Timeline {
   constructor(root) {
-    const box = document.createElement("div");
-    box.innerHTML = SKELETON;
-    this.box = box.firstElementChild;
-    root.append(this.box);
     this.root = root;
-    const $ = (cls) => this.box.querySelector("." + cls);
-    Object.assign(this, { text: $("text"), calls: $("calls"), play: $("play"), live: $("sr") });
+    this.box = null;
     this.timer = null;
     this.rows = [];
     this.pills = [];
+    // For the tests: what the view shows, as data.
+    window.specviz = Object.assign(window.specviz || {}, { timeline: this });
+  }
+
+  /** The fixed parts, in the words ``W`` (again only when the page's language changes). */
+  build(W) {
+    const box = document.createElement("div");
+    box.innerHTML = skeleton(W);
+    const old = this.box;
+    this.box = box.firstElementChild;
+    if (old) old.replaceWith(this.box);
+    else this.root.append(this.box);
+    const $ = (cls) => this.box.querySelector("." + cls);
+    Object.assign(this, { text: $("text"), calls: $("calls"), play: $("play"), live: $("sr") });
     this.play.addEventListener("click", () => {
       if (this.timer) return this.stop();
       this.show(true);
-      this.play.textContent = "⏸ Stop";
+      this.play.textContent = this.words.stop;
       this.reveal(0);
     });
     $("all").addEventListener("click", () => this.stop());
-    // For the tests: what the view shows, as data.
-    window.specviz = Object.assign(window.specviz || {}, { timeline: this });
   }
 
   show(hide) {
@@ -61,7 +77,7 @@ class Timeline {
     clearTimeout(this.timer);
     this.timer = null;
     this.show(false);
-    this.play.textContent = PLAY;
+    this.play.textContent = this.words.replay;
   }
 
   reveal(c) {
@@ -70,13 +86,23 @@ class Timeline {
     this.pills[c].classList.remove("hidden");
     const calls = this.calls;
     calls.scrollTop = this.rows[c].offsetTop - calls.offsetTop - calls.clientHeight / 2;
-    this.live.textContent = "Call " + (c + 1) + ": " + this.rows[c].textContent;
+    this.live.textContent = fill(this.words.call_said, { n: c + 1, row: this.rows[c].textContent });
     const pause = matchMedia("(prefers-reduced-motion: reduce)").matches ? 0 : 650;
     this.timer = setTimeout(() => this.reveal(c + 1), pause);
   }
 
   update(S) {
-    const { T, D } = S;
+    const { T, D } = S, W = S.words;
+    // The page's language: how it writes numbers, and its words.
+    useNumbers(S.numbers);
+    const said = JSON.stringify(W);
+    if (said !== this.said) {
+      clearTimeout(this.timer);
+      this.timer = null;
+      this.words = W;
+      this.said = said;
+      this.build(W);
+    }
     this.data = S;
     if (this.box.style.cssText !== S.css) this.box.style.cssText = S.css;
     this.box.querySelector(".D").textContent = D;
@@ -93,20 +119,18 @@ class Timeline {
     this.text.replaceChildren(...text);
     this.rows = S.kept.map((k, c) => {  // the γ guesses and their verdicts, then the last word
       const li = el("li", "", ""), shown = S.shown[c], f = S.final[c], o = S.final_origin[c];
-      li.append(el("span", "num", "Call " + (c + 1)));
+      li.append(el("span", "num", fill(W.call, { n: c + 1 })));
       S.drafts[c].forEach((w, i) => {
         const v = S.verdict[c][i], [p, q, keep] = S.odds[c][i];
-        const odds = ` (${T} = ${percent(p)}, ${D} = ${percent(q)}: kept with chance ${percent(keep)})`;
-        const tip = v < 0 ? "Guess “" + w + "” never checked: an earlier guess of this call was rejected"
-          : "Guess “" + w + (v ? "” kept" : "” rejected") + odds;
+        const odds = { word: w, T, D, p: percent(p), q: percent(q), keep: percent(keep) };
+        const tip = fill(W[v < 0 ? "guess_skipped" : v ? "guess_kept" : "guess_rejected"], odds);
         li.append(el("span", "chip " + ["bad", "ok", "skip"][v < 0 ? 2 : v] + (v === 1 && i >= shown
           ? " cut" : ""), w + MARK[v], tip));
       });
-      const tip = o === 1 ? "“" + f + "” drawn from the leftover bucket after the rejection"
-        : "Bonus word “" + f + "”: every guess was kept, the same call gives one more";
+      const tip = fill(W[o === 1 ? "bucket_tip" : "bonus_tip"], { word: f });
+      const words = { shown, words: k + 1 };
       li.append(...(S.gamma > 0 ? ["→"] : []), el("span", "chip o" + o + (k >= shown ? " cut" : ""),
-        ICON[o] + f, tip), shown <= k ? shown + " of its " + (k + 1) + " words fit"
-        : "= " + (k + 1) + (k === 0 ? " word" : " words"));
+        ICON[o] + f, tip), fill(W[shown <= k ? "fit" : k === 0 ? "one_word" : "many_words"], words));
       return li;
     });
     this.calls.replaceChildren(...this.rows);

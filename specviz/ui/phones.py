@@ -6,21 +6,30 @@ core (300 phones refreshing every 5 s were 60 runs a second). Here a phone fetch
 that answers when the lecturer moves on: one reader per process looks up each room phones wait on
 at most once a second, whatever their number. Rooms, answers, keys and limits stay
 :mod:`specviz.rooms`'s, in the same database as the lecturer's page (:func:`polls.engine`).
+
+A phone speaks the language of its link (``lang``, which the lecturer's join link carries; English
+if none): the page is filled from ``locale/*/phone.po`` once per language, and each request's
+words (questions, errors) are said in a copy of the server's context that speaks the request's
+``lang``, so phones in three languages share one room, its reads and its waits.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import gzip
 import hashlib
 import hmac
+import html
 import json
 import math
 import os
 import re
 import weakref
 from collections import Counter, defaultdict
+from collections.abc import Awaitable, Callable
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -31,19 +40,21 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route, Router
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from specviz import classroom, rooms
+from specviz import classroom, rooms, text
 from specviz.limits import ANSWERS_PER_SESSION, JOIN_TRIES
-from specviz.links import LETTERS, ROOM, VOTER
+from specviz.links import LANGUAGE, LETTERS, ROOM, VOTER
 from specviz.palette import Notation
-from specviz.text import say
+from specviz.text import say, template, titles
 
-#: The phone's page, and gzipped once (a phone caches it for an hour).
+#: The phone's page as written: its words are slots ``{{phone.<name>}}`` (:data:`_PAGE_WORDS`),
+#: the sentences its script says one JSON object of templates (``{{words}}``): :func:`pages`.
 PAGE = (Path(__file__).with_name("phone.html")).read_text(encoding="utf-8")
-_PAGE_GZ = gzip.compress(PAGE.encode(), 9, mtime=0)
+_SLOT = re.compile(r"\{\{(phone\.[a-z_]+|words|lang|html_lang)\}\}")
+_PAGE_WORDS = titles(
+    "phone", ("title", "heading", "intro", "room_code", "join", "your_answer", "send", "see_why")
+)
 WAIT_S = 45.0  # a waiting phone's longest request: under the 60 s idle timeout of common proxies
 READ_S = 1.0  # how stale a room may be: the projector refreshes every 2 s
-_NO_ROOM = say("classroom.no_room")
-_DOWN = say("classroom.down")
 
 
 def _engine() -> Engine:
@@ -59,20 +70,67 @@ def _engine() -> Engine:
 _ENGINES: dict[str, Engine] = {}
 
 
-def public(now: rooms.Room | None) -> dict[str, Any]:
-    """What every phone may see of a room: its round, its question (still lettered {T}/{D}),
-    and once revealed the answer, the verdict and the page that shows why."""
+@cache
+def pages(language: str) -> tuple[bytes, bytes]:
+    """The phone's page in ``language`` (a key of :data:`text.LANGUAGES`), and gzipped: filled
+    once per language, in a copy of this context (the server's own speaks on as it did)."""
+    return contextvars.copy_context().run(_filled, language)
+
+
+def _filled(language: str) -> tuple[bytes, bytes]:
+    from specviz.ui.state import DOCUMENT_LANGUAGE  # Streamlit's, as the pages' own
+
+    text.use(language)
+    said = {  # what the script says, each {name} filled there by fill()
+        "tab_title": template("phone.tab_title"),
+        "answer_in": template("phone.answer_in"),
+        "mine": template("phone.mine"),
+        "right": template("phone.right"),
+        "answer": template("phone.answer"),
+        "revealed": template("phone.revealed"),
+        "no_reply": template("phone.no_reply"),
+        "closed": template("phone.closed"),
+        "reconnecting": template("phone.reconnecting"),
+        "opening": template("phone.opening"),
+        "pick": template("phone.pick"),
+        "not_sent": template("phone.not_sent"),
+    }
+    values = {
+        "html_lang": DOCUMENT_LANGUAGE[language],
+        "lang": language,
+        # In a <script>: no "</" can end it early.
+        "words": json.dumps(said, ensure_ascii=False).replace("<", "\\u003c"),
+    }
+    values |= {f"phone.{name}": html.escape(words) for name, words in _PAGE_WORDS.items()}
+    page = _SLOT.sub(lambda slot: values[slot[1]], PAGE)
+    return page.encode(), gzip.compress(page.encode(), 9, mtime=0)
+
+
+def _state(now: rooms.Room | None) -> dict[str, Any]:
+    """What every phone may see of a room, in no language (what is kept and compared while
+    phones wait): its round, whether revealed, and its question's key."""
     if now is None:
         return {"closed": True}
-    question = classroom.poll(now.question)
+    return {"round": now.round, "revealed": now.revealed, "question": now.question}
+
+
+@lru_cache(maxsize=1024)
+def _question(key: str, revealed: bool, language: str) -> dict[str, Any]:
+    """The words of question ``key`` in ``language`` (in a copy of this context): its title,
+    prompt and options (still lettered {T}/{D}), and once revealed the answer, the verdict and
+    the page that shows why. Built once per question and language, whatever the phones."""
+    return contextvars.copy_context().run(_worded, key, revealed, language)
+
+
+def _worded(key: str, revealed: bool, language: str) -> dict[str, Any]:
+    text.use(language)
+    question = classroom.poll(key)
     seen: dict[str, Any] = {
-        "round": now.round,
-        "revealed": now.revealed,
         "title": question.title,
         "prompt": question.prompt,
-        "options": list(question.options),
+        "options": tuple(question.options),
     }
-    if now.revealed:
+    if revealed:
         page = Path(question.page).stem.split("_", 1)[1]
         query = "&".join(f"{k}={v}" for k, v in question.query)
         seen |= {
@@ -81,6 +139,24 @@ def public(now: rooms.Room | None) -> dict[str, Any]:
             "why": page + (f"?{query}" if query else ""),
         }
     return seen
+
+
+def _said(seen: dict[str, Any], language: str) -> dict[str, Any]:
+    """``seen`` (a :func:`_state` and more) with its question's key replaced by its words."""
+    said: dict[str, Any] = {}
+    for name, value in seen.items():
+        if name == "question":
+            said |= _question(value, seen["revealed"], language)
+        else:
+            said[name] = value
+    return said
+
+
+def public(now: rooms.Room | None) -> dict[str, Any]:
+    """What every phone may see of a room, in the run's language: its round, its question
+    (still lettered {T}/{D}), and once revealed the answer, the verdict and the page that shows
+    why."""
+    return _said(_state(now), text.language())
 
 
 class _Rooms:
@@ -108,7 +184,7 @@ class _Rooms:
             at, seen = self.seen.get(code, (-math.inf, {}))
             if asyncio.get_running_loop().time() - at > READ_S:
                 now = await asyncio.to_thread(rooms.room, _engine(), code)
-                seen = public(now)
+                seen = _state(now)
                 if now is not None:
                     self.keys[code] = now.key_hash
                 if code in self.keys:
@@ -191,7 +267,9 @@ def _problem(message: str, status: int) -> JSONResponse:
 
 
 def _answer(seen: dict[str, Any], request: Request) -> JSONResponse:
-    """``seen``, its words lettered as the phone's link asks (``{T}``/``{D}`` filled)."""
+    """``seen``, in words of the request's language, lettered as the phone's link asks
+    (``{T}``/``{D}`` filled)."""
+    seen = _said(seen, text.language())
     note = Notation(swapped=LETTERS.read(dict(request.query_params))[0])
     filled = {k: note.fill(seen[k]) for k in ("title", "prompt", "verdict") if k in seen}
     if "options" in seen:
@@ -199,21 +277,40 @@ def _answer(seen: dict[str, Any], request: Request) -> JSONResponse:
     return JSONResponse(seen | filled, headers={"Cache-Control": "no-store"})
 
 
+def _spoken(
+    handler: Callable[[Request], Awaitable[Response]],
+) -> Callable[[Request], Awaitable[Response]]:
+    """``handler``, run as a task in a copy of this context that speaks the request's language
+    (its ``lang``; English if none or unknown): its words and errors, and the threads it starts.
+    The server's own context is never changed."""
+
+    async def speaking(request: Request) -> Response:
+        language = LANGUAGE.read(dict(request.query_params))[0]
+        context = contextvars.copy_context()
+        context.run(text.use, language)
+        return await asyncio.create_task(handler(request), context=context)
+
+    speaking.__doc__ = handler.__doc__
+    return speaking
+
+
 def _read(request: Request, param: Any) -> str:
     """The room code of the path, or the voter of the query (needed), checked as links are."""
     given = request.path_params["code"] if param is ROOM else request.query_params.get("voter")
     value, notice = param.read({param.name: given or ""})
     if notice or not value:
-        raise ValueError(_NO_ROOM if param is ROOM else say("classroom.no_voter"))
+        raise ValueError(say("classroom.no_room") if param is ROOM else say("classroom.no_voter"))
     return value
 
 
 async def page(request: Request) -> Response:
-    """The phone's page (the room, its code or none, is read by the page itself)."""
+    """The phone's page in its link's language (the room, its code or none, is read by the page
+    itself)."""
+    plain, zipped = pages(LANGUAGE.read(dict(request.query_params))[0])
     headers = {"Cache-Control": "public, max-age=3600", "Vary": "Accept-Encoding"}
     if "gzip" in request.headers.get("Accept-Encoding", ""):
-        return HTMLResponse(_PAGE_GZ, headers=headers | {"Content-Encoding": "gzip"})
-    return HTMLResponse(PAGE, headers=headers)
+        return HTMLResponse(zipped, headers=headers | {"Content-Encoding": "gzip"})
+    return HTMLResponse(plain, headers=headers)
 
 
 async def room(request: Request) -> Response:
@@ -245,13 +342,13 @@ async def room(request: Request) -> Response:
     except ValueError as problem:
         return _problem(str(problem), 404)
     except SQLAlchemyError:
-        return _problem(_DOWN, 503)
+        return _problem(say("classroom.down"), 503)
     if now is None:
-        return _problem(_NO_ROOM, 404)
+        return _problem(say("classroom.no_room"), 404)
     _JOINED.add((voter, code))
     waits = _rooms()
     waits.keys[code] = now.key_hash
-    waits.keep(code, seen := public(now))  # a fresh read: the waiting phones' too
+    waits.keep(code, seen := _state(now))  # a fresh read: the waiting phones' too
     return _answer(
         seen | {"answered": now.answered, "pass": voter_pass(now.key_hash, voter)}, request
     )
@@ -281,11 +378,12 @@ async def send(request: Request) -> Response:
 
 
 def routes(prefix: str = "") -> list[Route]:
-    """The phone's page at ``prefix/join`` and its room's JSON at ``prefix/api/room/CODE``."""
+    """The phone's page at ``prefix/join`` and its room's JSON at ``prefix/api/room/CODE``, each
+    in the language of its link."""
     return [
         Route(f"{prefix}/join", page),
-        Route(f"{prefix}/api/room/{{code}}", room),
-        Route(f"{prefix}/api/room/{{code}}/answer", send, methods=["POST"]),
+        Route(f"{prefix}/api/room/{{code}}", _spoken(room)),
+        Route(f"{prefix}/api/room/{{code}}/answer", _spoken(send), methods=["POST"]),
     ]
 
 

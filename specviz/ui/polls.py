@@ -17,8 +17,8 @@ from streamlit.logger import get_logger
 
 from specviz import classroom, rooms
 from specviz.classroom import Poll
-from specviz.links import KEY, ROOM
-from specviz.text import say, titles
+from specviz.links import KEY, LANGUAGE, ROOM
+from specviz.text import language, say, titles
 from specviz.ui import state
 
 _STARTED = "polls.started"
@@ -93,11 +93,11 @@ def find(code: str) -> rooms.Room | None:
 
 
 def show_join(code: str) -> None:
-    """The room's code in large type, its join link (this server's phone page; never the key)
-    and a QR code of it (SVG, drawn here)."""
+    """The room's code in large type, its join link (this server's phone page, in the lecturer's
+    language; never the key) and a QR code of it (SVG, drawn here)."""
     here = urlsplit(st.context.url or "")
     path = here.path.rsplit("/", 1)[0] + "/join"
-    link = urlunsplit((here.scheme, here.netloc, path, urlencode({"room": code}), ""))
+    link = urlunsplit((here.scheme, here.netloc, path, _join_query(code), ""))
     # An <img> of a data URI: Streamlit's sanitiser strips inline <svg>, and an image carries alt.
     qr = segno.make(link, error="m").svg_data_uri(scale=6, dark="#1a1a1a")
     st.html(
@@ -138,13 +138,18 @@ def start_class() -> None:
         st.caption(say("polls.keep_key"))
 
 
+def _join_query(code: str) -> str:
+    """The phone page's query: the room's code (if any), and this session's language."""
+    return urlencode(({"room": code} if code else {}) | LANGUAGE.write(language()))
+
+
 def join_form(code: str) -> None:
     """A student: the room is answered on a page of its own (light enough for a class of phones
     on the host's smallest share), opened here with ``code`` if the link had one."""
     st.markdown(say("polls.join_intro"))
     st.link_button(
         say("polls.open_page"),
-        f"join?{urlencode({'room': code})}" if code else "join",
+        f"join?{_join_query(code)}",
         icon=":material/smartphone:",
         type="primary",
     )
