@@ -13,14 +13,15 @@ from itertools import pairwise
 from urllib.parse import parse_qsl
 
 import pytest
-from helpers import assert_alive, open_page, query
+from helpers import assert_alive, open_page, query, said
 from streamlit.testing.v1 import AppTest
 
 from specviz import links
 from specviz.classroom import BANK
-from specviz.lesson_plan import GUIDE, PLAN, SCRIPTS, read_plan
+from specviz.lesson_plan import GUIDE, PLAN, SCRIPTS, guide, plan, read_plan
 from specviz.links import CLAIMS, STEP, read_all
 from specviz.scenario import from_query
+from specviz.text import LANGUAGES
 from specviz.ui.page import PAGES
 from specviz.ui.presenter import KEPT
 
@@ -209,18 +210,36 @@ def test_no_bar_without_a_step() -> None:
 
 
 @pytest.mark.slow
-def test_the_page_shows_the_guide_as_written_and_every_step_as_a_link() -> None:
-    at = open_page("pages/10_For_lecturers.py", LECTURER)
+@pytest.mark.parametrize("language", list(LANGUAGES))
+def test_the_page_shows_the_guide_as_written_and_every_step_as_a_link(language: str) -> None:
+    lecturer = LECTURER | {"lang": language}
+    at = open_page("pages/10_For_lecturers.py", lecturer)
     shown = "\n".join(m.value for m in at.main.markdown)
-    for line in GUIDE.read_text(encoding="utf-8").splitlines():
+    for line in guide(language).read_text(encoding="utf-8").splitlines():
         if line.strip() and not line.startswith("|"):
             assert line in shown, line
-    assert "50 minutes" in shown
-    steps = [link.proto for link in at.main.get("page_link")]
-    assert steps[0].label == "**Start presenting**" and len(steps) == len(PLAN) + 1
-    for number, (link, step) in enumerate(zip(steps[1:], PLAN, strict=True), start=1):
+    assert "50" in shown  # minutes
+    steps, plan_shown = [link.proto for link in at.main.get("page_link")], plan(language)
+    assert steps[0].label == said(language, "polls.start_presenting")
+    assert len(steps) == len(PLAN) + 1
+    for number, (link, step) in enumerate(zip(steps[1:], plan_shown, strict=True), start=1):
         assert link.label.endswith(f"{step.title}**") and SCRIPTS[link.page] == step.script
         params = dict(parse_qsl(link.query_string))
-        assert params == dict(step.query) | LECTURER | {"step": str(number)}
+        assert params == dict(step.query) | lecturer | {"step": str(number)}
     assert dict(parse_qsl(steps[0].query_string)) == dict(parse_qsl(steps[1].query_string))
     assert not at.warning and bar_text(at) == ""
+
+
+@pytest.mark.parametrize("language", [code for code in LANGUAGES if code != "en"])
+def test_every_translation_of_the_guide_keeps_the_plan_step_for_step(language: str) -> None:
+    translated = plan(language)
+    assert len(translated) == len(PLAN)
+    for english, step in zip(PLAN, translated, strict=True):
+        assert (step.start, step.end, step.script, step.query, step.poll) == (
+            english.start,
+            english.end,
+            english.script,
+            english.query,
+            english.poll,
+        )
+        assert step.title != english.title and step.say != english.say

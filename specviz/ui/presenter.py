@@ -7,14 +7,14 @@ from typing import Any
 
 import streamlit as st
 
-from specviz.lesson_plan import PLAN
+from specviz.lesson_plan import plan
 from specviz.links import STEP
 from specviz.scenario import to_query
-from specviz.text import say, titles
+from specviz.text import language, say, titles
 from specviz.ui import state
 
 _SHOWN = "specviz.presenter.shown"  # the step the last run showed, as its link wrote it
-KEPT = ("seed", "projector", "letters")  #: what a step's link keeps of the lecturer's state
+KEPT = ("seed", "projector", "letters", "lang")  #: what a step's link keeps of the lecturer's state
 _keys = st.components.v2.component("specviz.presenter_keys", js=state.asset("presenter.js"))
 _CSS = f"<style>{state.asset('presenter.css')}</style>"
 
@@ -22,7 +22,7 @@ _CSS = f"<style>{state.asset('presenter.css')}</style>"
 def link(number: int, label: str, **kwargs: Any) -> None:
     """A same-tab link to step ``number``'s page in its state, with the lecturer's settings."""
     kept = {k: v for k, v in to_query(state.current()).items() if k in KEPT}
-    step = PLAN[number - 1]
+    step = plan(language())[number - 1]
     query = dict(step.query) | kept | STEP.write(number)
     st.page_link(step.script, label=label, query_params=query, **kwargs)
 
@@ -46,7 +46,8 @@ def bar(page: str) -> None:
     st.session_state[_SHOWN] = STEP.write(number).get(STEP.name)
     if not number:
         return
-    step, total = PLAN[number - 1], len(PLAN)
+    steps = plan(language())
+    step, total = steps[number - 1], len(steps)
     with st.container(key="presenter", border=True):
         back, where, ahead, end = st.columns([3, 12, 3, 2], vertical_alignment="center")
         labels = titles("polls.step", ("prev", "next"))
@@ -54,7 +55,7 @@ def bar(page: str) -> None:
             if 1 <= to <= total:
                 way = "back" if to < number else "forward"
                 with column.container(key=f"presenter-{name}"):
-                    link(to, labels[name], help=PLAN[to - 1].title, icon=f":material/arrow_{way}:")
+                    link(to, labels[name], help=steps[to - 1].title, icon=f":material/arrow_{way}:")
         span = f"{step.start}–{step.end}"
         where.markdown(
             say("polls.step_bar", step=number, steps=total, page=page, block=step.block, span=span)
