@@ -1,0 +1,104 @@
+"""Every page in each of SpecViz's languages, in Chromium: what the browser draws holds no English
+sentence, the document declares its language (a screen reader picks its voice by it), a link
+without ``lang`` follows the browser's language, and the sidebar's choice travels in the link
+and from page to page."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from streamlit_server import (
+    REPO_ROOT,
+    assert_clean,
+    key_class,
+    link_params,
+    open_app,
+    page_id,
+    page_url,
+    rerun_waiter,
+)
+from test_languages import CODE, ENGLISH, KEPT, TRANSLATED
+
+from specviz.scenario import PROMPT
+from specviz.ui.page import PAGES
+from specviz.ui.state import DOCUMENT_LANGUAGE
+
+pytestmark = pytest.mark.browser
+
+#: Every text node of the page, the live views' and the timeline's (in shadow roots) and the
+#: player's (in its iframe) too, but style sheets and scripts.
+DRAWN = """() => {
+  const texts = [];
+  const walk = (root) => {
+    const nodes = document.createTreeWalker(root, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT);
+    for (let n = nodes.currentNode; n; n = nodes.nextNode()) {
+      if (n.nodeType === Node.TEXT_NODE) {
+        if (!n.parentElement?.closest("style, script, noscript, template")) texts.push(n.data);
+      } else {
+        if (n.shadowRoot) walk(n.shadowRoot);
+        if (n.tagName === "IFRAME" && n.contentDocument) walk(n.contentDocument);
+      }
+    }
+  };
+  walk(document);
+  return texts;
+}"""
+
+
+def english_in(texts: list[str]) -> list[str]:
+    """The English sentences left in ``texts`` (but the toy corpus's prompt, its words in quotes,
+    and a word alone: the corpus's, or a name)."""
+    found = []
+    for text in texts:
+        left = KEPT.sub(" ", CODE.sub(" ", text.replace(PROMPT, " ")))
+        if len(re.findall(r"[A-Za-z]+", left)) > 1 and ENGLISH.search(left):
+            found.append(" ".join(left.split())[:140])
+    return found
+
+
+@pytest.mark.parametrize("info", PAGES, ids=lambda info: page_id(REPO_ROOT / info.script))
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_every_page_is_drawn_in_the_language_of_its_link(
+    page, streamlit_server, language, info
+) -> None:
+    watcher = open_app(
+        page, f"{page_url(streamlit_server, REPO_ROOT / info.script)}?lang={language}"
+    )
+    page.wait_for_timeout(500)  # the views draw their text after the run
+    assert_clean(page, watcher)
+    assert page.evaluate("document.documentElement.lang") == DOCUMENT_LANGUAGE[language]
+    left = english_in(page.evaluate(DRAWN))
+    assert not left, "\n".join(left[:20])
+
+
+def test_a_link_without_a_language_opens_in_the_browsers(browser, streamlit_server) -> None:
+    context = browser.new_context(locale="es-AR", viewport={"width": 1280, "height": 800})
+    try:
+        page = context.new_page()
+        open_app(page, page_url(streamlit_server, REPO_ROOT / PAGES[1].script))
+        assert page.evaluate("document.documentElement.lang") == "es"
+        assert link_params(page.url)["lang"] == "es"
+        shown = page.locator(f".{key_class('ui.lang')} input").evaluate(
+            "i => i.value || i.placeholder"
+        )
+        assert shown == "Español"
+    finally:
+        context.close()
+
+
+def test_the_sidebars_choice_travels_in_the_link_and_to_the_next_page(
+    page, streamlit_server
+) -> None:
+    open_app(page, page_url(streamlit_server, REPO_ROOT / PAGES[1].script) + "?lang=en")
+    page.locator(f".{key_class('ui.lang')} input").click()
+    with rerun_waiter(page):
+        page.get_by_role("option", name="简体中文").click()
+    page.wait_for_function("document.documentElement.lang === 'zh-Hans'")
+    assert link_params(page.url)["lang"] == "zh"
+    with rerun_waiter(page):
+        page.get_by_test_id("stSidebar").locator("a[href*='Monte_Carlo']").first.click()
+    page.wait_for_url(re.compile("Monte_Carlo"))
+    assert link_params(page.url)["lang"] == "zh"
+    assert page.evaluate("document.documentElement.lang") == "zh-Hans"
+    assert not english_in(page.evaluate(DRAWN))
