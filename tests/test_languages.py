@@ -135,6 +135,13 @@ def page_words(at: AppTest) -> list[str]:
     return [piece for piece in pieces if isinstance(piece, str) and piece.strip()]
 
 
+def figures(at: AppTest) -> list[list[str]]:
+    """Each metric's numbers, whatever marks their thousands and decimals ("1,234.5" and
+    "1234,5" are both 1234 and 5), in order of size."""
+    unmarked = (re.sub(r"(?<=\d)[.,\s](?=\d{3}\b)", "", str(m.value)) for m in at.metric)
+    return [sorted(re.findall(r"\d+", value)) for value in unmarked]
+
+
 TEXT_KINDS = {"title", "header", "subheader", "markdown", "caption", "alert", "success", "info"}
 TEXT_KINDS |= {"warning", "error", "exception", "latex", "code"}
 #: Where a page may still hold English words: markup, style sheets and scripts, not sentences.
@@ -154,3 +161,5 @@ def test_every_page_speaks_the_language_of_its_link(language: str, script: str) 
             english.append(f"{hit[0]!r} in {' '.join(left.split())[:140]!r}")
     assert not english, "\n".join(english)
     assert query(at)["lang"] == language
+    # The same figures, written the language's way and in its word order, in every metric.
+    assert figures(at) == figures(open_page(script))
