@@ -65,7 +65,7 @@ def test_a_deep_link_restores_every_setting_on_a_fresh_server(page, fresh_stream
     shown = {GAMMA_LABEL: "6", "Draft step cost c": "0.05", "Temperature of both models": "0.7"}
     for label, value in (shown | {"Words to write": "30"}).items():
         assert slider(page, label).get_attribute("aria-valuetext") == value
-    box = page.get_by_test_id("stSelectbox")
+    box = page.get_by_test_id("stMain").get_by_test_id("stSelectbox")
     shown = (
         box.inner_text()
         + " "

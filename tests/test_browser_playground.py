@@ -72,7 +72,7 @@ def test_shared_link_restores_the_state_on_a_fresh_server(page, fresh_streamlit_
             assert handle.get_attribute("aria-valuenow") == weight, name
     assert page.get_by_test_id("stSidebar").locator("input[type=number]").input_value() == "3"
     # The page adds its own settings: γ and the draft's cost.
-    assert link_params(page.url) == {**SHARED, "gamma": "4", "c": "0.1"}
+    assert link_params(page.url) == {**SHARED, "lang": "en", "gamma": "4", "c": "0.1"}
 
 
 # Every text of the live view's charts: where it is, and whether it lies inside its chart.

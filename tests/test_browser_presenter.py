@@ -178,7 +178,7 @@ def test_a_step_asks_the_phones_and_the_bar_counts_and_reveals(browser, page, st
         phone.get_by_role("listitem").all_inner_texts()[2].endswith("— your answer ✓ right answer")
     )
     assert phone.get_by_role("link", name="See why on its page").get_attribute("href") == (
-        "Why_its_exact"
+        "Why_its_exact?lang=en"
     )
     phone.context.close()
     assert "key" not in link_params(page.url)
