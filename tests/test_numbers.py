@@ -21,7 +21,16 @@ from node import run_module
 from specviz import text
 from specviz.figures import vega
 from specviz.figures.live import LIVE_JS
-from specviz.figures.numbers import NUMBERS_JS, decimal, pace, percent, thousands, times, tv_text
+from specviz.figures.numbers import (
+    NUMBERS_JS,
+    as_written,
+    decimal,
+    pace,
+    percent,
+    thousands,
+    times,
+    tv_text,
+)
 from specviz.figures.style import ChartStyle
 
 
@@ -157,6 +166,13 @@ def test_spanish_writes_a_decimal_comma_and_groups_from_five_digits(speaking: st
         "-1.234.567",
     )
     assert (tv_text(0.2333), tv_text(2.64e-5)) == ("0,233", "2,64·10⁻⁵")
+    # A control's setting as the link writes it, on screen: "0.1" is "0,1"; a word stays.
+    assert [as_written(t) for t in ("0.1", "1000", "strong", "1.2.3")] == [
+        "0,1",
+        "1000",
+        "strong",
+        "1.2.3",
+    ]
 
 
 def test_a_speed_up_is_judged_on_what_it_shows() -> None:

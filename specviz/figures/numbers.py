@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 
@@ -29,6 +30,12 @@ def _local(text: str) -> str:
     """``text``, a number written with "." and "%", as the run's language writes it."""
     style = NUMBERS[language()]
     return text.replace(".", style["decimal"], 1).replace("%", style["percent"])
+
+
+def as_written(text: str) -> str:
+    """A number a link writes ("0.1", "1000") as the run's language writes it ("0,1" in
+    Spanish); any other text as it is."""
+    return _local(text) if re.fullmatch(r"-?\d+\.\d+", text) else text
 
 
 def decimal(x: float, decimals: int) -> str:

@@ -17,6 +17,7 @@ from urllib.parse import urlencode
 
 import streamlit as st
 
+from specviz.figures.numbers import as_written
 from specviz.limits import MAX_SEED
 from specviz.links import LANGUAGE, Param
 from specviz.palette import Notation
@@ -134,9 +135,10 @@ bound = reconnect.draw
 
 def param_widget(link: Param[Any], widget: Callable[..., Any], **kwargs: Any) -> Any:
     """Draw ``widget`` (a select slider, select box or radio) bound to a page setting (its key is
-    ``w.<name>``), offering the setting's choices written as its link writes them unless
-    ``kwargs`` say otherwise; returns the value."""
-    kwargs = {"options": link.choices, "format_func": link.format} | kwargs
+    ``w.<name>``), offering the setting's choices written as its link writes them (a decimal as
+    the language writes it) unless ``kwargs`` say otherwise; returns the value."""
+    shown = {"format_func": lambda value: as_written(link.format(value))}
+    kwargs = {"options": link.choices} | shown | kwargs
     return bound(widget, f"w.{link.name}", param(link), lambda v: set_param(link, v), **kwargs)
 
 
