@@ -12,7 +12,7 @@ message at import (tests/test_languages.py checks); :func:`titles` is a table lo
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextvars import ContextVar
 from functools import cache
 from pathlib import Path
@@ -29,9 +29,11 @@ NUMBERS = {
     "es": {"decimal": ",", "group": ".", "percent": "\u00a0%", "group_from": 5},
     "zh": {"decimal": ".", "group": ",", "percent": "%", "group_from": 4},
 }
-# A Streamlit session's runs share one thread, and each thread its own context: a page's
-# choice holds for its run, its callbacks and its fragments, and for no other session.
-_LANGUAGE: ContextVar[str] = ContextVar("specviz.language", default="en")
+# Each thread has its own context: a language set in one holds for that run and no other
+# session's. Streamlit starts a new thread for a run that follows a pause, and a callback or a
+# fragment there runs before (or without) the page's setup: then the session is asked.
+_LANGUAGE: ContextVar[str | None] = ContextVar("specviz.language", default=None)
+_otherwise: list[Callable[[], str]] = [lambda: "en"]
 #: The models' letters, filled by :meth:`specviz.palette.Notation.fill`, not here.
 LETTERS = ("T", "D")
 
@@ -69,8 +71,15 @@ def use(language: str) -> None:
 
 
 def language() -> str:
-    """The language this run speaks (a key of :data:`LANGUAGES`)."""
-    return _LANGUAGE.get()
+    """The language this run speaks (a key of :data:`LANGUAGES`): the one :func:`use` set in
+    this context, or else the one :func:`otherwise` names."""
+    return _LANGUAGE.get() or _otherwise[0]()
+
+
+def otherwise(ask: Callable[[], str]) -> None:
+    """Where to ask for the language when none was set in this context (the UI asks the
+    session; the default is English)."""
+    _otherwise[0] = ask
 
 
 def template(key: str) -> str:

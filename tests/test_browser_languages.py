@@ -102,3 +102,16 @@ def test_the_sidebars_choice_travels_in_the_link_and_to_the_next_page(
     assert link_params(page.url)["lang"] == "zh"
     assert page.evaluate("document.documentElement.lang") == "zh-Hans"
     assert not english_in(page.evaluate(DRAWN))
+
+
+def test_a_change_inside_a_part_of_the_page_keeps_its_language(page, streamlit_server) -> None:
+    """Monte Carlo's runs rerun only their part of the page, in a script thread of their own,
+    after the page's setup has run: it still speaks the session's language."""
+    open_app(page, page_url(streamlit_server, REPO_ROOT / PAGES[3].script) + "?lang=es")
+    slider = page.get_by_test_id("stMain").get_by_role("slider").first
+    slider.focus()
+    with rerun_waiter(page):
+        page.keyboard.press("ArrowLeft")
+    page.wait_for_timeout(300)
+    assert not english_in(page.evaluate(DRAWN))
+    assert "Ejecuta el muestreo especulativo" in page.get_by_test_id("stMain").inner_text()

@@ -16,13 +16,14 @@ from typing import Any, NoReturn
 from urllib.parse import urlencode
 
 import streamlit as st
+from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from specviz.figures.numbers import as_written
 from specviz.limits import MAX_SEED
 from specviz.links import LANGUAGE, Param
 from specviz.palette import Notation
 from specviz.scenario import Scenario, from_query, to_query
-from specviz.text import LANGUAGES, say, titles, use
+from specviz.text import LANGUAGES, otherwise, say, titles, use
 from specviz.ui import reconnect
 
 _SCENARIO = "specviz.scenario"
@@ -38,6 +39,15 @@ def asset(name: str) -> str:
     """The text of ``name``, a file of this package (a component's script, a style sheet)."""
     return Path(__file__).with_name(name).read_text("utf-8")
 
+
+def _session_language() -> str:
+    scenario = (
+        st.session_state.get(_SCENARIO) if get_script_run_ctx(suppress_warning=True) else None
+    )
+    return scenario.language if scenario else "en"
+
+
+otherwise(_session_language)  # a callback or a fragment in a new script thread speaks the session's
 
 _tab_focus = st.components.v2.component("specviz.tab_focus", js=asset("tab_focus.js"))
 _share = st.components.v2.component("specviz.share", js=asset("share.js"), css=asset("share.css"))
