@@ -22,7 +22,7 @@ from specviz.exactness import QUESTIONS, QUESTIONS_BY_KEY
 from specviz.limits import MAX_TOKENS, MAX_WEIGHT, MIN_TOKENS
 from specviz.links import CLAIMS, ROOM_ALPHABET, ROOM_LENGTH, claim_words
 from specviz.one_token import normalize, step
-from specviz.text import say, titles
+from specviz.text import say, titles, written
 
 
 @dataclass(frozen=True)
@@ -73,7 +73,7 @@ _ALPHA_KEY = re.compile(r"alpha:([0-9,]{1,60}):([0-9,]{1,60})")
 
 
 def _percent(x: float) -> str:
-    return f"{round(100 * x, 1):g}%"
+    return written(f"{round(100 * x, 1):g}%")
 
 
 def alpha_key(p_weights: Sequence[int], q_weights: Sequence[int]) -> str:

@@ -4,7 +4,7 @@ the math, the float32 leak; and Home's draws."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
 import numpy as np
@@ -16,7 +16,7 @@ from specviz.one_token import OneTokenStep
 from specviz.rules import FLOAT32_STEP, RULES
 from specviz.runs import COUNT_LEVEL, MonteCarloRun, monte_carlo
 from specviz.scenario import DEFAULT_WORDS, PRESETS_BY_KEY, Preset, home_scenario
-from specviz.text import titles
+from specviz.text import titles, written
 
 #: The words of every case and question: the Playground's first four.
 WORDS: tuple[str, ...] = DEFAULT_WORDS[:4]
@@ -70,6 +70,24 @@ class Question:
 
 
 _ALPHA_OPTIONS = (0.10, 0.25, 0.40, 0.60)
+
+
+class _Shares(Mapping[str, str]):
+    """Options that are shares: "0.1" -> "10%", written as the run's language writes it."""
+
+    def __init__(self, shares: tuple[float, ...]) -> None:
+        self._shares = {f"{v:g}": v for v in shares}
+
+    def __getitem__(self, key: str) -> str:
+        return written(f"{round(100 * self._shares[key])}%")
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._shares)
+
+    def __len__(self) -> int:
+        return len(self._shares)
+
+
 _TOPPED_UP = ({0}, {2}, {2, 3}, {0, 2, 3})
 
 
@@ -102,7 +120,7 @@ _WORSE_OPTIONS = titles("exactness.worse", ("words", "speed", "both", "neither")
 QUESTIONS: tuple[Question, ...] = (
     Question(
         "alpha",
-        {f"{v:g}": f"{round(100 * v)}%" for v in _ALPHA_OPTIONS},  # numbers, no words
+        _Shares(_ALPHA_OPTIONS),
         _MIRROR,
         int(np.argmin([abs(v - _MIRROR.step().alpha) for v in _ALPHA_OPTIONS])),
     ),

@@ -76,6 +76,13 @@ def language() -> str:
     return _LANGUAGE.get() or _otherwise[0]()
 
 
+def written(number: str) -> str:
+    """``number``, written with "." and "%" ("59.7%"), as this run's language writes it
+    ("59,7 %" in Spanish)."""
+    marks = NUMBERS[language()]
+    return number.replace(".", marks["decimal"], 1).replace("%", marks["percent"])
+
+
 def otherwise(ask: Callable[[], str]) -> None:
     """Where to ask for the language when none was set in this context (the UI asks the
     session; the default is English)."""

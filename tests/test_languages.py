@@ -4,6 +4,7 @@ fields, math, code and paragraphs, and no English sentence left."""
 from __future__ import annotations
 
 import ast
+import contextvars
 import json
 import re
 import string
@@ -163,3 +164,19 @@ def test_every_page_speaks_the_language_of_its_link(language: str, script: str) 
     assert query(at)["lang"] == language
     # The same figures, written the language's way and in its word order, in every metric.
     assert figures(at) == figures(open_page(script))
+
+
+def test_a_questions_shares_are_written_in_the_language() -> None:
+    from specviz import classroom
+    from specviz.exactness import QUESTIONS_BY_KEY
+
+    def spanish() -> tuple[tuple[str, ...], tuple[str, ...]]:
+        text.use("es")
+        return QUESTIONS_BY_KEY["alpha"].options, classroom.poll(
+            classroom.alpha_key((1, 2, 3), (3, 2, 1))
+        ).options
+
+    shares, poll = contextvars.copy_context().run(spanish)
+    assert shares == ("10\u00a0%", "25\u00a0%", "40\u00a0%", "60\u00a0%")
+    assert all(re.fullmatch(r"\d+(,\d)?\u00a0%", option) for option in poll), poll
+    assert QUESTIONS_BY_KEY["alpha"].options == ("10%", "25%", "40%", "60%")

@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 
 from specviz.limits import ROUNDING
-from specviz.text import NUMBERS, language, titles
+from specviz.text import NUMBERS, language, titles, written
 
 
 def _snapped(x: float) -> Decimal:
@@ -26,16 +26,10 @@ def _written(value: Decimal, decimals: int) -> str:
     return f"{rounded if rounded else abs(rounded):f}"  # never "-0.00"
 
 
-def _local(text: str) -> str:
-    """``text``, a number written with "." and "%", as the run's language writes it."""
-    style = NUMBERS[language()]
-    return text.replace(".", style["decimal"], 1).replace("%", style["percent"])
-
-
 def as_written(text: str) -> str:
     """A number a link writes ("0.1", "1000") as the run's language writes it ("0,1" in
     Spanish); any other text as it is."""
-    return _local(text) if re.fullmatch(r"-?\d+\.\d+", text) else text
+    return written(text) if re.fullmatch(r"-?\d+\.\d+", text) else text
 
 
 def decimal(x: float, decimals: int) -> str:
@@ -47,7 +41,7 @@ def decimal(x: float, decimals: int) -> str:
     share k/N at its tie rounds up whichever float holds it (Python's own f"{x:.2f}" rounds the
     float: 1.385 is 1.38499999999999989... and prints "1.38").
     """
-    return _local(_written(_snapped(x), decimals))
+    return written(_written(_snapped(x), decimals))
 
 
 def percent(x: float, decimals: int = 1) -> str:
@@ -56,7 +50,7 @@ def percent(x: float, decimals: int = 1) -> str:
     0.0005 -> "0.05%"), more only to keep something that is neither 0 nor 1 off "0%" and "100%"
     (0.99996 -> "99.996%"; below a millionth of a percent, "<0.000001%"). numbers.js writes the
     same for ``decimals`` = 1. Each in the run's language: "33,3 %" in Spanish."""
-    return _local(_percent(x, decimals))
+    return written(_percent(x, decimals))
 
 
 def _percent(x: float, decimals: int) -> str:
@@ -98,7 +92,7 @@ def significant(x: float, digits: int = 3) -> str:
     (Spanish "0,0457"); from 10 ** ``digits`` on, the whole number (never "1e+03")."""
     if abs(x) >= 10**digits:
         return thousands(x)
-    return _local(f"{x:.{digits}g}")
+    return written(f"{x:.{digits}g}")
 
 
 def times(x: float) -> str:
@@ -114,12 +108,12 @@ def tv_text(tv: float) -> str:
         return "0"
     tv = float(f"{tv:.3g}")
     if tv >= 1e-3:
-        return _local(
+        return written(
             np.format_float_positional(tv, precision=3, unique=False, fractional=False, trim="-")
         )
     mantissa, exponent = f"{tv:.2e}".split("e")
     mantissa = mantissa.rstrip("0").rstrip(".")
-    return _local(f"{mantissa}·10{str(int(exponent)).translate(_SUPERSCRIPT)}")
+    return written(f"{mantissa}·10{str(int(exponent)).translate(_SUPERSCRIPT)}")
 
 
 _SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
