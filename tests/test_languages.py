@@ -126,7 +126,10 @@ def page_words(at: AppTest) -> list[str]:
         pieces += [word for word in words if isinstance(word, str)]
         pieces += [str(option) for option in getattr(node, "options", None) or ()]
         if kind == "vega_lite_chart":
-            strings(json.loads(node.proto.spec))
+            spec = json.loads(node.proto.spec)
+            strings(spec)
+            # A tooltip line without a title is headed by its field's name: a word of the code.
+            pieces += [line.get("title") or f"the {line['field']}" for line in tooltips(spec)]
             for dataset in node.proto.datasets:
                 strings(pa.ipc.open_stream(dataset.data.data).read_all().to_pylist())
         elif kind == "bidi_component":
@@ -141,6 +144,16 @@ def figures(at: AppTest) -> list[list[str]]:
     "1234,5" are both 1234 and 5), in order of size."""
     unmarked = (re.sub(r"(?<=\d)[.,\s](?=\d{3}\b)", "", str(m.value)) for m in at.metric)
     return [sorted(re.findall(r"\d+", value)) for value in unmarked]
+
+
+def tooltips(node: object) -> list[dict]:
+    """Every tooltip line of a chart's spec."""
+    if isinstance(node, list):
+        return [line for value in node for line in tooltips(value)]
+    if not isinstance(node, dict):
+        return []
+    lines = node.get("tooltip") if isinstance(node.get("tooltip"), list) else []
+    return lines + [line for k, v in node.items() if k != "tooltip" for line in tooltips(v)]
 
 
 TEXT_KINDS = {"title", "header", "subheader", "markdown", "caption", "alert", "success", "info"}

@@ -17,7 +17,7 @@ from specviz import palette
 from specviz.figures import fit
 from specviz.figures.style import ChartStyle
 from specviz.palette import Role
-from specviz.text import NUMBERS, language
+from specviz.text import NUMBERS, language, titles
 
 SCHEMA = "https://vega.github.io/schema/vega-lite/v6.4.1.json"
 FONT = "Arial, 'Liberation Sans', Helvetica, sans-serif"
@@ -170,12 +170,18 @@ def tooltip(*fields: str | tuple[str, str | None] | tuple[str, str | None, Write
     lines = []
     for entry in fields:
         field, heading, writer = (*([entry] if isinstance(entry, str) else entry), None, None)[:3]
-        if writer:  # its column, written by chart(); titled as Vega would title the field
-            line = {"field": f"{field}_shown", "title": heading or field, _WRITER: (field, writer)}
+        # Untitled, Vega would head the line with the field's name: a word of the code.
+        heading = heading or _TIP_TITLES[field]
+        if writer:  # its column, written by chart()
+            line = {"field": f"{field}_shown", "title": heading, _WRITER: (field, writer)}
         else:
-            line = {"field": field} | ({"title": heading} if heading else {})
+            line = {"field": field, "title": heading}
         lines.append(line | {"type": "nominal"})
     return lines
+
+
+#: The heading of a tooltip's line that names none: the word, and its share.
+_TIP_TITLES = titles("vega", ("word", "share"))
 
 
 #: A tooltip line's writer, until :func:`chart` writes its column and drops the key.
