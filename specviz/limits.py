@@ -157,3 +157,7 @@ ROOM_LIFETIME_S = 24 * 3600
 PAGE_KEPT_RESULTS = 2048
 #: The server's garbage collector thresholds (Python's default: 700, 10, 10); see ui/page.py.
 GC_THRESHOLDS: tuple[int, int, int] = (10_000, 10, 10)
+
+#: The most rows a chart's table of numbers shows (a bar per word and model, a rule per row):
+#: longer data (a line's points) is said by the chart's description instead.
+TABLE_ROWS = 60

@@ -163,10 +163,23 @@ def vega_chart(at: AppTest, title: str) -> tuple[dict, dict[str, list[dict]]]:
     return json.loads(element.proto.spec), datasets
 
 
+def chart_numbers(at: AppTest) -> list[str]:
+    """The tables of the charts' numbers (each under its chart, folded: what the tooltips say)."""
+    label = text.say("page.chart_numbers")
+    return [m.value for e in at.expander if e.label == label for m in e.markdown]
+
+
+def own_markdown(at: AppTest) -> list[str]:
+    """The page's markdown but the tables of its charts' numbers."""
+    numbers = set(chart_numbers(at))
+    return [m.value for m in at.markdown if m.value not in numbers]
+
+
 def all_text(at: AppTest) -> str:
-    """The page's prose: markdown, boxes and captions, in order of kind."""
-    kinds = ("markdown", "info", "warning", "error", "caption", "success")
-    return "\n".join(e.value for kind in kinds for e in getattr(at, kind))
+    """The page's prose: markdown (but the charts' tables of numbers, which say what their
+    tooltips say), boxes and captions, in order of kind."""
+    kinds = ("info", "warning", "error", "caption", "success")
+    return "\n".join(own_markdown(at) + [e.value for kind in kinds for e in getattr(at, kind)])
 
 
 def walk(node: Any) -> Iterator[Any]:

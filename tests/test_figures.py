@@ -15,10 +15,11 @@ import altair as alt
 import numpy as np
 import pytest
 
-from specviz.figures import captions
+from specviz.figures import captions, vega
 from specviz.figures.exactness import acceptance_figure, bucket_figure, proof_figure
 from specviz.figures.numbers import pace, percent
 from specviz.figures.style import ChartStyle
+from specviz.limits import TABLE_ROWS
 from specviz.one_token import step
 from specviz.palette import Notation
 
@@ -262,3 +263,17 @@ def test_pace_judges_the_value_on_show(speedup, verdict):
     """ "1.00×" is never called slower or faster: the verdict of the number a learner reads."""
     assert pace(speedup) == verdict
     assert (f"{speedup:.2f}" == "1.00") == (verdict == "as fast as")
+
+
+def test_a_charts_numbers_are_its_tooltips_as_a_table() -> None:
+    """What a tooltip says of each bar, as a table a screen reader or a keyboard can read: its
+    headings, and every row's written value; a line of hundreds of points is left out."""
+    rows = [{"word": "mat", "share": 0.4, "n": 1200}, {"word": "sofa", "share": 0.125, "n": 7}]
+    tip = vega.tooltip("word", ("share", "Target p", percent), ("n", "Runs"))
+    bars = {"data": vega.data("bars"), "mark": "bar", "encoding": {"tooltip": tip}}
+    long = {"data": vega.data("line"), "mark": "line", "encoding": {"tooltip": tip}}
+    datasets = {"bars": rows, "line": rows * (TABLE_ROWS // 2 + 1)}
+    figure = vega.chart(ChartStyle(), "t", datasets, [bars, bars, long])
+    assert vega.numbers(figure) == [
+        {"word": ["mat", "sofa"], "Target p": ["40%", "12.5%"], "Runs": ["1,200", "7"]}
+    ]

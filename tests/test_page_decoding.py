@@ -12,7 +12,16 @@ import json
 import altair as alt
 import numpy as np
 import pytest
-from helpers import all_text, assert_alive, metrics, open_page, query, valid_vega_lite, vega_chart
+from helpers import (
+    all_text,
+    assert_alive,
+    metrics,
+    open_page,
+    own_markdown,
+    query,
+    valid_vega_lite,
+    vega_chart,
+)
 from streamlit.testing.v1 import AppTest
 
 from specviz.decoding import LEVIATHAN_TABLE2, Origin, ranges
@@ -396,7 +405,7 @@ def drawn(at: AppTest) -> tuple[list[str], int, bool]:
     return (
         found,
         len(views(at)),
-        any(m.value.startswith("| pair") for m in at.markdown),
+        any(m.startswith("| pair") for m in own_markdown(at)),
     )
 
 
@@ -489,7 +498,7 @@ def test_the_table_and_the_alpha_chart_show_the_same_check() -> None:
     at, pays = page({"section": "theory"}), page({"section": "pays"})
     measured = toy_check(1.0, 4)
     predictions = [toy_curve(k, 1.0)[4] for k in PAIR_KEYS]
-    table = next(m.value for m in at.markdown if m.value.startswith("| pair"))
+    table = next(m for m in own_markdown(at) if m.startswith("| pair"))
     for w, m in zip(predictions, measured, strict=True):
         assert (m.prediction.long_run, m.prediction.alpha) == (w.long_run, w.alpha)
         line = next(x for x in table.splitlines() if PAIR_TITLES[m.key] in x)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from helpers import all_text, metrics, open_page, query, vega_chart
+from helpers import all_text, metrics, open_page, own_markdown, query, vega_chart
 from streamlit.testing.v1 import AppTest
 
 from specviz.figures.numbers import percent, tv_text
@@ -34,7 +34,7 @@ def page(scenario_query: dict | None = None, page_query: dict | None = None) -> 
 
 def table(at: AppTest) -> str:
     """The page's one Markdown table (every rule side by side)."""
-    (shown,) = [m.value for m in at.markdown if m.value.startswith("| ")]
+    (shown,) = [m for m in own_markdown(at) if m.startswith("| ")]
     return shown
 
 

@@ -13,7 +13,7 @@ import json
 import numpy as np
 import pyarrow as pa
 import pytest
-from helpers import all_text, metrics, open_page, query, vega_chart
+from helpers import all_text, metrics, open_page, own_markdown, query, vega_chart
 from streamlit.testing.v1 import AppTest
 
 from specviz.exactness import CASES_BY_KEY, FILTER, QUESTIONS, QUESTIONS_BY_KEY, WORDS, float32_leak
@@ -61,7 +61,7 @@ def column(datasets: dict, field: str) -> np.ndarray:
 
 def table(at: AppTest) -> str:
     """The page's one Markdown table (the proof, filled in)."""
-    (shown,) = [m.value for m in at.markdown if m.value.startswith("| ")]
+    (shown,) = [m for m in own_markdown(at) if m.startswith("| ")]
     return shown
 
 

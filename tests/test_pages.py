@@ -8,10 +8,12 @@ message when one model has no weight left.
 
 from __future__ import annotations
 
+import json
 from urllib.parse import urlencode
 
+import pyarrow as pa
 import pytest
-from helpers import REPO, assert_alive, component_data, open_page, query
+from helpers import REPO, assert_alive, chart_numbers, component_data, open_page, query
 from streamlit_server import (
     all_scripts,
     app_root,
@@ -22,6 +24,8 @@ from streamlit_server import (
     run_script,
 )
 
+from specviz.figures import vega
+from specviz.figures.tables import markdown_table
 from specviz.ui.page import PAGES
 from specviz.ui.state import FOLLOW
 
@@ -147,3 +151,20 @@ def test_only_a_live_view_moves_the_share_link_in_the_browser(info) -> None:
     want = {"Home": ["quality"], "Playground": ["p", "q"]}.get(info.label, [])
     assert component_data(at, "specviz.share")["follow"] == want
     assert component_data(at, "specviz.share")["link"].endswith(urlencode(query(at), safe=","))
+
+
+@pytest.mark.parametrize("info", PAGES, ids=lambda info: info.key)
+def test_every_charts_numbers_are_a_table_a_keyboard_opens(info) -> None:
+    """Under each chart whose bars have tooltips, a folded table of what they say (for a reader
+    who cannot hover: a screen reader, a keyboard, a phone), made from the chart the page sent."""
+    at = open_page(info.script)
+    wanted = []
+    for chart in at.get("vega_lite_chart"):
+        rows = {
+            d.name: pa.ipc.open_stream(d.data.data).read_all().to_pylist()
+            for d in chart.proto.datasets
+        }
+        tables = vega.numbers(json.loads(chart.proto.spec) | {"datasets": rows})
+        wanted += ["\n\n".join(map(markdown_table, tables))] if tables else []
+    assert chart_numbers(at) == wanted
+    assert all("| --- |" in table for table in wanted)

@@ -349,7 +349,15 @@ def _published(x: dict, y: dict, style: ChartStyle, key: list[dict], size: int) 
     return [
         *layers,
         _layer("published/over", tick, key[3], x=x, y=y),
-        _layer(quoted, rule, key[4], x=x, y=low, y2="hi", tooltip=[{"field": "setting"}]),
+        _layer(
+            quoted,
+            rule,
+            key[4],
+            x=x,
+            y=low,
+            y2="hi",
+            tooltip=vega.tooltip(("setting", say("decoding.tip_setting"))),
+        ),
         _layer(quoted, label, x=x, y=high, text="label"),
     ]
 

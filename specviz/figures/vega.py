@@ -15,7 +15,9 @@ import numpy as np
 
 from specviz import palette
 from specviz.figures import fit
+from specviz.figures.numbers import significant, thousands
 from specviz.figures.style import ChartStyle
+from specviz.limits import TABLE_ROWS
 from specviz.palette import Role
 from specviz.text import NUMBERS, language, titles
 
@@ -178,6 +180,38 @@ def tooltip(*fields: str | tuple[str, str | None] | tuple[str, str | None, Write
             line = {"field": field, "title": heading}
         lines.append(line | {"type": "nominal"})
     return lines
+
+
+def numbers(figure: dict) -> list[dict[str, list[str]]]:
+    """The chart's numbers as its tooltips write them, for a reader who cannot hover (a screen
+    reader, a keyboard, a phone): a table (heading -> column) per dataset and tooltip a layer
+    has, each once, its rows those of the dataset. A line's hundreds of points are left to the
+    chart's description (at most :data:`~specviz.limits.TABLE_ROWS` rows a table)."""
+    tables: dict[tuple, dict[str, list[str]]] = {}
+
+    def visit(layer: dict, name: str | None) -> None:
+        name = layer.get("data", {}).get("name", name)
+        lines = layer.get("encoding", {}).get("tooltip")
+        if isinstance(lines, list) and 0 < len(figure["datasets"].get(name, ())) <= TABLE_ROWS:
+            columns = tuple((line["title"], line["field"]) for line in lines)
+            rows = figure["datasets"][name]
+            tables.setdefault(
+                (name, columns), {t: [_cell(r.get(f)) for r in rows] for t, f in columns}
+            )
+        for inner in layer.get("layer", []):
+            visit(inner, name)
+
+    for layer in figure.get("layer", []):
+        visit(layer, None)
+    return list(tables.values())
+
+
+def _cell(value: object) -> str:
+    if isinstance(value, bool) or value is None:
+        return ""
+    if isinstance(value, int | float):
+        return thousands(value) if float(value).is_integer() else significant(float(value))
+    return str(value)
 
 
 #: The heading of a tooltip's line that names none: the word, and its share.

@@ -27,7 +27,9 @@ import pandas  # noqa: F401
 import pyarrow as pa
 import streamlit as st
 
+from specviz.figures import vega
 from specviz.figures.style import ChartStyle
+from specviz.figures.tables import markdown_table
 from specviz.limits import GC_THRESHOLDS, PAGE_KEPT_RESULTS
 from specviz.links import Param
 from specviz.one_token import OneTokenStep
@@ -281,32 +283,38 @@ def chart(figure: dict, caption: str, key: str) -> None:
     title = " ".join(title) if isinstance(title, list) else title
     # A keyed container: a chart without selections has no element id; tests and the fold check
     # find it by the container's ``st-key-`` class.
+    arrows, numbers = _shown(figure)
     with st.container(key=key):
         st.vega_lite_chart(
-            spec=figure | {"datasets": _arrow_datasets(figure)},
+            spec=figure | {"datasets": arrows},
             width="stretch",
             theme=None,
             alt=say("page.chart_alt", title=title),
         )
     st.caption(caption)
+    if numbers:  # what a tooltip says, for a reader who cannot hover
+        with st.expander(say("page.chart_numbers")):
+            st.markdown(numbers)
 
 
-#: The Arrow tables of the figures shown lately, by the figure's identity; the figure is kept
-#: with them, so its id cannot be taken by another while the entry lives.
-_ARROW_OF: dict[int, tuple[dict, dict]] = {}
+#: What is shown of the figures shown lately, by the figure's identity; the figure is kept
+#: with it, so its id cannot be taken by another while the entry lives.
+_SHOWN_OF: dict[int, tuple[dict, dict, str]] = {}
 
 
-def _arrow_datasets(figure: dict) -> dict:
-    """The figure's datasets as Arrow tables, converted once per figure: a shared figure (from
-    :func:`figures`) is shown by every run of every session on its state, and converting its
-    rows again was a tenth of a change's server time (profile_classroom, 7 December 2026)."""
-    hit = _ARROW_OF.get(id(figure))
+def _shown(figure: dict) -> tuple[dict, str]:
+    """The figure's datasets as Arrow tables and its numbers as Markdown tables, made once per
+    figure: a shared figure (from :func:`figures`) is shown by every run of every session on its
+    state, and converting its rows again was a tenth of a change's server time
+    (profile_classroom, 7 December 2026)."""
+    hit = _SHOWN_OF.get(id(figure))
     if hit is None:
-        if len(_ARROW_OF) >= 128:  # a bound on memory, not an order: a class shares a few
-            _ARROW_OF.clear()
-        tables = {name: _arrow(rows) for name, rows in figure["datasets"].items()}
-        hit = _ARROW_OF[id(figure)] = (figure, tables)
-    return hit[1]
+        if len(_SHOWN_OF) >= 128:  # a bound on memory, not an order: a class shares a few
+            _SHOWN_OF.clear()
+        arrows = {name: _arrow(rows) for name, rows in figure["datasets"].items()}
+        numbers = "\n\n".join(markdown_table(table) for table in vega.numbers(figure))
+        hit = _SHOWN_OF[id(figure)] = (figure, arrows, numbers)
+    return hit[1], hit[2]
 
 
 def _arrow(rows: list[dict]) -> pa.Table | list[dict]:
