@@ -19,6 +19,7 @@ from specviz.figures import captions, vega
 from specviz.figures.exactness import acceptance_figure, bucket_figure, proof_figure
 from specviz.figures.numbers import pace, percent
 from specviz.figures.style import ChartStyle
+from specviz.figures.tables import markdown_table
 from specviz.limits import TABLE_ROWS
 from specviz.one_token import step
 from specviz.palette import Notation
@@ -276,4 +277,13 @@ def test_a_charts_numbers_are_its_tooltips_as_a_table() -> None:
     figure = vega.chart(ChartStyle(), "t", datasets, [bars, bars, long])
     assert vega.numbers(figure) == [
         {"word": ["mat", "sofa"], "Target p": ["40%", "12.5%"], "Runs": ["1,200", "7"]}
+    ]
+
+
+def test_a_table_cell_keeps_its_no_break_space() -> None:
+    """Spanish writes "40 %" with a no-break space, which a table must keep (the cell would
+    break between the number and its sign); a newline or a pipe still cannot come through."""
+    assert markdown_table({"p": ["40\u00a0%", "a\nb|c"]}).splitlines()[2:] == [
+        "| 40\u00a0% |",
+        "| a b\\|c |",
     ]

@@ -4,7 +4,10 @@ type size (projector mode enlarges them) and scroll in their own box on a phone.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
+
+_SPACES = re.compile(r"[ \t\r\n]+")
 
 
 def markdown_table(columns: Mapping[str, Sequence[str]]) -> str:
@@ -19,6 +22,9 @@ def markdown_table(columns: Mapping[str, Sequence[str]]) -> str:
     """
     names = list(columns)
     rows = [names, ["---"] * len(names), *zip(*(columns[name] for name in names), strict=True)]
-    # A pipe would end a cell, a newline its row: neither may come through.
-    cells = [[" ".join(str(v).replace("|", "\\|").split()) or " " for v in row] for row in rows]
+    # A pipe would end a cell, a newline its row: neither may come through (a no-break space
+    # stays: "40 %" must not break in Spanish).
+    cells = [
+        [_SPACES.sub(" ", str(v).replace("|", "\\|")).strip() or " " for v in row] for row in rows
+    ]
     return "\n".join("| " + " | ".join(row) + " |" for row in cells)
