@@ -46,6 +46,12 @@ DRAWN = """() => {
 }"""
 
 
+def declares(page, language: str) -> None:
+    """The document comes to declare ``language`` (the share link's script sets it once it is
+    mounted, which on a busy machine is a moment after the page is drawn)."""
+    page.wait_for_function(f"document.documentElement.lang === {language!r}", timeout=10_000)
+
+
 def english_in(texts: list[str]) -> list[str]:
     """The English sentences left in ``texts`` (but the toy corpus's prompt, its words in quotes,
     and a word alone: the corpus's, or a name)."""
@@ -67,7 +73,7 @@ def test_every_page_is_drawn_in_the_language_of_its_link(
     )
     page.wait_for_timeout(500)  # the views draw their text after the run
     assert_clean(page, watcher)
-    assert page.evaluate("document.documentElement.lang") == DOCUMENT_LANGUAGE[language]
+    declares(page, DOCUMENT_LANGUAGE[language])
     left = english_in(page.evaluate(DRAWN))
     assert not left, "\n".join(left[:20])
 
@@ -77,8 +83,8 @@ def test_a_link_without_a_language_opens_in_the_browsers(browser, streamlit_serv
     try:
         page = context.new_page()
         open_app(page, page_url(streamlit_server, REPO_ROOT / PAGES[1].script))
-        assert page.evaluate("document.documentElement.lang") == "es"
-        assert link_params(page.url)["lang"] == "es"
+        declares(page, "es")
+        page.wait_for_url(re.compile(r"[?&]lang=es(&|$)"))
         shown = page.locator(f".{key_class('ui.lang')} input").evaluate(
             "i => i.value || i.placeholder"
         )
@@ -94,13 +100,13 @@ def test_the_sidebars_choice_travels_in_the_link_and_to_the_next_page(
     page.locator(f".{key_class('ui.lang')} input").click()
     with rerun_waiter(page):
         page.get_by_role("option", name="简体中文").click()
-    page.wait_for_function("document.documentElement.lang === 'zh-Hans'")
+    declares(page, "zh-Hans")
     assert link_params(page.url)["lang"] == "zh"
     with rerun_waiter(page):
         page.get_by_test_id("stSidebar").locator("a[href*='Monte_Carlo']").first.click()
     page.wait_for_url(re.compile("Monte_Carlo"))
     assert link_params(page.url)["lang"] == "zh"
-    assert page.evaluate("document.documentElement.lang") == "zh-Hans"
+    declares(page, "zh-Hans")
     assert not english_in(page.evaluate(DRAWN))
 
 
