@@ -280,6 +280,19 @@ def test_a_charts_numbers_are_its_tooltips_as_a_table() -> None:
     ]
 
 
+def test_a_charts_table_holds_the_rows_its_layer_draws() -> None:
+    """One dataset holds several kinds of rows (a chart's cells and its ranges): each layer's
+    table holds the rows of its kind only (the published chart's table had ranges' blank cells
+    under its cells, and its ranges' table the cells' settings)."""
+    rows = [{"kind": "cell", "a": 0.5, "s": 2.0}, {"kind": "range", "a": 1.1, "lo": 1.8}]
+    cells = {"data": vega.data("d"), "transform": [vega.of_kind("cell")], "mark": "point"}
+    ranges = {"data": vega.data("d"), "transform": [vega.of_kind("range")], "mark": "rule"}
+    cells["encoding"] = {"tooltip": vega.tooltip(("a", "α"), ("s", "×"))}
+    ranges["encoding"] = {"tooltip": vega.tooltip(("lo", "from"))}
+    figure = vega.chart(ChartStyle(), "t", {"d": rows}, [cells, ranges, {"layer": [ranges]}])
+    assert vega.numbers(figure) == [{"α": ["0.5"], "×": ["2"]}, {"from": ["1.8"]}]
+
+
 def test_a_table_cell_keeps_its_no_break_space() -> None:
     """Spanish writes "40 %" with a no-break space, which a table must keep (the cell would
     break between the number and its sign); a newline or a pipe still cannot come through."""

@@ -88,7 +88,7 @@ def _layer(data: str | list, mark: dict, legend: dict | None = None, **encoding:
     source = vega.data(name) if name else {"values": data}
     channels = {k: {"field": v} if isinstance(v, str) else v for k, v in encoding.items()}
     layer = {"data": source, "mark": mark, "encoding": channels}
-    chosen = [{"filter": f"datum.kind == '{kind}'"}] if kind else []
+    chosen = [vega.of_kind(kind)] if kind else []
     if legend or kind:
         layer["transform"] = chosen + (legend["transform"] if legend else [])
     if legend:
@@ -151,12 +151,23 @@ def _against_gamma(
     mine = {"type": "rule", "color": palette.DRAFT.text_color, "strokeDash": [2, 3]}
     iid = line | {"point": False, "strokeDash": [7, 4]}
     diamond = _DIAMOND | {"size": 440 if style.projector else 220}
+    # Each point's numbers on hover, and in the table under the chart.
+    shown = (lambda v: decimal(v, 2)) if legend else times
+    names, gamma = list(_SERIES.values()), ("g", say("decoding.gamma_axis"))
+    tip = vega.tooltip(gamma, (field, names[0], shown), (f"{field}_iid", names[1], shown))
     layers = [
         *extra,
         _layer("rows/point", mine, x=x),
-        _layer("rows/curve", line, key[0], x=x, y=y),
-        _layer("rows/curve", iid, key[1], x=x, y=y | {"field": f"{field}_iid"}),
-        _layer("rows/point", diamond, key[2], x=x, y=y),
+        _layer("rows/curve", line, key[0], x=x, y=y, tooltip=tip),
+        _layer("rows/curve", iid, key[1], x=x, y=y | {"field": f"{field}_iid"}, tooltip=tip),
+        _layer(
+            "rows/point",
+            diamond,
+            key[2],
+            x=x,
+            y=y,
+            tooltip=vega.tooltip(gamma, (field, names[2], shown)),
+        ),
     ]
     name = (say("decoding.speed_title"), say("decoding.words_title"))
     data = {"rows": [*rows, {"kind": "point", **point}]}
@@ -226,7 +237,16 @@ def speed_figure(
     )
     extra = [
         *_slower(_q("g"), axis, style, len(curve) - 1, "rows/point"),
-        _layer("rows/point", star, _legends(list(_SERIES.values()), _ROLES, 0)[3], x=x, y=y),
+        _layer(
+            "rows/point",
+            star,
+            _legends(list(_SERIES.values()), _ROLES, 0)[3],
+            x=x,
+            y=y,
+            tooltip=vega.tooltip(
+                ("best", say("decoding.gamma_axis")), ("best_speed", _SERIES["best"], times)
+            ),
+        ),
         _layer("rows/point", label, x=x, y=y, text="text"),
     ]
     return _against_gamma("speed", axis, lines, point, extra, style), say(
@@ -356,7 +376,12 @@ def _published(x: dict, y: dict, style: ChartStyle, key: list[dict], size: int) 
             x=x,
             y=low,
             y2="hi",
-            tooltip=vega.tooltip(("setting", say("decoding.tip_setting"))),
+            tooltip=vega.tooltip(
+                ("label", say("decoding.tip_source")),
+                ("setting", say("decoding.tip_setting")),
+                ("lo", say("decoding.tip_from"), times),
+                ("hi", say("decoding.tip_to"), times),
+            ),
         ),
         _layer(quoted, label, x=x, y=high, text="label"),
     ]
@@ -487,8 +512,9 @@ def in_a_row_figure(prediction: WordsPerCall, style: ChartStyle) -> tuple[dict, 
     ]
     inside = _text(style, baseline="top", dy=6, color="white")
     dash = {"type": "rule", "strokeDash": [7, 4], "strokeWidth": style.line_width}
+    tip = vega.tooltip(("k", title), ("text", names[0]), ("alpha", names[1], percent))
     layers = [
-        _layer("rows", vega.role_bar(palette.TARGET, style), key[0], x=x, y=y),
+        _layer("rows", vega.role_bar(palette.TARGET, style), key[0], x=x, y=y, tooltip=tip),
         _layer("rows", inside, x=x, y=y, text="text"),
         _layer("rows", dash, key[1], y=y | {"field": "alpha"}),
     ]
@@ -523,7 +549,7 @@ def shares_figure(
     zero = {"datum": 0, "type": "quantitative", "scale": x["scale"]}
     layers = [
         _layer("rows", bucket, key[1], y=y, x=x | {"field": "all"}, x2="kept"),
-        _layer("rows", kept, key[0], y=y, x=x),
+        _layer("rows", kept, key[0], y=y, x=x, tooltip=vega.tooltip("word", ("text", x["title"]))),
         _layer("rows", _text(style, align="left", dx=4), y=y, text="text", x=zero),
     ]
     few = max(1, min(3, len(shown) // 2))

@@ -9,6 +9,7 @@ milliseconds); the tests validate every one against Vega-Lite's schema.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Sequence
 
 import numpy as np
@@ -95,6 +96,12 @@ def chart(
 def data(name: str) -> dict:
     """A layer's reference to a named dataset."""
     return {"name": name}
+
+
+def of_kind(kind: str) -> dict:
+    """A layer's transform that keeps its dataset's rows of field ``kind`` equal to ``kind`` (one
+    dataset holds a chart's several kinds of rows; :func:`numbers` reads the same filter)."""
+    return {"filter": f"datum.kind == {literal(kind)}"}
 
 
 def word_x(style: ChartStyle, title: str | None = None) -> dict:
@@ -184,26 +191,33 @@ def tooltip(*fields: str | tuple[str, str | None] | tuple[str, str | None, Write
 
 def numbers(figure: dict) -> list[dict[str, list[str]]]:
     """The chart's numbers as its tooltips write them, for a reader who cannot hover (a screen
-    reader, a keyboard, a phone): a table (heading -> column) per dataset and tooltip a layer
-    has, each once, its rows those of the dataset. A line's hundreds of points are left to the
-    chart's description (at most :data:`~specviz.limits.TABLE_ROWS` rows a table)."""
+    reader, a keyboard, a phone): a table (heading -> column) per dataset, kind of row
+    (:func:`of_kind`) and tooltip a layer has, each once. A line's hundreds of points are left to
+    the chart's description (at most :data:`~specviz.limits.TABLE_ROWS` rows a table)."""
     tables: dict[tuple, dict[str, list[str]]] = {}
 
-    def visit(layer: dict, name: str | None) -> None:
+    def visit(layer: dict, name: str | None, kind: str | None) -> None:
         name = layer.get("data", {}).get("name", name)
+        for step in layer.get("transform", []):
+            if (found := _KIND.fullmatch(str(step.get("filter", "")))) is not None:
+                kind = json.loads(found[1])
+        rows = [r for r in figure["datasets"].get(name, ()) if kind in (None, r.get("kind"))]
         lines = layer.get("encoding", {}).get("tooltip")
-        if isinstance(lines, list) and 0 < len(figure["datasets"].get(name, ())) <= TABLE_ROWS:
+        if isinstance(lines, list) and 0 < len(rows) <= TABLE_ROWS:
             columns = tuple((line["title"], line["field"]) for line in lines)
-            rows = figure["datasets"][name]
             tables.setdefault(
-                (name, columns), {t: [_cell(r.get(f)) for r in rows] for t, f in columns}
+                (name, kind, columns), {t: [_cell(r.get(f)) for r in rows] for t, f in columns}
             )
         for inner in layer.get("layer", []):
-            visit(inner, name)
+            visit(inner, name, kind)
 
     for layer in figure.get("layer", []):
-        visit(layer, None)
+        visit(layer, None, None)
     return list(tables.values())
+
+
+#: The filter :func:`of_kind` writes, its kind as a JSON string.
+_KIND = re.compile(r'datum\.kind == ("(?:[^"\\]|\\.)*")')
 
 
 def _cell(value: object) -> str:
