@@ -2,7 +2,12 @@
 
 import streamlit as st
 
-from specviz.figures.montecarlo import gof_sentence, monte_carlo_figures, sampler_note
+from specviz.figures.montecarlo import (
+    gof_sentence,
+    heard_sentence,
+    monte_carlo_figures,
+    sampler_note,
+)
 from specviz.figures.numbers import significant, tv_text
 from specviz.limits import PATHS
 from specviz.links import RUNS
@@ -52,6 +57,7 @@ def lesson() -> None:
     for box, label, tip, value in zip(st.columns(4), labels, tips, values, strict=True):
         box.metric(label, value, help=note.fill(tip))
     st.markdown(gof_sentence(run.gof))
+    page.announce(heard_sentence(run))
     # A slot whether or not the warning shows: the charts below keep their places in the page, so
     # a new N updates them in place instead of drawing them anew.
     rough = st.empty()

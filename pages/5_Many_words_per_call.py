@@ -3,7 +3,7 @@
 import streamlit as st
 
 from specviz.figures import decoding as fig
-from specviz.figures.numbers import decimal, percent, times
+from specviz.figures.numbers import decimal, percent, significant, times
 from specviz.language import toy_check, toy_curve, toy_run, toy_words
 from specviz.links import DECODE_PARAMS, DECODE_SECTIONS, YOUR_PAIR
 from specviz.text import say
@@ -62,6 +62,17 @@ def lesson() -> None:
         times(here.speedup(cost)),
         help=say("decoding.speed_help", speedup=times(run.speedup(cost))),
     )
+    with controls:  # the metrics, heard when a setting changes them
+        page.announce(
+            say(
+                "decoding.heard",
+                gamma=gamma,
+                cost=significant(cost),
+                alpha=percent(here.alpha),
+                words=decimal(here.long_run, 2),
+                speedup=times(here.speedup(cost)),
+            )
+        )
     with right:
         page.chart(*fig.words_figure(curve, run, style), key="dec.chart.gamma")
         page.chart(*fig.speed_figure(curve, run, cost, style), key="dec.chart.speed")

@@ -21,6 +21,13 @@ from streamlit_server import (
     wait_for_render,
 )
 
+from specviz.figures import vega
+from specviz.figures.montecarlo import heard_sentence, histogram_figure
+from specviz.limits import PATHS
+from specviz.runs import monte_carlo_paths
+from specviz.scenario import Scenario
+from specviz.text import say
+
 pytestmark = pytest.mark.browser
 
 MC_URL_PATH = REPO_ROOT / "pages" / "3_Monte_Carlo.py"
@@ -87,6 +94,41 @@ def test_monte_carlo_deep_link_and_keyboard(page, streamlit_server, screenshot_d
     assert slider.get_attribute("aria-valuetext") == "1B"
     assert_clean(page, watcher)
     shoot(page, screenshot_dir / "monte_carlo_1B.png")
+
+
+def test_monte_carlo_is_heard_and_its_charts_read_as_tables(page, streamlit_server) -> None:
+    """A screen reader hears what a new N did, once and in words, through one polite live region
+    (the core's numbers), and a chart's numbers are a table in the accessibility tree that the
+    keyboard opens: the rows the core's figure has (issue 35)."""
+    watcher = open_app(page, page_url(streamlit_server, MC_URL_PATH) + "?n=10000")
+    wait_for_charts(page)
+    main = page.get_by_test_id("stMain")
+    heard = main.locator(".st-key-heard [role=status]")
+    assert heard.text_content() == ""  # a first visit is read as the page, not announced
+    slider = main.get_by_role("slider", name="Number of runs N (1 to 1 billion)")
+    slider.focus()
+    with rerun_waiter(page):
+        page.keyboard.press("ArrowRight")
+    scenario = Scenario()
+    step = scenario.step()
+    run = monte_carlo_paths(step.p, step.q, 100_000, scenario.seed, PATHS)[0]
+    page.wait_for_function(
+        "() => document.querySelector('.st-key-heard [role=status]')?.textContent !== ''"
+    )
+    assert heard.text_content() == heard_sentence(run)
+    assert main.get_by_role("status").filter(has_text="runs: distance").count() == 1
+
+    table = main.get_by_role("group").filter(has_text=say("page.chart_numbers")).first
+    table.locator("summary").focus()
+    page.keyboard.press("Enter")
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=stExpander] details[open] table')"
+    )
+    (numbers,) = vega.numbers(histogram_figure(scenario.labels, step, run)[0])
+    rows = [" ".join(cells) for cells in zip(*numbers.values(), strict=True)]
+    tree = table.aria_snapshot()
+    assert [f'row "{row}"' in tree for row in rows] == [True] * len(rows), tree
+    assert_clean(page, watcher)
 
 
 def test_monte_carlo_projector(page, streamlit_server, screenshot_dir) -> None:

@@ -15,6 +15,7 @@ import pytest
 from helpers import (
     all_text,
     assert_alive,
+    component_data,
     metrics,
     open_page,
     own_markdown,
@@ -344,6 +345,19 @@ def test_controls_rerun_with_their_values() -> None:
         assert Notation().fill(fig.PAIR_BLURBS[key]) in all_text(at)
         assert at.selectbox(key="w.pair").format_func(key) == PAIR_TITLES[key]
     check_against_core(at, "textbook", 1.0, 2, 60, 8, 0.1)
+
+
+def test_a_new_setting_is_heard_with_the_numbers_it_moved() -> None:
+    """One sentence for a screen reader after a change: γ, c and the three metrics as the core
+    computes them (the page's live region says it when it differs from the last)."""
+    at = page()
+    at.select_slider(key="w.gamma").set_value(2).run()
+    at.select_slider(key="w.c").set_value(0.5).run()
+    here = toy_curve("ngram", 1.0)[2]
+    assert component_data(at, "specviz.heard") == (
+        f"γ = 2, c = 0.5: guesses kept α = {percent(here.alpha)}, "
+        f"{here.long_run:.2f} words per call, speed-up {here.speedup(0.5):.2f}×"
+    )
 
 
 BAD = {"pair": "zzz", "gamma": "99", "c": "abc", "temp": "-1", "length": "7", "section": "x"}

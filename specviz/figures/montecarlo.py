@@ -13,7 +13,7 @@ from specviz import palette
 from specviz.figures import vega
 from specviz.figures.convergence import monte_carlo_chart_caption, monte_carlo_spec
 from specviz.figures.fit import fit_row
-from specviz.figures.numbers import count, fine_percent, percent, significant, thousands
+from specviz.figures.numbers import count, fine_percent, percent, significant, thousands, tv_text
 from specviz.figures.style import DEFAULT_STYLE, ChartStyle
 from specviz.limits import PER_DRAW_MAX
 from specviz.one_token import OneTokenStep
@@ -220,12 +220,27 @@ def gof_sentence(gof: GofResult) -> str:
         return say("montecarlo.gof_one_word")
     if math.isinf(gof.statistic):
         return say("montecarlo.gof_impossible")
-    verdict = say("montecarlo.gof_red_flag") if gof.p_value < 0.001 else say("montecarlo.gof_fine")
     return say(
         "montecarlo.gof",
         p=significant(gof.p_value),
         chance=significant(100 * gof.p_value),
-        verdict=verdict,
+        verdict=_verdict(gof.p_value),
+    )
+
+
+def _verdict(p_value: float) -> str:
+    return say("montecarlo.gof_red_flag") if p_value < 0.001 else say("montecarlo.gof_fine")
+
+
+def heard_sentence(run: MonteCarloRun) -> str:
+    """What a new number of runs did, said to a screen reader: the runs, the distance to the
+    target and the test's p-value with its verdict."""
+    return say(
+        "montecarlo.heard",
+        runs=count(run.n, "run"),
+        tv=tv_text(run.tv),
+        p=significant(run.gof.p_value),
+        verdict=_verdict(run.gof.p_value),
     )
 
 

@@ -297,6 +297,15 @@ def chart(figure: dict, caption: str, key: str) -> None:
             st.markdown(numbers)
 
 
+_heard = st.components.v2.component("specviz.heard", js=state.asset("heard.js"))
+
+
+def announce(sentence: str) -> None:
+    """Say ``sentence`` to a screen reader when it differs from the last run's: what a control
+    did, in words (a polite live region, out of the page's flow; one per page)."""
+    _heard(key="heard", data=sentence)
+
+
 #: What is shown of the figures shown lately, by the figure's identity; the figure is kept
 #: with it, so its id cannot be taken by another while the entry lives.
 _SHOWN_OF: dict[int, tuple[dict, dict, str]] = {}
