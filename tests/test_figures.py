@@ -280,6 +280,22 @@ def test_a_charts_numbers_are_its_tooltips_as_a_table() -> None:
     ]
 
 
+def test_a_charts_table_has_a_few_points_of_each_line_with_its_ends() -> None:
+    """Lines of hundreds of points (the convergence charts): their table keeps, of each line,
+    points evenly spaced along it, its first and last among them, at most TABLE_ROWS in all."""
+    points = 3 * TABLE_ROWS
+    rows = [{"line": name, "n": n} for name in ("a", "b", "c") for n in range(points)]
+    tip = vega.tooltip(("line", "line"), ("n", "N"))
+    line = {"data": vega.data("d"), "mark": "line"}
+    line["encoding"] = {"detail": {"field": "line", "type": "nominal"}, "tooltip": tip}
+    (table,) = vega.numbers(vega.chart(ChartStyle(), "t", {"d": rows}, [line]))
+    each = TABLE_ROWS // 3
+    assert table["line"] == ["a"] * each + ["b"] * each + ["c"] * each
+    n = [int(v) for v in table["N"][:each]]
+    assert n[0] == 0 and n[-1] == points - 1 and table["N"][-1] == f"{points - 1:,}"
+    assert max(np.diff(n)) - min(np.diff(n)) <= 1  # evenly spaced
+
+
 def test_a_charts_table_holds_the_rows_its_layer_draws() -> None:
     """One dataset holds several kinds of rows (a chart's cells and its ranges): each layer's
     table holds the rows of its kind only (the published chart's table had ranges' blank cells

@@ -192,8 +192,9 @@ def tooltip(*fields: str | tuple[str, str | None] | tuple[str, str | None, Write
 def numbers(figure: dict) -> list[dict[str, list[str]]]:
     """The chart's numbers as its tooltips write them, for a reader who cannot hover (a screen
     reader, a keyboard, a phone): a table (heading -> column) per dataset, kind of row
-    (:func:`of_kind`) and tooltip a layer has, each once. A line's hundreds of points are left to
-    the chart's description (at most :data:`~specviz.limits.TABLE_ROWS` rows a table)."""
+    (:func:`of_kind`) and tooltip a layer has, each once, of at most
+    :data:`~specviz.limits.TABLE_ROWS` rows: of lines' hundreds of points, a few along each
+    line (its first and last among them; the chart's description says the rest)."""
     tables: dict[tuple, dict[str, list[str]]] = {}
 
     def visit(layer: dict, name: str | None, kind: str | None) -> None:
@@ -203,6 +204,8 @@ def numbers(figure: dict) -> list[dict[str, list[str]]]:
                 kind = json.loads(found[1])
         rows = [r for r in figure["datasets"].get(name, ()) if kind in (None, r.get("kind"))]
         lines = layer.get("encoding", {}).get("tooltip")
+        if len(rows) > TABLE_ROWS and "detail" in layer.get("encoding", {}):
+            rows = _thinned(rows, layer["encoding"]["detail"]["field"])
         if isinstance(lines, list) and 0 < len(rows) <= TABLE_ROWS:
             columns = tuple((line["title"], line["field"]) for line in lines)
             tables.setdefault(
@@ -214,6 +217,20 @@ def numbers(figure: dict) -> list[dict[str, list[str]]]:
     for layer in figure.get("layer", []):
         visit(layer, None, None)
     return list(tables.values())
+
+
+def _thinned(rows: list[dict], line: str) -> list[dict]:
+    """A few points of each line (rows of one ``line`` field), evenly spaced along it with its
+    first and last: at most :data:`~specviz.limits.TABLE_ROWS` in all."""
+    lines: dict[object, list[dict]] = {}
+    for row in rows:
+        lines.setdefault(row.get(line), []).append(row)
+    each = max(2, TABLE_ROWS // len(lines))
+    return [
+        points[int(i)]
+        for points in lines.values()
+        for i in np.unique(np.linspace(0, len(points) - 1, min(each, len(points))).round())
+    ]
 
 
 #: The filter :func:`of_kind` writes, its kind as a JSON string.
