@@ -47,6 +47,8 @@ def lesson() -> None:
     curve = page.cached(toy_curve, source, temperature)
     run = page.cached(toy_run, source, temperature, gamma, length, scenario.seed)
     here = curve[gamma]
+    # What determines every chart below; a class shares each chart it draws.
+    settings = (source, words, temperature, gamma, length, scenario.seed, cost, style)
     # α → words per call → speed-up, in a long text (the Playground's numbers)
     m = controls.container(horizontal=True)
     m.metric(say("decoding.alpha_metric"), percent(here.alpha), help=say("decoding.alpha_help"))
@@ -74,8 +76,11 @@ def lesson() -> None:
             )
         )
     with right:
-        page.chart(*fig.words_figure(curve, run, style), key="dec.chart.gamma")
-        page.chart(*fig.speed_figure(curve, run, cost, style), key="dec.chart.speed")
+        page.chart(
+            *page.drawn(fig.words_figure, curve, run, style, key=settings), key="dec.chart.gamma"
+        )
+        speed = page.drawn(fig.speed_figure, curve, run, cost, style, key=settings)
+        page.chart(*speed, key="dec.chart.speed")
 
     left, middle, last = st.columns([2, 2, 1], vertical_alignment="bottom")
     state.param_widget(LENGTH, left.select_slider, label=say("decoding.length_label"))
@@ -101,11 +106,15 @@ def lesson() -> None:
     section, tabs = state.param_tabs(SECTION, DECODE_SECTIONS)
     with tabs[section]:
         if section == "calls":
-            page.chart(*fig.time_figure(run, cost, style), key="dec.chart.time")
-            timeline(key="dec.timeline", data=fig.timeline_data(words, run, style))
+            page.chart(
+                *page.drawn(fig.time_figure, run, cost, style, key=settings), key="dec.chart.time"
+            )
+            data = page.drawn(fig.timeline_data, words, run, style, key=settings)
+            timeline(key="dec.timeline", data=data)
         elif section == "pays":
             check = page.cached(toy_check, temperature, gamma)  # every pair: predicted, measured
-            page.chart(*fig.alpha_figure(check, gamma, cost, style), key="dec.chart.alpha")
+            alpha = page.drawn(fig.alpha_figure, check, gamma, cost, style, key=settings)
+            page.chart(*alpha, key="dec.chart.alpha")
             st.markdown(say("decoding.published"))
             st.markdown(say("decoding.cost_note"))
         else:
@@ -119,9 +128,11 @@ def lesson() -> None:
                 else st.columns(2, gap="large")
             )
             with left:
-                page.chart(*fig.in_a_row_figure(here, style), key="dec.chart.row")
+                row = page.drawn(fig.in_a_row_figure, here, style, key=settings)
+                page.chart(*row, key="dec.chart.row")
             with right:
-                page.chart(*fig.shares_figure(here, words, style), key="dec.chart.shares")
+                shares = page.drawn(fig.shares_figure, here, words, style, key=settings)
+                page.chart(*shares, key="dec.chart.shares")
             with st.expander(say("decoding.how_predicted_title")):
                 st.markdown(note.fill(say("decoding.how_predicted")))
     state.sync_url()

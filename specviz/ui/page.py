@@ -12,6 +12,7 @@ A page script reads top to bottom like its lesson::
 
 from __future__ import annotations
 
+import functools
 import gc
 import html
 import threading
@@ -34,7 +35,7 @@ from specviz.limits import GC_THRESHOLDS, PAGE_KEPT_RESULTS
 from specviz.links import Param
 from specviz.one_token import OneTokenStep
 from specviz.scenario import Scenario
-from specviz.text import language, say, titles
+from specviz.text import language, say, titles, use
 from specviz.ui import backchannel, presenter, state
 
 T = TypeVar("T")
@@ -198,7 +199,15 @@ def part(fn: Callable[..., None]) -> Callable[..., None]:
     ask a server it reconnects to (a replica died) for a whole run at once, so that server knows
     the fragment before the next change asks for it — a fragment it does not know, Streamlit
     drops (tests/test_browser_failover.py). Once an hour costs nothing."""
-    return st.fragment(run_every=3600)(fn)
+
+    @functools.wraps(fn)
+    def spoken(*args: Any, **kwargs: Any) -> None:
+        # A fragment's rerun runs in a new thread: its language set once, not asked of the
+        # session at every message (7 % of a change's time on Many words per call).
+        use(state.current().language)
+        fn(*args, **kwargs)
+
+    return st.fragment(run_every=3600)(spoken)
 
 
 def lesson() -> tuple[Scenario, OneTokenStep]:
@@ -255,6 +264,13 @@ def computed(fn: Callable[..., T], *args: Any, target_only: bool = False) -> T:
     one = s.step()
     models, weights = (one.p, one.q)[:n], (s.p_weights, s.q_weights)[:n]
     return _cached(fn, (*models, *args), _name(fn), repr((*weights, args)))
+
+
+def drawn(build: Callable[..., T], *data: Any, key: tuple) -> T:
+    """``build(*data)``, built once per ``key`` (the hashable values that determine ``data``: a
+    page's settings, its chart style) and language, and shared by every session: a class that
+    moves one control between a few values draws each chart once."""
+    return _cached(build, data, _name(build), repr(("drawn", language(), *key)))
 
 
 def figures(build: Callable[..., T], *data: Any, key: tuple = ()) -> T:
