@@ -112,6 +112,19 @@ def test_the_keyboard_moves_gamma_and_the_chart_updates_in_place(page, streamlit
     assert_clean(page, watcher)
 
 
+def test_a_new_text_shows_its_seed_in_the_sidebar_too(page, streamlit_server) -> None:
+    """The "New text" button draws a new seed inside the page's part: the sidebar's seed said the old one
+    while the link and the text had the new (a fragment's run does not redraw the sidebar)."""
+    watcher = open_app(page, f"{streamlit_server}{PATH}")
+    wait_for_charts(page)
+    seed = page.get_by_test_id("stSidebar").get_by_role("spinbutton")
+    assert seed.input_value() == "7"
+    page.get_by_role("button", name="New text").click()
+    poll(page, lambda: link_params(page.url).get("seed") == "8", "the new seed in the link")
+    poll(page, lambda: seed.input_value() == "8", "the new seed in the sidebar")
+    assert_clean(page, watcher)
+
+
 def test_the_timeline_replays_without_the_server(page, streamlit_server) -> None:
     watcher = open_app(page, f"{streamlit_server}{PATH}")
     frame = timeline_frame(page)

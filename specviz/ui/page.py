@@ -204,7 +204,10 @@ def part(fn: Callable[..., None]) -> Callable[..., None]:
     def spoken(*args: Any, **kwargs: Any) -> None:
         # A fragment's rerun runs in a new thread: its language set once, not asked of the
         # session at every message (7 % of a change's time on Many words per call).
-        use(state.current().language)
+        scenario = state.current()
+        use(scenario.language)
+        if st.session_state.get("ui.seed", scenario.seed) != scenario.seed:
+            st.rerun()  # a control in here drew a new seed: the sidebar's seed must show it too
         fn(*args, **kwargs)
 
     return st.fragment(run_every=3600)(spoken)
