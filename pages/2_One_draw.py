@@ -53,33 +53,43 @@ def story_controls() -> int:
     return draws
 
 
-page.show_notices(DRAWS, PLAYER_AT)
-projector = state.current().projector
-# On a projector the player comes first (its own buttons are what the lecturer clicks).
-draws = state.param(DRAWS) if projector else story_controls()
-scenario, one = page.lesson()
-summary = say(
-    "one_draw.summary", seed=scenario.seed, draws=draws, alpha=percent(one.alpha), z=percent(one.z)
-)
-if not projector:  # on a projector the player comes first; this goes under it
-    st.markdown(summary)
-story = page.computed(one_draw_story, draws, scenario.seed)
-# The player opens at the link's step. Its own moves change the link, not its document (a new one
-# would reload it): the start is read again only when the story or its look changes.
-if st.session_state.get("od.shown", (None,))[0] != (scenario, draws):
-    st.session_state["od.shown"] = (scenario, draws), state.param(PLAYER_AT)
-start = st.session_state["od.shown"][1]
-st.container(key="od.player").iframe(
-    page.figures(player_html, story, start, key=(scenario.seed, draws, start)),
-    height="content",
-    alt=note.fill(say("one_draw.player_alt")),
-)
-if projector:
-    story_controls()
-    st.markdown(summary)
-with st.expander(say("one_draw.why")):
-    st.markdown(note.fill(say("one_draw.why_text")))
-hear = st.components.v2.component("specviz.player_at", js=HEAR_PLAYER_JS)  # the same each run
-hear(key="od.at", on_at_change=_moved)
+@page.part
+def lesson() -> None:
+    """The player and the settings of its story, and the share link."""
+    page.show_notices(DRAWS, PLAYER_AT)
+    projector = state.current().projector
+    # On a projector the player comes first (its own buttons are what the lecturer clicks).
+    draws = state.param(DRAWS) if projector else story_controls()
+    scenario, one = page.lesson()
+    summary = say(
+        "one_draw.summary",
+        seed=scenario.seed,
+        draws=draws,
+        alpha=percent(one.alpha),
+        z=percent(one.z),
+    )
+    if not projector:  # on a projector the player comes first; this goes under it
+        st.markdown(summary)
+    story = page.computed(one_draw_story, draws, scenario.seed)
+    # The player opens at the link's step. Its own moves change the link, not its document (a new
+    # one would reload it): the start is read again only when the story or its look changes.
+    if st.session_state.get("od.shown", (None,))[0] != (scenario, draws):
+        st.session_state["od.shown"] = (scenario, draws), state.param(PLAYER_AT)
+    start = st.session_state["od.shown"][1]
+    st.container(key="od.player").iframe(
+        page.figures(player_html, story, start, key=(scenario.seed, draws, start)),
+        height="content",
+        alt=note.fill(say("one_draw.player_alt")),
+    )
+    if projector:
+        story_controls()
+        st.markdown(summary)
+    with st.expander(say("one_draw.why")):
+        st.markdown(note.fill(say("one_draw.why_text")))
+    hear = st.components.v2.component("specviz.player_at", js=HEAR_PLAYER_JS)  # the same each run
+    hear(key="od.at", on_at_change=_moved)
 
-state.sync_url()
+    state.sync_url()
+
+
+lesson()

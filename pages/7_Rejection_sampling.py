@@ -16,46 +16,56 @@ scenario, note = state.current(), state.notation()
 st.title(say("rejection.title"))
 if not scenario.projector:  # on a projector the control and its chart come first
     st.markdown(note.fill(say("rejection.intro")))
-page.show_notices(REJECTION_RUNS)
-n = state.param_widget(REJECTION_RUNS, st.select_slider, label=say("rejection.words_each"))
-scenario, one = page.lesson()
-with st.spinner(say("rejection.running")):
-    comparison = page.computed(rejection_comparison, n, scenario.seed)
-figures = page.figures(fr.rejection_figures, comparison, key=(n, scenario.seed))
-plan, run = comparison.classic.plan, comparison.classic
-if scenario.projector:  # the control's own chart right under it; the numbers after
-    page.chart(*figures["proposals"], key="rs.chart.proposals")
 
-if run.ran:
-    measured = significant(run.mean_proposals)
-    about = say(
-        "rejection.measured_help", words=thousands(run.n), error=significant(run.std_error, 2)
-    )
-else:
-    measured, about = say("rejection.none_drawn"), say("rejection.cannot_run_help")
-versus = say("rejection.versus", alpha=percent(one.alpha), acceptance=percent(plan.acceptance))
-m = st.columns(4)
-classic = note.fill(say("rejection.classic_help"))
-m[0].metric(say("rejection.classic_metric"), fr.bound_text(plan.bound), help=classic)
-m[1].metric(say("rejection.measured"), measured, help=about)
-m[2].metric(say("rejection.speculative_metric"), "1", help=say("rejection.speculative_help"))
-m[3].metric(say("rejection.first_kept"), versus, help=note.fill(say("rejection.first_kept_help")))
-st.markdown(fr.verdict(comparison, scenario.labels, note))
-if cut := fr.cut_note(comparison):
-    st.caption(cut)
-if scenario.projector:
-    page.chart(*figures["envelope"], key="rs.chart.envelope")
-else:
-    left, right = st.columns(2, gap="large")
-    with left:
+
+@page.part
+def lesson() -> None:
+    """Everything the number of words moves, and the share link."""
+    page.show_notices(REJECTION_RUNS)
+    n = state.param_widget(REJECTION_RUNS, st.select_slider, label=say("rejection.words_each"))
+    scenario, one = page.lesson()
+    with st.spinner(say("rejection.running")):
+        comparison = page.computed(rejection_comparison, n, scenario.seed)
+    figures = page.figures(fr.rejection_figures, comparison, key=(n, scenario.seed))
+    plan, run = comparison.classic.plan, comparison.classic
+    if scenario.projector:  # the control's own chart right under it; the numbers after
         page.chart(*figures["proposals"], key="rs.chart.proposals")
-    with right:
+
+    if run.ran:
+        measured = significant(run.mean_proposals)
+        about = say(
+            "rejection.measured_help", words=thousands(run.n), error=significant(run.std_error, 2)
+        )
+    else:
+        measured, about = say("rejection.none_drawn"), say("rejection.cannot_run_help")
+    versus = say("rejection.versus", alpha=percent(one.alpha), acceptance=percent(plan.acceptance))
+    m = st.columns(4)
+    classic = note.fill(say("rejection.classic_help"))
+    m[0].metric(say("rejection.classic_metric"), fr.bound_text(plan.bound), help=classic)
+    m[1].metric(say("rejection.measured"), measured, help=about)
+    m[2].metric(say("rejection.speculative_metric"), "1", help=say("rejection.speculative_help"))
+    m[3].metric(
+        say("rejection.first_kept"), versus, help=note.fill(say("rejection.first_kept_help"))
+    )
+    st.markdown(fr.verdict(comparison, scenario.labels, note))
+    if cut := fr.cut_note(comparison):
+        st.caption(cut)
+    if scenario.projector:
         page.chart(*figures["envelope"], key="rs.chart.envelope")
+    else:
+        left, right = st.columns(2, gap="large")
+        with left:
+            page.chart(*figures["proposals"], key="rs.chart.proposals")
+        with right:
+            page.chart(*figures["envelope"], key="rs.chart.envelope")
 
-st.markdown(fr.structure(comparison, note))
-st.markdown(fr.same_idea(comparison, note))
-st.header(say("rejection.presets_header"))
-st.markdown(markdown_table(fr.presets_table(page.cached(across_presets), note)))
-st.caption(say("rejection.presets_caption"))
+    st.markdown(fr.structure(comparison, note))
+    st.markdown(fr.same_idea(comparison, note))
+    st.header(say("rejection.presets_header"))
+    st.markdown(markdown_table(fr.presets_table(page.cached(across_presets), note)))
+    st.caption(say("rejection.presets_caption"))
 
-state.sync_url()
+    state.sync_url()
+
+
+lesson()

@@ -18,49 +18,68 @@ scenario, note = state.current(), state.notation()
 st.title(say("variants.title"))
 if not scenario.projector:  # on a projector the control and its chart come first
     st.markdown(note.fill(say("variants.intro")))
-page.show_notices(*LAB_PARAMS)
-key = state.param_widget(
-    VARIANT,
-    st.selectbox if scenario.projector else st.radio,  # a menu where room is short
-    label=say("variants.look"),
-    format_func=lambda k: note.fill(RULES[k].title),
-    **({} if scenario.projector else {"horizontal": True}),
-)
-upper, lower = st.container(), st.container()  # projector: the chart goes above the sliders
-sliders = (lower if scenario.projector else upper).columns(3)
-labels = titles("variants", ("k_label", "eps_label", "delta_label")).values()
-tips = titles("variants", ("k_help", "eps_help", "delta_help")).values()
-controls = {  # k, eps, delta
-    link.name: state.param_widget(link, box.select_slider, label=label, help=note.fill(tip))
-    for link, box, label, tip in zip(LAB_PARAMS[1:], sliders, labels, tips, strict=True)
-}
-scenario, one = page.lesson()
-params = {name: tuple((p.name, controls[p.name]) for p in RULES[name].params) for name in VARIANTS}
-checks = tuple(page.computed(rule_check, n, scenario.seed, LAB_RUNS, params[n]) for n in VARIANTS)
-selected = VARIANTS.index(key)
-figures = page.figures(
-    lab_figures, checks, selected, key=(scenario.seed, *controls.values(), selected)
-)
-check = checks[selected]
 
-with upper if scenario.projector else lower:
-    page.chart(*figures["variant"], key="lab.chart.variant")
-m = st.columns(3)
-m[0].metric(say("variants.kept"), percent(check.acceptance), help=say("variants.kept_help"))
-distance = note.fill(say("variants.distance_metric"))
-m[1].metric(distance, tv_text(check.tv), help=note.fill(say("variants.distance_help")))
-tv, band, p_value = tv_text(check.run_tv), tv_text(check.band_upper), significant(check.gof.p_value)
-m[2].metric(
-    say("variants.check_metric", n=thousands(LAB_RUNS)),
-    say("variants.fails") if check.stands_out else say("variants.passes"),
-    help=say("variants.check_help", verdict=run_verdict(check), tv=tv, band=band, p_value=p_value),
-)
-st.markdown(note.fill(say("variants.what_why", what=check.rule.what, why=check.rule.why)))
-st.caption(say("variants.source", source=note.fill(check.rule.source)))
 
-st.header(say("variants.side_by_side"))
-st.markdown(markdown_table(figures["table"]))
-page.chart(*figures["tradeoff"], key="lab.chart.tradeoff")
-st.caption(note.fill(say("variants.best")))
+@page.part
+def lesson() -> None:
+    """Everything the rule and its settings move, and the share link."""
+    scenario = state.current()
+    page.show_notices(*LAB_PARAMS)
+    key = state.param_widget(
+        VARIANT,
+        st.selectbox if scenario.projector else st.radio,  # a menu where room is short
+        label=say("variants.look"),
+        format_func=lambda k: note.fill(RULES[k].title),
+        **({} if scenario.projector else {"horizontal": True}),
+    )
+    upper, lower = st.container(), st.container()  # projector: the chart goes above the sliders
+    sliders = (lower if scenario.projector else upper).columns(3)
+    labels = titles("variants", ("k_label", "eps_label", "delta_label")).values()
+    tips = titles("variants", ("k_help", "eps_help", "delta_help")).values()
+    controls = {  # k, eps, delta
+        link.name: state.param_widget(link, box.select_slider, label=label, help=note.fill(tip))
+        for link, box, label, tip in zip(LAB_PARAMS[1:], sliders, labels, tips, strict=True)
+    }
+    page.lesson()  # the step, or a message and the end of the page
+    params = {
+        name: tuple((p.name, controls[p.name]) for p in RULES[name].params) for name in VARIANTS
+    }
+    checks = tuple(
+        page.computed(rule_check, n, scenario.seed, LAB_RUNS, params[n]) for n in VARIANTS
+    )
+    selected = VARIANTS.index(key)
+    figures = page.figures(
+        lab_figures, checks, selected, key=(scenario.seed, *controls.values(), selected)
+    )
+    check = checks[selected]
 
-state.sync_url()
+    with upper if scenario.projector else lower:
+        page.chart(*figures["variant"], key="lab.chart.variant")
+    m = st.columns(3)
+    m[0].metric(say("variants.kept"), percent(check.acceptance), help=say("variants.kept_help"))
+    distance = note.fill(say("variants.distance_metric"))
+    m[1].metric(distance, tv_text(check.tv), help=note.fill(say("variants.distance_help")))
+    tv, band, p_value = (
+        tv_text(check.run_tv),
+        tv_text(check.band_upper),
+        significant(check.gof.p_value),
+    )
+    m[2].metric(
+        say("variants.check_metric", n=thousands(LAB_RUNS)),
+        say("variants.fails") if check.stands_out else say("variants.passes"),
+        help=say(
+            "variants.check_help", verdict=run_verdict(check), tv=tv, band=band, p_value=p_value
+        ),
+    )
+    st.markdown(note.fill(say("variants.what_why", what=check.rule.what, why=check.rule.why)))
+    st.caption(say("variants.source", source=note.fill(check.rule.source)))
+
+    st.header(say("variants.side_by_side"))
+    st.markdown(markdown_table(figures["table"]))
+    page.chart(*figures["tradeoff"], key="lab.chart.tradeoff")
+    st.caption(note.fill(say("variants.best")))
+
+    state.sync_url()
+
+
+lesson()
