@@ -49,11 +49,12 @@ def lesson() -> None:
         page.chart(*figures["law"], key="zoo.chart.law")
 
     tv, runs = tv_text(comparison.tv), comparison.detectable_from  # runs: None if it never shows
-    m = st.columns(3)
-    m[0].metric(note.fill(say("zoo.distance")), tv, help=say("zoo.distance_help"))
-    m[1].metric(say("zoo.correct"), tv_text(comparison.tv_correct), help=say("zoo.correct_help"))
     shows = f"N = {thousands(runs)}" if runs else say("zoo.never")
-    m[2].metric(say("zoo.shows_from"), shows, help=say("zoo.shows_from_help"))
+    page.metrics(
+        (note.fill(say("zoo.distance")), tv, say("zoo.distance_help")),
+        (say("zoo.correct"), tv_text(comparison.tv_correct), say("zoo.correct_help")),
+        (say("zoo.shows_from"), shows, say("zoo.shows_from_help")),
+    )
     if runs:
         st.markdown(say("zoo.bias_note", tv=tv, share=percent(comparison.tv), runs=thousands(runs)))
     else:

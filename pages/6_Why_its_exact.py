@@ -66,11 +66,12 @@ def lesson() -> None:
         LEAK_RUNS, st.select_slider, label=say("exactness.leak_runs"), format_func=fx.big_count
     )
     leak = page.cached(float32_leak, tuple(forbidden.p), tuple(forbidden.q), n, scenario.seed)
-    m = st.columns(3)
     one_in = say("exactness.one_in", n=thousands(round(1 / leak.per_proposal)))
-    m[0].metric(say("exactness.passes"), one_in)
-    m[1].metric(say("exactness.came_out_leq"), thousands(leak.leaks))
-    m[2].metric(say("exactness.came_out_strict"), thousands(leak.strict_leaks))
+    page.metrics(
+        (say("exactness.passes"), one_in, None),
+        (say("exactness.came_out_leq"), thousands(leak.leaks), None),
+        (say("exactness.came_out_strict"), thousands(leak.strict_leaks), None),
+    )
     st.markdown(fx.leak_sentence(leak, note))
     if st.button(say("exactness.to_zoo"), key="why.to_zoo", icon=":material/bug_report:"):
         state.set_param(BUG, "float32_leq")

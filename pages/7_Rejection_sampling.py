@@ -39,13 +39,15 @@ def lesson() -> None:
     else:
         measured, about = say("rejection.none_drawn"), say("rejection.cannot_run_help")
     versus = say("rejection.versus", alpha=percent(one.alpha), acceptance=percent(plan.acceptance))
-    m = st.columns(4)
-    classic = note.fill(say("rejection.classic_help"))
-    m[0].metric(say("rejection.classic_metric"), fr.bound_text(plan.bound), help=classic)
-    m[1].metric(say("rejection.measured"), measured, help=about)
-    m[2].metric(say("rejection.speculative_metric"), "1", help=say("rejection.speculative_help"))
-    m[3].metric(
-        say("rejection.first_kept"), versus, help=note.fill(say("rejection.first_kept_help"))
+    page.metrics(
+        (
+            say("rejection.classic_metric"),
+            fr.bound_text(plan.bound),
+            note.fill(say("rejection.classic_help")),
+        ),
+        (say("rejection.measured"), measured, about),
+        (say("rejection.speculative_metric"), "1", say("rejection.speculative_help")),
+        (say("rejection.first_kept"), versus, note.fill(say("rejection.first_kept_help"))),
     )
     st.markdown(fr.verdict(comparison, scenario.labels, note))
     if cut := fr.cut_note(comparison):

@@ -55,20 +55,22 @@ def lesson() -> None:
 
     with upper if scenario.projector else lower:
         page.chart(*figures["variant"], key="lab.chart.variant")
-    m = st.columns(3)
-    m[0].metric(say("variants.kept"), percent(check.acceptance), help=say("variants.kept_help"))
     distance = note.fill(say("variants.distance_metric"))
-    m[1].metric(distance, tv_text(check.tv), help=note.fill(say("variants.distance_help")))
     tv, band, p_value = (
         tv_text(check.run_tv),
         tv_text(check.band_upper),
         significant(check.gof.p_value),
     )
-    m[2].metric(
-        say("variants.check_metric", n=thousands(LAB_RUNS)),
-        say("variants.fails") if check.stands_out else say("variants.passes"),
-        help=say(
-            "variants.check_help", verdict=run_verdict(check), tv=tv, band=band, p_value=p_value
+    about = say(
+        "variants.check_help", verdict=run_verdict(check), tv=tv, band=band, p_value=p_value
+    )
+    page.metrics(
+        (say("variants.kept"), percent(check.acceptance), say("variants.kept_help")),
+        (distance, tv_text(check.tv), note.fill(say("variants.distance_help"))),
+        (
+            say("variants.check_metric", n=thousands(LAB_RUNS)),
+            say("variants.fails") if check.stands_out else say("variants.passes"),
+            about,
         ),
     )
     st.markdown(note.fill(say("variants.what_why", what=check.rule.what, why=check.rule.why)))

@@ -153,6 +153,25 @@ def test_only_a_live_view_moves_the_share_link_in_the_browser(info) -> None:
     assert component_data(at, "specviz.share")["link"].endswith(urlencode(query(at), safe=","))
 
 
+@pytest.mark.parametrize(
+    "script",
+    [
+        "pages/4_Bug_zoo.py",
+        "pages/6_Why_its_exact.py",
+        "pages/7_Rejection_sampling.py",
+        "pages/8_Variants_lab.py",
+    ],
+)
+def test_a_pages_metrics_are_heard_as_they_read(script) -> None:
+    """A page's row of metrics is said to a screen reader too, once a change moves it: each
+    label with the value on show, in one sentence for the page's live region."""
+    at = open_page(script)
+    shown = [(m.label, m.value) for m in at.metric]
+    assert shown and component_data(at, "specviz.heard") == " ".join(
+        f"{label}: {value}." for label, value in shown
+    )
+
+
 @pytest.mark.parametrize("info", PAGES, ids=lambda info: info.key)
 def test_every_charts_numbers_are_a_table_a_keyboard_opens(info) -> None:
     """Under each chart whose bars have tooltips, a folded table of what they say (for a reader

@@ -325,6 +325,14 @@ def announce(sentence: str) -> None:
     _heard(key="heard", data=sentence)
 
 
+def metrics(*shown: tuple[str, str, str | None]) -> None:
+    """A row of metrics, each ``(label, value, help)``, said to a screen reader too when a
+    change moves them (:func:`announce`)."""
+    for box, (label, value, about) in zip(st.columns(len(shown)), shown, strict=True):
+        box.metric(label, value, help=about)
+    announce(" ".join(say("page.heard_metric", label=label, value=v) for label, v, _ in shown))
+
+
 #: What is shown of the figures shown lately, by the figure's identity; the figure is kept
 #: with it, so its id cannot be taken by another while the entry lives.
 _SHOWN_OF: dict[int, tuple[dict, dict, str]] = {}
