@@ -16,7 +16,16 @@ from specviz import palette
 from specviz.decoding import LEVIATHAN_TABLE2, Decoding, Origin, WordsPerCall, ranges
 from specviz.figures import vega
 from specviz.figures.html import palette_css
-from specviz.figures.numbers import NUMBERS_JS, compare, count, decimal, pace, percent, times
+from specviz.figures.numbers import (
+    NUMBERS_JS,
+    compare,
+    count,
+    decimal,
+    pace,
+    percent,
+    significant,
+    times,
+)
 from specviz.figures.style import ChartStyle
 from specviz.language import END, Measured
 from specviz.limits import CHECK_RUNS, CHECK_WORDS, COMMON_WORDS, PAIR_TITLES
@@ -601,7 +610,8 @@ def time_figure(run: Decoding, cost: float, style: ChartStyle) -> tuple[dict, st
     ends = [j + cost * (j * g) for j in range(calls + 1)]  # j target calls and jγ guesses
     total, speed = ends[-1], run.speedup(cost)
     parts = [("target", i, i + 1, say("decoding.tip_word", word=i + 1)) for i in range(n)]
-    for j, k in enumerate(np.bincount(run.call_of, minlength=calls).tolist()):
+    written = np.bincount(run.call_of, minlength=calls).tolist()
+    for j, k in enumerate(written):
         at = ends[j + 1] - 1  # where call j's target call starts, after its guesses
         parts += [
             ("draft", ends[j], at, say("decoding.tip_guesses", call=j + 1, gamma=g)),
@@ -622,6 +632,10 @@ def time_figure(run: Decoding, cost: float, style: ChartStyle) -> tuple[dict, st
         ],
         "texts": [{"kind": kind, "y": y, "text": t} for kind, y, t in texts],
         "end": [{"x": total, "y": y, "y2": y + 1.1} for y in (0.35, 2.35)],
+        # Each call's numbers, at its end on the lower lane: its tooltip, and the chart's table.
+        "calls": [
+            {"call": j + 1, "words": k, "x": ends[j + 1], "y": 0.9} for j, k in enumerate(written)
+        ],
     }
     names = (say("decoding.part_target"), say("decoding.part_draft"))
     key = _legends(names, (palette.TARGET, palette.DRAFT))
@@ -642,6 +656,17 @@ def time_figure(run: Decoding, cost: float, style: ChartStyle) -> tuple[dict, st
     layers = [
         *(_layer(f"bars/{kind}", rect, key[kind == "draft"], **bar) for kind in _PARTS),
         _layer("end", end, x=x, y=y, y2="y2"),
+        _layer(
+            "calls",
+            {"type": "point", "opacity": 0},
+            x=x,
+            y=y,
+            tooltip=vega.tooltip(
+                ("call", say("decoding.tip_target_call")),
+                ("words", say("decoding.tip_words")),
+                ("x", say("decoding.tip_ends"), significant),
+            ),
+        ),
         _layer("texts/lane", words, **place),
         _layer("texts/verdict", bold, **place),
     ]
