@@ -113,8 +113,9 @@ def test_the_keyboard_moves_gamma_and_the_chart_updates_in_place(page, streamlit
 
 
 def test_a_new_text_shows_its_seed_in_the_sidebar_too(page, streamlit_server) -> None:
-    """The "New text" button draws a new seed inside the page's part: the sidebar's seed said the old one
-    while the link and the text had the new (a fragment's run does not redraw the sidebar)."""
+    """The "New text" button draws a new seed inside the page's part: the sidebar's seed said the
+    old one while the link and the text had the new (a fragment's run does not redraw the
+    sidebar)."""
     watcher = open_app(page, f"{streamlit_server}{PATH}")
     wait_for_charts(page)
     seed = page.get_by_test_id("stSidebar").get_by_role("spinbutton")
