@@ -101,16 +101,10 @@ def _alpha_poll(key: str) -> Poll:
     # Distractors a learner reaches by a wrong idea: the chance two independent draws agree
     # (Σ {T}·{D}), the bucket's share (1 − α), and α moved; each kept only if it reads
     # differently from α and from the others.
-    wrong = (
-        float(np.dot(one.p, one.q)),
-        1 - alpha,
-        alpha / 2,
-        (1 + alpha) / 2,
-        min(1.0, alpha + 0.2),
-        max(0.0, alpha - 0.2),
-    )
+    agree, bucket = float(np.dot(one.p, one.q)), 1 - alpha
+    moved = (alpha / 2, (1 + alpha) / 2, min(1.0, alpha + 0.2), max(0.0, alpha - 0.2))
     shown = {_percent(alpha): alpha}
-    for x in wrong:
+    for x in (agree, bucket, *moved):
         if len(shown) < 4:
             shown.setdefault(_percent(x), x)
     options = tuple(sorted(shown, key=shown.__getitem__))

@@ -466,16 +466,9 @@ def ranges() -> tuple[ReportedSpeedup, ...]:
     setting given), Leviathan et al.'s abstract (T5-XXL against the standard T5X implementation)
     and Chen et al. 2023 (K = 4, a draft step 1.8 ms against the target's 14.1 ms); the comments
     named in the run's language."""
+    comments = say("decoding.comments_source"), say("decoding.comments_setting")
     return (
-        ReportedSpeedup(
-            say("decoding.comments_source"),
-            say("decoding.comments_setting"),
-            "?",
-            None,
-            None,
-            1.8,
-            2.5,
-        ),
+        ReportedSpeedup(*comments, "?", None, None, 1.8, 2.5),
         ReportedSpeedup("Leviathan et al. 2023", "T5-XXL 11B, T5X, TPU-v4", "T5", None, None, 2, 3),
         ReportedSpeedup("Chen et al. 2023", "Chinchilla 70B, TPU-v4", "4B draft", 4, None, 2, 2.5),
     )

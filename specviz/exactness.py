@@ -107,7 +107,7 @@ _MIRROR = Preset("mirror", lambda: ("Draft has it backwards", ""), (50, 30, 15, 
 _OFF_BY_ONE = Preset(
     "off", lambda: ("One word under-proposed", ""), (40, 30, 20, 10), (50, 30, 5, 15)
 )
-_GOOD = PRESETS_BY_KEY["close"]
+_MISSES, _GOOD = CASES_BY_KEY["misses"], PRESETS_BY_KEY["close"]
 _BAD = Preset(
     "bad", lambda: ("A draft that always says 'bed'", ""), (40, 30, 20, 10), (0, 0, 0, 100)
 )
@@ -130,19 +130,8 @@ QUESTIONS: tuple[Question, ...] = (
         _OFF_BY_ONE,
         _TOPPED_UP.index(set(np.flatnonzero(_OFF_BY_ONE.step().refill > 0).tolist())),
     ),
-    Question(
-        "missing",
-        _MISSING_OPTIONS,
-        CASES_BY_KEY["misses"],
-        _judge_missing(CASES_BY_KEY["misses"].step()),
-    ),
-    Question(
-        "worse",
-        _WORSE_OPTIONS,
-        _BAD,
-        _judge_worse(_BAD.step(), _GOOD.step()),
-        other=_GOOD,
-    ),
+    Question("missing", _MISSING_OPTIONS, _MISSES, _judge_missing(_MISSES.step())),
+    Question("worse", _WORSE_OPTIONS, _BAD, _judge_worse(_BAD.step(), _GOOD.step()), other=_GOOD),
 )
 QUESTIONS_BY_KEY: dict[str, Question] = {question.key: question for question in QUESTIONS}
 

@@ -47,16 +47,9 @@ def guide(language: str) -> Path:
     return GUIDE if language == "en" else GUIDE.with_suffix(f".{language}.md")
 
 
-def _step(
-    polls: dict[str, str],
-    block: str,
-    start: str,
-    end: str,
-    title: str,
-    link: str,
-    say: str,
-    ask: str,
-) -> Step:
+def _step(polls: dict[str, str], block: str, row: tuple[str, ...]) -> Step:
+    """The step of a plan's ``row`` (the groups of :data:`_ROW`) in ``block``."""
+    start, end, title, link, say, ask = row
     url = urlsplit(link)
     if url.path not in SCRIPTS:
         raise ValueError(f"the plan's link {link!r} names no page")
@@ -81,9 +74,7 @@ def read_plan(text: str) -> tuple[Step, ...]:
     or names an unknown page or question for the phones."""
     polls = {classroom.poll(key).title: key for key in classroom.BANK}
     blocks = [block.partition("\n") for block in split_guide(text)[1].split("### ")[1:]]
-    steps = tuple(
-        _step(polls, name, *row) for name, _, rows in blocks for row in _ROW.findall(rows)
-    )
+    steps = tuple(_step(polls, name, row) for name, _, rows in blocks for row in _ROW.findall(rows))
     if not steps:
         raise ValueError("the guide has no plan (a plan heading with step rows)")
     return steps

@@ -335,83 +335,72 @@ def _float32_test(s: OneTokenStep, draft: np.ndarray, keep: np.ndarray, rng: Gen
 
 
 _ALL: tuple[Rule, ...] = (
-    Rule(
-        "correct", EXACT, maths=_TwoRoutes(_standard), words=lambda: titles("rules.correct", _WORDS)
-    ),
+    Rule("correct", EXACT, _TwoRoutes(_standard), lambda: titles("rules.correct", _WORDS)),
     Rule(
         "greedy",
         TRADE_OFF,
-        maths=_TwoRoutes(_greedy_routes, _sure_test),
-        words=lambda: titles("rules.greedy", _WORDS),
+        _TwoRoutes(_greedy_routes, _sure_test),
+        lambda: titles("rules.greedy", _WORDS),
     ),
     Rule(
         "token_matching",
         EXACT,
         # Kept: x = y, with chance q(x)p(x). Otherwise the target's own y: p(y)(1 - q(y)).
-        maths=_TwoRoutes(
+        _TwoRoutes(
             lambda s, v: (s.q, s.p, s.p * (1 - s.q)),
             _matching_test,
             lambda s: s.q * s.p + s.p * (1.0 - s.q),
         ),
-        words=lambda: titles("rules.token_matching", _WORDS),
+        lambda: titles("rules.token_matching", _WORDS),
     ),
     Rule(
         "multi_candidate",
         EXACT,
-        maths=_Candidates(),
-        params=(Param("k", limits.DEFAULT_CANDIDATES, 1, limits.MAX_CANDIDATES, integer=True),),
-        words=lambda: titles("rules.multi_candidate", _WORDS),
+        _Candidates(),
+        lambda: titles("rules.multi_candidate", _WORDS),
+        (Param("k", limits.DEFAULT_CANDIDATES, 1, limits.MAX_CANDIDATES, integer=True),),
     ),
     Rule(
         "resample_from_p",
         MISTAKE,
-        maths=_TwoRoutes(lambda s, v: (s.q, s.accept, s.p)),
-        words=lambda: titles("rules.resample_from_p", _WORDS),
+        _TwoRoutes(lambda s, v: (s.q, s.accept, s.p)),
+        lambda: titles("rules.resample_from_p", _WORDS),
     ),
     Rule(
         "inverted_ratio",
         MISTAKE,
-        maths=_TwoRoutes(lambda s, v: (s.q, _capped(s.q, s.p), s.bucket_weights), _inverted_test),
-        words=lambda: titles("rules.inverted_ratio", _WORDS),
+        _TwoRoutes(lambda s, v: (s.q, _capped(s.q, s.p), s.bucket_weights), _inverted_test),
+        lambda: titles("rules.inverted_ratio", _WORDS),
     ),
-    Rule(
-        "redraw_from_q",
-        MISTAKE,
-        maths=_Redraw(),
-        words=lambda: titles("rules.redraw_from_q", _WORDS),
-    ),
+    Rule("redraw_from_q", MISTAKE, _Redraw(), lambda: titles("rules.redraw_from_q", _WORDS)),
     Rule(
         "reuse_uniform",
         MISTAKE,
-        maths=_TwoRoutes(_standard, _reuse_test, _reuse_law),
-        words=lambda: titles("rules.reuse_uniform", _WORDS),
+        _TwoRoutes(_standard, _reuse_test, _reuse_law),
+        lambda: titles("rules.reuse_uniform", _WORDS),
     ),
     Rule(
         "topk_mismatch",
         MISTAKE,
-        maths=_TwoRoutes(lambda s, v: (top_k(s.q, v["k"]), s.accept, s.bucket_weights)),
-        params=(Param("k", 2, 1, integer=True),),
-        words=lambda: titles("rules.topk_mismatch", _WORDS),
+        _TwoRoutes(lambda s, v: (top_k(s.q, v["k"]), s.accept, s.bucket_weights)),
+        lambda: titles("rules.topk_mismatch", _WORDS),
+        (Param("k", 2, 1, integer=True),),
     ),
     Rule(
         "float32_leq",
         MISTAKE,
-        maths=_TwoRoutes(
-            lambda s, v: (s.q, _float32_accept(s.p, s.q), s.bucket_weights), _float32_test
-        ),
-        words=lambda: titles("rules.float32_leq", _WORDS),
+        _TwoRoutes(lambda s, v: (s.q, _float32_accept(s.p, s.q), s.bucket_weights), _float32_test),
+        lambda: titles("rules.float32_leq", _WORDS),
     ),
     Rule(
         "typical_acceptance",
         TRADE_OFF,
-        maths=_TwoRoutes(
-            lambda s, v: (s.q, _typical_mask(s.p, v["eps"], v["delta"]), s.p), _sure_test
-        ),
-        params=(
+        _TwoRoutes(lambda s, v: (s.q, _typical_mask(s.p, v["eps"], v["delta"]), s.p), _sure_test),
+        lambda: titles("rules.typical_acceptance", _WORDS),
+        (
             Param("eps", limits.DEFAULT_TYPICAL_EPS, 0.0, 1.0),
             Param("delta", limits.DEFAULT_TYPICAL_DELTA, 0.0),
         ),
-        words=lambda: titles("rules.typical_acceptance", _WORDS),
     ),
 )
 

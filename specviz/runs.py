@@ -48,12 +48,7 @@ class MonteCarloRun:
 
 
 def monte_carlo(
-    p: ArrayLike,
-    q: ArrayLike,
-    n: int,
-    seed: int,
-    num: int = CHECKPOINTS,
-    method: str | None = None,
+    p: ArrayLike, q: ArrayLike, n: int, seed: int, num: int = CHECKPOINTS, method: str | None = None
 ) -> MonteCarloRun:
     """Run the one-token procedure ``n`` times (1 to ``10**15``) from a whole ``seed``, observed
     at ``num`` log-spaced checkpoints; ``method`` forces a sampler."""

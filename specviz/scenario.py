@@ -159,49 +159,30 @@ class Preset:
 #: The presets, in menu order: each one's title is the message ``scenario.<key>``.
 _PRESET_KEYS = ("close", "garbage", "identical", "misses", "filters", "long_tail", "one_hot")
 _PRESET_TITLES = titles("scenario", _PRESET_KEYS)
-PRESETS: tuple[Preset, ...] = (
-    Preset(
-        "close",
-        lambda: (_PRESET_TITLES["close"], template("scenario.close_lesson")),
-        (40, 30, 20, 10),
-        (30, 35, 25, 10),
-    ),
-    Preset(
-        "garbage",
-        lambda: (_PRESET_TITLES["garbage"], template("scenario.garbage_lesson")),
-        (50, 50, 0, 0),
-        (0, 0, 50, 50),
-    ),
-    Preset(
-        "identical",
-        lambda: (_PRESET_TITLES["identical"], template("scenario.identical_lesson")),
-        (40, 30, 20, 10),
-        (40, 30, 20, 10),
-    ),
-    Preset(
-        "misses",
-        lambda: (_PRESET_TITLES["misses"], template("scenario.misses_lesson")),
-        (40, 30, 20, 10),
-        (50, 30, 20, 0),
-    ),
-    Preset(
-        "filters",
-        lambda: (_PRESET_TITLES["filters"], template("scenario.filters_lesson")),
-        (50, 30, 20, 0),
-        (40, 30, 20, 10),
-    ),
-    Preset(
-        "long_tail",
-        lambda: (_PRESET_TITLES["long_tail"], template("scenario.long_tail_lesson")),
-        (100, 50, 33, 25, 20, 17, 14, 13, 11, 10),
-        (100, 35, 16, 9, 6, 4, 3, 2, 1, 1),
-    ),
-    Preset(
-        "one_hot",
-        lambda: (_PRESET_TITLES["one_hot"], template("scenario.one_hot_lesson")),
-        (100, 0, 0, 0),
-        (40, 30, 20, 10),
-    ),
+_LESSONS: dict[str, Callable[[], str]] = {
+    "close": lambda: template("scenario.close_lesson"),
+    "garbage": lambda: template("scenario.garbage_lesson"),
+    "identical": lambda: template("scenario.identical_lesson"),
+    "misses": lambda: template("scenario.misses_lesson"),
+    "filters": lambda: template("scenario.filters_lesson"),
+    "long_tail": lambda: template("scenario.long_tail_lesson"),
+    "one_hot": lambda: template("scenario.one_hot_lesson"),
+}
+PRESETS: tuple[Preset, ...] = tuple(
+    Preset(key, lambda key=key: (_PRESET_TITLES[key], _LESSONS[key]()), p, q)
+    for key, p, q in (
+        ("close", (40, 30, 20, 10), (30, 35, 25, 10)),
+        ("garbage", (50, 50, 0, 0), (0, 0, 50, 50)),
+        ("identical", (40, 30, 20, 10), (40, 30, 20, 10)),
+        ("misses", (40, 30, 20, 10), (50, 30, 20, 0)),
+        ("filters", (50, 30, 20, 0), (40, 30, 20, 10)),
+        (
+            "long_tail",
+            (100, 50, 33, 25, 20, 17, 14, 13, 11, 10),
+            (100, 35, 16, 9, 6, 4, 3, 2, 1, 1),
+        ),
+        ("one_hot", (100, 0, 0, 0), (40, 30, 20, 10)),
+    )
 )
 PRESETS_BY_KEY = {preset.key: preset for preset in PRESETS}
 

@@ -50,12 +50,7 @@ class ZooComparison:
 
 
 def zoo_comparison(
-    p: ArrayLike,
-    q: ArrayLike,
-    key: str,
-    seed: int,
-    n_max: int = ZOO_N_MAX,
-    num: int = CHECKPOINTS,
+    p: ArrayLike, q: ArrayLike, key: str, seed: int, n_max: int = ZOO_N_MAX, num: int = CHECKPOINTS
 ) -> ZooComparison:
     """The rule ``key`` and the correct rule, run on the same ``p``, ``q`` and seed; ValueError
     on bad input (:class:`~specviz.rules.RuleUnavailableError` where the rule has no law)."""
@@ -104,12 +99,7 @@ class RuleCheck:
 
 
 def rule_check(
-    p: ArrayLike,
-    q: ArrayLike,
-    key: str,
-    seed: int,
-    n: int,
-    params: Sequence[tuple[str, Any]] = (),
+    p: ArrayLike, q: ArrayLike, key: str, seed: int, n: int, params: Sequence[tuple[str, Any]] = ()
 ) -> RuleCheck:
     """Check the rule ``key`` against ``p``: its exact law, and ``n`` runs (1 to ``10**7``) of its
     sampler from ``seed``; (name, value) ``params`` override its defaults. ValueError on bad

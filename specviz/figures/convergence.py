@@ -224,24 +224,18 @@ def monte_carlo_chart_caption(
     runs: Sequence[MonteCarloRun], band: TVBand, notation: Notation
 ) -> str:
     """The TV of every seed at N, against the band."""
-    n = runs[0].n
     tvs = ", ".join(say("montecarlo.tv_seed", seed=r.seed, tv=tv_text(r.tv)) for r in runs)
     zeros = [int(m) for m, lo in zip(band.n, band.lower, strict=True) if lo == 0 and m > 1]
-    seeds, level = count(len(runs), "seed"), f"{100 * band.level:.0f}"
+    seeds, level, n = count(len(runs), "seed"), f"{100 * band.level:.0f}", thousands(runs[0].n)
     low, high = tv_text(float(band.lower[-1])), tv_text(float(band.upper[-1]))
-    caption = (
-        say(
-            "montecarlo.tv_alt",
-            seeds=seeds,
-            level=level,
-            n=thousands(n),
-            tvs=tvs,
-            low=low,
-            high=high,
+    if runs[0].n > 1:
+        caption = say(
+            "montecarlo.tv_alt", seeds=seeds, level=level, n=n, tvs=tvs, low=low, high=high
         )
-        if n > 1
-        else say("montecarlo.tv_alt_one", seeds=seeds, level=level, tvs=tvs, low=low, high=high)
-    )
+    else:
+        caption = say(
+            "montecarlo.tv_alt_one", seeds=seeds, level=level, tvs=tvs, low=low, high=high
+        )
     if zeros:
         caption += " " + say("montecarlo.tv_alt_zero", where=", ".join(thousands(m) for m in zeros))
     return notation.fill(caption)

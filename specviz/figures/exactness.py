@@ -204,7 +204,6 @@ def acceptance_figure(labels: Sequence[str], step: OneTokenStep, style: ChartSty
     layers += [
         _text("kept_text", "kept_mid", x, **ink),
         _text("bounced_text", "bounced_mid", x, **ink),
-        # The ratio over each bar: the rule min(1, p/q) read off word by word.
         _text("ratio", "top", x, **over),
         _text("ratio_top", "top", x, **over | {"dy": -4 - round(1.2 * style.text_size)}),
     ]

@@ -77,7 +77,6 @@ def tradeoff_figure(
 ) -> tuple[dict, str]:
     """Speed against exactness: each rule's acceptance (x) and its output's TV to the target (y),
     with α marked, the most an exact rule with one draft can keep; and its alt text."""
-    # The colour legend: exact on this pair, or not.
     verdicts = [
         style.fill(say("variants.exact_legend", icon=palette.ACCEPTED.icon)),
         style.fill(say("variants.inexact_legend", icon=palette.REJECTED.icon)),

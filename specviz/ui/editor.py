@@ -62,14 +62,8 @@ def preset_picker(scenario: Scenario, note: Notation) -> tuple[str | None, tuple
         slot.info(say("editor.random_lesson", seed=scenario.seed), icon=":material/casino:")
     else:
         preset = PRESETS_BY_KEY[lesson]
-        slot.info(
-            say(
-                "editor.lesson",
-                title=preset.title,
-                lesson=note.fill(preset.lesson_for(scenario.labels)),
-            ),
-            icon=":material/school:",
-        )
+        said = note.fill(preset.lesson_for(scenario.labels))
+        slot.info(say("editor.lesson", title=preset.title, lesson=said), icon=":material/school:")
     return lesson, scenario.labels
 
 

@@ -152,13 +152,6 @@ def _said(seen: dict[str, Any], language: str) -> dict[str, Any]:
     return said
 
 
-def public(now: rooms.Room | None) -> dict[str, Any]:
-    """What every phone may see of a room, in the run's language: its round, its question
-    (still lettered {T}/{D}), and once revealed the answer, the verdict and the page that shows
-    why."""
-    return _said(_state(now), text.language())
-
-
 class _Rooms:
     """The rooms phones wait on in this process: each read at most once every ``READ_S``, and
     its waiting phones woken when it changes."""
