@@ -41,6 +41,9 @@ class Series:
     name: str
     paths: tuple[TVPath, ...]
     slot: int
+    #: Each path's own name, where an entry's lines differ (its seeds): their tooltips and rows
+    #: in the chart's table.
+    each: tuple[str, ...] = ()
 
 
 #: The average TV of an exact sampler: grey, dashed.
@@ -101,7 +104,8 @@ def convergence_datasets(series: Sequence[Series], band: TVBand) -> dict[str, li
         for i, path in enumerate(s.paths):
             pairs = zip(path.checkpoints, path.tv, strict=True)
             keep = [(int(n), float(tv)) for n, tv in pairs if tv > 0]
-            line = {"series": s.name, "slot": s.slot, "line": f"{s.name} #{i}"}
+            who = s.each[i] if s.each else s.name
+            line = {"series": s.name, "slot": s.slot, "line": f"{s.name} #{i}", "who": who}
             rows += [line | {"n": n, "tv": tv, "alone": len(keep) == 1} for n, tv in keep]
     values = [r["tv"] for r in rows] + [float(v) for v in (*band.lower, *band.upper) if v > 0]
     y_lo, y_hi = (min(values), max(values)) if values else (1e-3, 1.0)
@@ -145,7 +149,7 @@ def _layers(looks: Sequence[Look], style: ChartStyle) -> list[dict]:
     band["legend"] = band_legend | {"fillColor": "white", "padding": 6}
     lower = y | {"field": "lower"}
     tooltip = vega.tooltip(
-        ("series", say("montecarlo.tip_line")), ("n", "N", thousands), ("tv", "TV", tv_text)
+        ("who", say("montecarlo.tip_line")), ("n", "N", thousands), ("tv", "TV", tv_text)
     )
     line = {"x": x, "y": y, **by_series}
     return [
@@ -211,7 +215,8 @@ def monte_carlo_spec(
     series = [Series(name, (main.path,), 0), mean_series(band, 1)]
     if others:
         name = say("montecarlo.tv_seeds", first=others[0].seed, last=others[-1].seed)
-        series.append(Series(name, tuple(r.path for r in others), 2))
+        each = tuple(say("montecarlo.tip_seed", seed=r.seed) for r in others)
+        series.append(Series(name, tuple(r.path for r in others), 2, each))
     looks = [
         Look(palette.TARGET.color, width=style.line_width + 2),
         MEAN_LOOK,
