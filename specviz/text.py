@@ -104,6 +104,29 @@ def template(key: str) -> str:
     return text
 
 
+def templates(group: str, keys: tuple[str, ...]) -> dict[str, str]:
+    """The templates of ``keys``, in that order: :func:`template` of each ``"<group>.<key>"``.
+
+    Parameters
+    ----------
+    group : str
+        The messages' group, the part of their keys before the last ``"."``.
+    keys : tuple of str
+        The messages' last parts, each the key it is found under.
+
+    Returns
+    -------
+    dict of str to str
+        Each key's message with its fields left in, in the run's language.
+
+    Raises
+    ------
+    ValueError
+        If a key has no message.
+    """
+    return {key: template(f"{group}.{key}") for key in keys}
+
+
 class Titles(Mapping[str, str]):
     """A table of titles: key to the message ``"<group>.<key>"``, said when it is read."""
 

@@ -90,7 +90,7 @@ def said_at_import(path: Path) -> list[str]:
             if isinstance(child, ast.Call) and not later:
                 name = getattr(child.func, "id", None) or getattr(child.func, "attr", None)
                 kept = name == "titles" and isinstance(node, ast.Assign | ast.AnnAssign)
-                if name in ("say", "template", "titles") and not kept:
+                if name in ("say", "template", "templates", "titles") and not kept:
                     found.append(f"{path.relative_to(text.LOCALE.parents[1])}:{child.lineno}")
             visit(child, later)
 

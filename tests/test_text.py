@@ -58,11 +58,11 @@ def tuples_of(path: Path) -> dict[str, ast.Tuple]:
     }
 
 
-def title_keys() -> dict[str, str]:
+def title_keys(function: str = "titles") -> dict[str, str]:
     """The keys ``titles(group, (key, ...))`` names (the tuple written there or bound to a name
-    at the top of the module), each with where."""
+    at the top of the module), each with where; or ``templates(group, (key, ...))``'s."""
     keys = {}
-    for where, call in calls_of("titles"):
+    for where, call in calls_of(function):
         group, names = call.args
         if isinstance(names, ast.Name):
             names = tuples_of(ROOT / where.split(":")[0]).get(names.id, names)
@@ -85,9 +85,25 @@ def test_every_template_names_a_message() -> None:
         assert isinstance(key, ast.Constant) and key.value in text.catalog(), where
 
 
+def test_every_templates_key_names_a_message() -> None:
+    messages, keys = text.catalog(), title_keys("templates")
+    assert keys, "the check found no call of templates()"
+    for key, where in keys.items():
+        assert key in messages, f"{where}: no message {key!r}"
+
+
+def test_templates_are_the_messages_in_order() -> None:
+    keys = ("tab_title", "answer_in", "mine")
+    said = text.templates("phone", keys)
+    assert tuple(said) == keys
+    assert said == {key: text.template(f"phone.{key}") for key in keys}
+    with pytest.raises(ValueError, match="no message"):
+        text.templates("phone", ("mine", "no_such_message"))
+
+
 def test_every_message_is_used() -> None:
     named = [call.args[0].value for f in ("say", "template") for _, call in calls_of(f)]
-    used = set(named) | set(title_keys())
+    used = set(named) | set(title_keys()) | set(title_keys("templates"))
     unused = sorted(set(text.catalog()) - used)
     assert not unused, f"messages no code names: {unused}"
 

@@ -31,7 +31,7 @@ from specviz.language import END, Measured
 from specviz.limits import CHECK_RUNS, CHECK_WORDS, COMMON_WORDS, PAIR_TITLES
 from specviz.links import YOUR_PAIR
 from specviz.palette import Notation
-from specviz.text import NUMBERS, language, say, template, titles
+from specviz.text import NUMBERS, language, say, templates, titles
 from specviz.theory import speedup
 
 PAIR_BLURBS: Mapping[str, str] = titles(
@@ -692,35 +692,14 @@ TIMELINE_CSS = Path(__file__).with_name("timeline.css").read_text(encoding="utf-
 def timeline_words() -> dict[str, str]:
     """Every word of the timeline view in the run's language (``locale/<lang>/timeline.po``), by
     name: templates its script fills (``{T}``, ``{D}`` and the numbers it writes)."""
-    return {
-        "text_title": template("timeline.text_title"),
-        "text_note": template("timeline.text_note"),
-        "word": template("timeline.word"),
-        "kept_guess": template("timeline.kept_guess"),
-        "bucket_word": template("timeline.bucket_word"),
-        "bonus_word": template("timeline.bonus_word"),
-        "calls_title": template("timeline.calls_title"),
-        "replay": template("timeline.replay"),
-        "stop": template("timeline.stop"),
-        "show_all": template("timeline.show_all"),
-        "calls_label": template("timeline.calls_label"),
-        "kept": template("timeline.kept"),
-        "rejected": template("timeline.rejected"),
-        "skipped": template("timeline.skipped"),
-        "from_bucket": template("timeline.from_bucket"),
-        "bonus": template("timeline.bonus"),
-        "cut": template("timeline.cut"),
-        "call": template("timeline.call"),
-        "call_said": template("timeline.call_said"),
-        "guess_kept": template("timeline.guess_kept"),
-        "guess_rejected": template("timeline.guess_rejected"),
-        "guess_skipped": template("timeline.guess_skipped"),
-        "bucket_tip": template("timeline.bucket_tip"),
-        "bonus_tip": template("timeline.bonus_tip"),
-        "fit": template("timeline.fit"),
-        "one_word": template("timeline.one_word"),
-        "many_words": template("timeline.many_words"),
-    }
+    return (
+        templates("timeline", ("text_title", "text_note", "word", "kept_guess", "bucket_word"))
+        | templates("timeline", ("bonus_word", "calls_title", "replay", "stop", "show_all"))
+        | templates("timeline", ("calls_label", "kept", "rejected", "skipped", "from_bucket"))
+        | templates("timeline", ("bonus", "cut", "call", "call_said", "guess_kept"))
+        | templates("timeline", ("guess_rejected", "guess_skipped", "bucket_tip", "bonus_tip"))
+        | templates("timeline", ("fit", "one_word", "many_words"))
+    )
 
 
 def spelled(words: Sequence[str], ids: np.ndarray) -> list[str]:

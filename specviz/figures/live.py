@@ -19,7 +19,7 @@ from specviz.figures.style import ChartStyle
 from specviz.limits import MAX_WEIGHT, ROUNDING
 from specviz.links import QUALITY
 from specviz.scenario import all_zero
-from specviz.text import NUMBERS, language, say, template
+from specviz.text import NUMBERS, language, say, template, templates
 
 
 def _compact(text: str) -> str:
@@ -44,9 +44,7 @@ def move_messages() -> dict[str, str]:
         "under": template("captions.move_under"),
         "even": template("captions.move_even"),
         "none": template("captions.move_none"),
-        "move": template("captions.move"),
-        "quality": template("captions.quality"),
-    }
+    } | templates("captions", ("move", "quality"))
 
 
 def live_words() -> dict[str, str]:
@@ -55,66 +53,25 @@ def live_words() -> dict[str, str]:
     ``locale/<lang>/live.po``'s; where it says what the core says, the core's own messages: the
     charts' descriptions (:mod:`specviz.figures.captions`), the sliders' names (the weight
     editor's) and an all-zero model (:class:`~specviz.scenario.Scenario`'s error)."""
-    return {
-        "no_weights": template("live.no_weights"),
-        "pair": template("live.pair"),
-        "dist": template("live.dist"),
-        "dist_over": template("live.dist_over"),
-        "dist_over_none": template("live.dist_over_none"),
-        "dist_under": template("live.dist_under"),
-        "dist_under_none": template("live.dist_under_none"),
-        "alpha": template("live.alpha"),
-        "alpha_help": template("live.alpha_help"),
-        "tv": template("live.tv"),
-        "tv_help": template("live.tv_help"),
-        "z": template("live.z"),
-        "z_help": template("live.z_help"),
-        "words": template("live.words"),
-        "words_help": template("live.words_help"),
-        "speed": template("live.speed"),
-        "speed_help": template("live.speed_help"),
-        "verdict_faster": template("live.verdict_faster"),
-        "verdict_even": template("live.verdict_even"),
-        "verdict_slower": template("live.verdict_slower"),
-        "summary": template("live.summary"),
-        "speed_free": template("live.speed_free"),
-        "speed_faster": template("live.speed_faster"),
-        "speed_even": template("live.speed_even"),
-        "speed_slower": template("live.speed_slower"),
-        "drag_title": template("live.drag_title"),
-        "pair_title": template("live.pair_title"),
-        "flow_title": template("live.flow_title"),
-        "accept_title": template("live.accept_title"),
-        "bucket_title": template("live.bucket_title"),
-        "tally_title": template("live.tally_title"),
-        "quality": template("live.quality"),
-        "quality_help": template("live.quality_help"),
-        "target_key": template("live.target_key"),
-        "draft_key": template("live.draft_key"),
-        "flow_key": template("live.flow_key"),
-        "kept_key": template("live.kept_key"),
-        "bounced_key": template("live.bounced_key"),
-        "refill_key": template("live.refill_key"),
-        "line_key": template("live.line_key"),
-        "target_value": template("live.target_value"),
-        "draft_value": template("live.draft_value"),
-        "over": template("live.over"),
-        "under": template("live.under"),
-        "balanced": template("live.balanced"),
-        "bucket_empty": template("live.bucket_empty"),
-        "no_room": template("live.no_room"),
-        "no_room_projector": template("live.no_room_projector"),
-        "accept_part": template("captions.accept_part"),
-        "never_proposed": template("captions.never_proposed"),
-        "accept": template("captions.accept"),
-        "empty_bucket": template("captions.empty_bucket"),
-        "bucket": template("captions.bucket"),
-        "proof": template("captions.proof"),
-        "target_weight": template("editor.target_weight"),
-        "draft_weight": template("editor.draft_weight"),
-        "no_target": say("scenario.no_target", all_zero=all_zero()),
-        "no_draft": say("scenario.no_draft", all_zero=all_zero()),
-    }
+    return (
+        templates("live", ("no_weights", "pair", "dist", "dist_over", "dist_over_none"))
+        | templates("live", ("dist_under", "dist_under_none", "alpha", "alpha_help", "tv"))
+        | templates("live", ("tv_help", "z", "z_help", "words", "words_help", "speed"))
+        | templates("live", ("speed_help", "verdict_faster", "verdict_even", "verdict_slower"))
+        | templates("live", ("summary", "speed_free", "speed_faster", "speed_even", "speed_slower"))
+        | templates("live", ("drag_title", "pair_title", "flow_title", "accept_title"))
+        | templates("live", ("bucket_title", "tally_title", "quality", "quality_help"))
+        | templates("live", ("target_key", "draft_key", "flow_key", "kept_key", "bounced_key"))
+        | templates("live", ("refill_key", "line_key", "target_value", "draft_value", "over"))
+        | templates("live", ("under", "balanced", "bucket_empty", "no_room", "no_room_projector"))
+        | templates("captions", ("accept_part", "never_proposed", "accept", "empty_bucket"))
+        | templates("captions", ("bucket", "proof"))
+        | templates("editor", ("target_weight", "draft_weight"))
+        | {
+            "no_target": say("scenario.no_target", all_zero=all_zero()),
+            "no_draft": say("scenario.no_draft", all_zero=all_zero()),
+        }
+    )
 
 
 def live_data(

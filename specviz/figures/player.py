@@ -21,7 +21,7 @@ from specviz.figures.numbers import NUMBERS_JS, percent
 from specviz.figures.style import ChartStyle
 from specviz.one_token import OneTokenStep
 from specviz.story import DrawStory
-from specviz.text import NUMBERS, language, say, template
+from specviz.text import NUMBERS, language, say, template, templates
 
 #: What a ``<script>`` element's JSON must escape, which ``</script>`` or ``<!--`` in a label
 #: could end: every ``<``, ``>`` and ``&`` as a JSON unicode escape.
@@ -96,33 +96,15 @@ def script_words() -> dict[str, str]:
     """The templates of the sentences the player's script writes, in the run's language: their
     ``{name}`` fields are the script's to fill (``fill(SAY.ready, { draw: 3 })``), ``{T}`` and
     ``{D}`` the letters'."""
-    return {
-        "play": template("player.play"),
-        "pause": template("player.pause"),
-        "accept": template("player.accept"),
-        "reject": template("player.reject"),
-        "from_draft": template("player.from_draft"),
-        "from_bucket": template("player.from_bucket"),
-        "quoted": template("player.quoted"),
-        "empty_bucket": template("player.empty_bucket"),
-        "counter": template("player.counter"),
-        "counter_step": template("player.counter_step"),
-        "no_draws": template("player.no_draws"),
-        "ready": template("player.ready"),
-        "accept_if": template("player.accept_if"),
-        "accepted": template("player.accepted"),
-        "rejected": template("player.rejected"),
-        "start": template("player.start"),
+    return (
+        templates("player", ("play", "pause", "accept", "reject", "from_draft", "from_bucket"))
+        | templates("player", ("quoted", "empty_bucket", "counter", "counter_step", "no_draws"))
+        | templates("player", ("ready", "accept_if", "accepted", "rejected", "start"))
         # The page's button, as the page names it.
-        "end": template("player.end").replace("{new}", say("one_draw.new")),
-        "proposed": template("player.proposed"),
-        "kept": template("player.kept"),
-        "bounced": template("player.bounced"),
-        "no_bucket": template("player.no_bucket"),
-        "bucket_draw": template("player.bucket_draw"),
-        "emitted_one": template("player.emitted_one"),
-        "emitted_many": template("player.emitted_many"),
-    }
+        | {"end": template("player.end").replace("{new}", say("one_draw.new"))}
+        | templates("player", ("proposed", "kept", "bounced", "no_bucket", "bucket_draw"))
+        | templates("player", ("emitted_one", "emitted_many"))
+    )
 
 
 def _text(words: str) -> str:

@@ -44,7 +44,7 @@ from specviz import classroom, rooms, text
 from specviz.limits import ANSWERS_PER_SESSION, JOIN_TRIES
 from specviz.links import LANGUAGE, LETTERS, ROOM, VOTER
 from specviz.palette import Notation
-from specviz.text import say, template, titles
+from specviz.text import say, templates, titles
 
 #: The phone's page as written: its words are slots ``{{phone.<name>}}`` (:data:`_PAGE_WORDS`),
 #: the sentences its script says one JSON object of templates (``{{words}}``): :func:`pages`.
@@ -81,20 +81,10 @@ def _filled(language: str) -> tuple[bytes, bytes]:
     from specviz.ui.state import DOCUMENT_LANGUAGE  # Streamlit's, as the pages' own
 
     text.use(language)
-    said = {  # what the script says, each {name} filled there by fill()
-        "tab_title": template("phone.tab_title"),
-        "answer_in": template("phone.answer_in"),
-        "mine": template("phone.mine"),
-        "right": template("phone.right"),
-        "answer": template("phone.answer"),
-        "revealed": template("phone.revealed"),
-        "no_reply": template("phone.no_reply"),
-        "closed": template("phone.closed"),
-        "reconnecting": template("phone.reconnecting"),
-        "opening": template("phone.opening"),
-        "pick": template("phone.pick"),
-        "not_sent": template("phone.not_sent"),
-    }
+    # what the script says, each {name} filled there by fill()
+    said = templates(
+        "phone", ("tab_title", "answer_in", "mine", "right", "answer", "revealed")
+    ) | templates("phone", ("no_reply", "closed", "reconnecting", "opening", "pick", "not_sent"))
     values = {
         "html_lang": DOCUMENT_LANGUAGE[language],
         "lang": language,
