@@ -57,8 +57,13 @@ def break_even_alpha(gamma: int, c: float) -> float | None:
     cost = real(c, "c (draft cost / target cost)", low=0.0)
     if cost >= 1.0:
         return None
-    low, high = 0.0, 1.0
+    # 1 + α + … + α**γ against γ·c + 1, on checked values: the 60 halvings called the checked
+    # walltime_speedup, 2.3 ms of a 10 ms run of The debate.
+    target, low, high = g * cost + 1.0, 0.0, 1.0
     for _ in range(60):  # 2**-60: far below any α a page shows
         mid = (low + high) / 2
-        low, high = (mid, high) if walltime_speedup(mid, g, cost) < 1.0 else (low, mid)
+        words = 1.0
+        for _ in range(g):
+            words = 1.0 + mid * words
+        low, high = (mid, high) if words < target else (low, mid)
     return high
