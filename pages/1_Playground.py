@@ -27,7 +27,7 @@ cost = state.param_widget(
 
 @page.part
 def weights(gamma: int, cost: float, shown: tuple[str | None, tuple[str, ...]]) -> None:
-    """Everything the words and weights move: the view, the weight editor, the share link."""
+    """Everything the words and weights move: the view and the weight editor."""
     scenario = state.current()
     if (editor.current_lesson(scenario), scenario.labels) != shown:  # the preset menu's lesson too
         st.rerun(scope="app")
@@ -40,7 +40,6 @@ def weights(gamma: int, cost: float, shown: tuple[str | None, tuple[str, ...]]) 
         if box.open:
             editor.weight_editor(scenario, note)
 
-    state.sync_url()
-
 
 weights(gamma, cost, shown)
+state.sync_url()

@@ -55,7 +55,7 @@ def story_controls() -> int:
 
 @page.part
 def lesson() -> None:
-    """The player and the settings of its story, and the share link."""
+    """The player and the settings of its story."""
     page.show_notices(DRAWS, PLAYER_AT)
     projector = state.current().projector
     # On a projector the player comes first (its own buttons are what the lecturer clicks).
@@ -89,7 +89,6 @@ def lesson() -> None:
     hear = st.components.v2.component("specviz.player_at", js=HEAR_PLAYER_JS)  # the same each run
     hear(key="od.at", on_at_change=_moved)
 
-    state.sync_url()
-
 
 lesson()
+state.sync_url()

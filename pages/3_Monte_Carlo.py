@@ -24,7 +24,7 @@ page.intro(note.fill(say("montecarlo.intro")))
 
 @page.part
 def lesson() -> None:
-    """Everything N moves, and the share link."""
+    """Everything N moves."""
     page.show_notices(RUNS)
 
     # The number of runs and what it moves, side by side: on a projector both fit one screen.
@@ -69,7 +69,6 @@ def lesson() -> None:
     st.header(say("montecarlo.tv_header"))
     page.chart(*figures["tv"], key="mc.chart.tv")
 
-    state.sync_url()
-
 
 lesson()
+state.sync_url()

@@ -20,7 +20,7 @@ page.intro(note.fill(say("zoo.intro")))
 
 @page.part
 def lesson() -> None:
-    """Everything the mistake picked moves, and the share link."""
+    """Everything the mistake picked moves."""
     page.show_notices(BUG)
 
     key = state.param_widget(
@@ -62,7 +62,6 @@ def lesson() -> None:
 
     page.chart(*figures["tv"], key="zoo.chart.tv")
 
-    state.sync_url()
-
 
 lesson()
+state.sync_url()

@@ -25,7 +25,7 @@ if not scenario.projector:  # on a projector the controls and their chart come f
 
 @page.part
 def lesson() -> None:
-    """Everything the settings move, and the share link."""
+    """Everything the settings move."""
     page.show_notices(*DECODE_PARAMS)  # read every setting first: some widgets come later
     temperature, length = state.param(TEMPERATURE), state.param(LENGTH)
 
@@ -135,7 +135,7 @@ def lesson() -> None:
                 page.chart(*shares, key="dec.chart.shares")
             with st.expander(say("decoding.how_predicted_title")):
                 st.markdown(note.fill(say("decoding.how_predicted")))
-    state.sync_url()
 
 
 lesson()
+state.sync_url()

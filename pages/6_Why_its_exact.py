@@ -20,8 +20,8 @@ if not scenario.projector:  # on a projector the case and its proof come first
 
 
 @page.part
-def lesson() -> None:
-    """The proof in the chosen numbers, the leak, the questions, and the share link."""
+def proof() -> None:
+    """The proof filled in with the chosen case's numbers."""
     page.show_notices(CASE, LEAK_RUNS)
     case = state.param_widget(
         CASE,
@@ -42,30 +42,39 @@ def lesson() -> None:
         shown = page.cached(fx.case_figures, case, style)
         told.caption(note.fill(CASES_BY_KEY[case].lesson))
     if scenario.projector:  # the picture first, full width; the table below it
-        proof, text = st.container(), st.container()
+        picture, text = st.container(), st.container()
     else:
-        text, proof = st.columns([5, 3], gap="small")
+        text, picture = st.columns([5, 3], gap="small")
     text.latex(fx.derivation(note, projector=scenario.projector))
     text.markdown(markdown_table(shown["table"]))
     text.caption(say("exactness.rounded"))
-    with proof:
+    with picture:
         page.chart(*shown["proof"], key="why.chart.proof")
     st.markdown(shown["rejection"])
     st.caption(say("exactness.min_max"))
 
-    st.header(say("exactness.filter_header"))
-    forbidden = FILTER.step()
-    st.markdown(fx.filter_sentence(WORDS, forbidden, note))
-    page.chart(*page.cached(fx.filter_figure, style), key="why.chart.filter")
 
-    st.header(say("exactness.leak_header"))
-    rule = RULES["float32_leq"]
-    st.markdown(note.fill(f"{rule.what} {rule.why}"))
-    st.caption(say("exactness.seen_in", source=note.fill(rule.source)))
+# Three parts: a change of the case, of the leak's runs or a guess resends only its own part.
+proof()
+st.header(say("exactness.filter_header"))
+forbidden = FILTER.step()
+st.markdown(fx.filter_sentence(WORDS, forbidden, note))
+page.chart(*page.cached(fx.filter_figure, style), key="why.chart.filter")
+
+st.header(say("exactness.leak_header"))
+rule = RULES["float32_leq"]
+st.markdown(note.fill(f"{rule.what} {rule.why}"))
+st.caption(say("exactness.seen_in", source=note.fill(rule.source)))
+
+
+@page.part
+def leak() -> None:
+    """The float32 leak counted over the chosen number of proposals."""
     n = state.param_widget(
         LEAK_RUNS, st.select_slider, label=say("exactness.leak_runs"), format_func=fx.big_count
     )
-    leak = page.cached(float32_leak, tuple(forbidden.p), tuple(forbidden.q), n, scenario.seed)
+    seed = state.current().seed
+    leak = page.cached(float32_leak, tuple(forbidden.p), tuple(forbidden.q), n, seed)
     one_in = say("exactness.one_in", n=thousands(round(1 / leak.per_proposal)))
     page.metrics(
         (say("exactness.passes"), one_in, None),
@@ -77,13 +86,20 @@ def lesson() -> None:
         state.set_param(BUG, "float32_leq")
         st.switch_page("pages/4_Bug_zoo.py")
 
-    st.header(say("exactness.chain_header"))
-    st.markdown(note.fill(say("exactness.chain_rule")))
-    link = say("exactness.see_it_run")
-    st.page_link("pages/5_Many_words_per_call.py", label=link, icon=":material/arrow_forward:")
 
-    st.header(say("exactness.predict_header"))
-    st.caption(say("exactness.commit"))
+leak()
+st.header(say("exactness.chain_header"))
+st.markdown(note.fill(say("exactness.chain_rule")))
+link = say("exactness.see_it_run")
+st.page_link("pages/5_Many_words_per_call.py", label=link, icon=":material/arrow_forward:")
+
+st.header(say("exactness.predict_header"))
+st.caption(say("exactness.commit"))
+
+
+@page.part
+def questions() -> None:
+    """Each question, and its answer once the learner has guessed."""
     for number, question in enumerate(QUESTIONS, start=1):
         remembered = f"specviz.guess.{question.key}"
         with st.container(border=True):
@@ -107,7 +123,6 @@ def lesson() -> None:
             figure, caption = page.cached(fx.question_figure, question.key, style)
             page.chart(figure, caption, key=f"why.q.{question.key}")
 
-    state.sync_url()
 
-
-lesson()
+questions()
+state.sync_url()

@@ -20,7 +20,7 @@ if not scenario.projector:  # on a projector the control and its chart come firs
 
 @page.part
 def lesson() -> None:
-    """Everything the number of words moves, and the share link."""
+    """Everything the number of words moves."""
     page.show_notices(REJECTION_RUNS)
     n = state.param_widget(REJECTION_RUNS, st.select_slider, label=say("rejection.words_each"))
     scenario, one = page.lesson()
@@ -63,11 +63,11 @@ def lesson() -> None:
 
     st.markdown(fr.structure(comparison, note))
     st.markdown(fr.same_idea(comparison, note))
-    st.header(say("rejection.presets_header"))
-    st.markdown(markdown_table(fr.presets_table(page.cached(across_presets), note)))
-    st.caption(say("rejection.presets_caption"))
-
-    state.sync_url()
 
 
 lesson()
+# The presets do not move with N: drawn once, not resent by every change of it.
+st.header(say("rejection.presets_header"))
+st.markdown(markdown_table(fr.presets_table(page.cached(across_presets), note)))
+st.caption(say("rejection.presets_caption"))
+state.sync_url()

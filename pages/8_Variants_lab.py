@@ -22,7 +22,7 @@ if not scenario.projector:  # on a projector the control and its chart come firs
 
 @page.part
 def lesson() -> None:
-    """Everything the rule and its settings move, and the share link."""
+    """Everything the rule and its settings move."""
     scenario = state.current()
     page.show_notices(*LAB_PARAMS)
     key = state.param_widget(
@@ -81,7 +81,6 @@ def lesson() -> None:
     page.chart(*figures["tradeoff"], key="lab.chart.tradeoff")
     st.caption(note.fill(say("variants.best")))
 
-    state.sync_url()
-
 
 lesson()
+state.sync_url()

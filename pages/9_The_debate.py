@@ -20,7 +20,7 @@ page.intro(say("debate.intro"))
 
 @page.part
 def lesson() -> None:
-    """The claims judged with the chosen γ and c, and the share link."""
+    """The claims judged with the chosen γ and c."""
     page.show_notices(GAMMA, DECODE_COST, CLAIM)
     left, right = st.columns(2, gap="large")
     gamma = state.param_widget(GAMMA, left.select_slider, label=say("debate.gamma_label"))
@@ -78,7 +78,7 @@ def lesson() -> None:
                 say("debate.claim", quote=quote, verdict=verdict, evidence=note.fill(evidence[key]))
             )
             st.page_link(scripts[key], label=links[f"{key}_link"], icon=":material/arrow_forward:")
-    state.sync_url()
 
 
 lesson()
+state.sync_url()

@@ -48,6 +48,9 @@ def test_why_deep_link_and_keyboard(page, streamlit_server) -> None:
         page.keyboard.press("ArrowRight")
     assert slider.get_attribute("aria-valuetext") == "10 billion"
     page.wait_for_function("() => location.search.includes('leak=1e10')")
+    # Only the leak's part ran: it redrew the sidebar's share link, once.
+    shared = page.locator(".st-key-share code")
+    assert shared.count() == 1 and "leak=1e10" in shared.inner_text()
     # The case, from the keyboard: the next option.
     checked = page.get_by_role("radio", name="Draft misses a word")
     checked.focus()
@@ -76,6 +79,7 @@ def test_why_predict_then_reveal(page, streamlit_server) -> None:
     assert said.count("exactly 10%") == 1  # the answer once, not again in the why
     assert page.get_by_test_id("stVegaLiteChart").count() == charts_before + 1
     assert "guess" not in page.url  # the answer is not in the share link
+    assert page.locator(".st-key-share code").count() == 1
     assert_clean(page, watcher)
 
 

@@ -27,6 +27,7 @@ from typing import Any, TypeVar
 import pandas  # noqa: F401
 import pyarrow as pa
 import streamlit as st
+from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from specviz.figures import vega
 from specviz.figures.style import ChartStyle
@@ -198,7 +199,10 @@ def part(fn: Callable[..., None]) -> Callable[..., None]:
     benchmarks/README.md). ``run_every``: a page with a timed fragment makes Streamlit's frontend
     ask a server it reconnects to (a replica died) for a whole run at once, so that server knows
     the fragment before the next change asks for it — a fragment it does not know, Streamlit
-    drops (tests/test_browser_failover.py). Once an hour costs nothing."""
+    drops (tests/test_browser_failover.py). Once an hour costs nothing.
+
+    The part's own rerun ends with the share link; a whole run draws it once, at the page's end
+    (:func:`state.sync_url`), so a page may have several parts."""
 
     @functools.wraps(fn)
     def spoken(*args: Any, **kwargs: Any) -> None:
@@ -209,6 +213,8 @@ def part(fn: Callable[..., None]) -> Callable[..., None]:
         if st.session_state.get("ui.seed", scenario.seed) != scenario.seed:
             st.rerun()  # a control in here drew a new seed: the sidebar's seed must show it too
         fn(*args, **kwargs)
+        if get_script_run_ctx().fragment_ids_this_run:  # this part's rerun, not the page's
+            state.sync_url()
 
     return st.fragment(run_every=3600)(spoken)
 

@@ -5,6 +5,8 @@
 // The live view's words stand only for the names Python lets it move on this page ("follow").
 // Python sends the button's words in the page's language ("say"), and the language itself, which
 // the document declares (a screen reader reads each language with its own voice).
+// A part of a page rerun alone may not write to the sidebar: its link comes from a hidden
+// element in the part ("relay"), numbered ("run") so that an older link never wins.
 
 function rewrite(link, params, follow) {
   const [base, query] = link.split("?");
@@ -26,6 +28,10 @@ function show(view) {
 }
 
 export default function ({ data, parentElement }) {
+  if (data.relay) {  // a part of the page ran alone: its link, for the sidebar's box
+    window.dispatchEvent(new CustomEvent("specviz:share", { detail: data }));
+    return;
+  }
   let view = parentElement.specvizShare;
   if (!view) {
     const box = document.createElement("div");
@@ -48,13 +54,25 @@ export default function ({ data, parentElement }) {
     parentElement.append(box);
     view = parentElement.specvizShare = { code, copy, params: null };
     view.heard = (e) => { view.params = e.detail; show(view); };
+    view.relayed = (e) => adopt(view, e.detail);
   }
+  adopt(view, data);
+  window.removeEventListener("specviz:link", view.heard);
+  window.addEventListener("specviz:link", view.heard);
+  window.removeEventListener("specviz:share", view.relayed);
+  window.addEventListener("specviz:share", view.relayed);
+  return () => {
+    window.removeEventListener("specviz:link", view.heard);
+    window.removeEventListener("specviz:share", view.relayed);
+  };
+}
+
+// A whole run's link or a part's, whichever Python wrote last.
+function adopt(view, data) {
+  if (view.data && data.run < view.data.run) return;
   view.data = data;
   view.copy.textContent = data.say.copy;
   document.documentElement.lang = data.lang;
   if (!data.follow.length) view.params = null;  // a page without a live view
   show(view);
-  window.removeEventListener("specviz:link", view.heard);
-  window.addEventListener("specviz:link", view.heard);
-  return () => window.removeEventListener("specviz:link", view.heard);
 }

@@ -29,6 +29,7 @@ from specviz.ui import reconnect
 _SCENARIO = "specviz.scenario"
 _NOTICES = "specviz.notices"
 _PAGE_PARAMS = "specviz.page_params"  # the Params the current run's page reads, in order
+_SHARED_RUNS = "specviz.share.runs"  # session_state: links written, numbering them
 FOLLOW = "specviz.share.follow"  # session_state: the link's parameters a live view moves
 _SHARE_WORDS = ("copy", "copied", "selected")
 #: The language a document declares for each of SpecViz's (BCP 47: the script for Chinese).
@@ -174,7 +175,8 @@ def sync_url() -> None:
     """Write the query string that restores this page as it is (the scenario and the page's
     settings) into the address bar, and show the same link in the sidebar with a copy button,
     under the heading :func:`sidebar_settings` drew (the last call of every page's run, and of
-    :func:`stop`; a fragment's run redraws only the link)."""
+    :func:`stop`). A part's own rerun (:func:`specviz.ui.page.part`) may not write to the
+    sidebar: a hidden element of the part hands its link to the sidebar's (share.js)."""
     wanted = to_query(current())
     used = st.session_state.get(_PAGE_PARAMS, [])
     for link in used:
@@ -182,12 +184,20 @@ def sync_url() -> None:
     if st.query_params.to_dict() != wanted:
         st.query_params.from_dict(wanted)
     personal = {link.name for link in used if link.personal}
-    with st.sidebar:
-        shared = {name: value for name, value in wanted.items() if name not in personal}
-        link = f"{st.context.url or ''}?{urlencode(shared, safe=',')}"
-        data = {"link": link, "follow": st.session_state.pop(FOLLOW, [])}
-        data |= {"say": dict(titles("sidebar", _SHARE_WORDS))}
-        _share(key="share", data=data | {"lang": DOCUMENT_LANGUAGE[current().language]})
+    shared = {name: value for name, value in wanted.items() if name not in personal}
+    run = st.session_state[_SHARED_RUNS] = st.session_state.get(_SHARED_RUNS, 0) + 1
+    data = {
+        "link": f"{st.context.url or ''}?{urlencode(shared, safe=',')}",
+        "follow": st.session_state.pop(FOLLOW, []),
+        "say": dict(titles("sidebar", _SHARE_WORDS)),
+        "lang": DOCUMENT_LANGUAGE[current().language],
+        "run": run,  # the newest link wins in the browser
+    }
+    if get_script_run_ctx().fragment_ids_this_run:
+        _share(key="share.relay", data=data | {"relay": True})
+    else:
+        with st.sidebar:
+            _share(key="share", data=data)
     reconnect.end_run()
 
 
