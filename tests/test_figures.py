@@ -9,12 +9,14 @@ spec but for its datasets: that is what lets Streamlit update a mounted chart in
 
 from __future__ import annotations
 
+import contextvars
 from dataclasses import replace
 
 import altair as alt
 import numpy as np
 import pytest
 
+from specviz import text
 from specviz.figures import captions, vega
 from specviz.figures.exactness import acceptance_figure, bucket_figure, proof_figure
 from specviz.figures.numbers import pace, percent
@@ -316,3 +318,22 @@ def test_a_table_cell_keeps_its_no_break_space() -> None:
         "| 40\u00a0% |",
         "| a b\\|c |",
     ]
+
+
+@pytest.mark.parametrize(("language", "rows"), [("en", 1), ("es", 2), ("zh", 1)])
+def test_a_projector_legend_is_one_row_where_it_fits(language: str, rows: int) -> None:
+    """On a projector the proof's legend runs side by side, on one row where its words fit a
+    1280 px projector's chart and on two where they would run past its edge (Spanish: ~1,120 px
+    of words)."""
+
+    def legend() -> dict:
+        text.use(language)
+        spec = proof_figure(LABELS, S, ChartStyle(projector=True))
+        return spec["layer"][0]["encoding"]["color"]["legend"]
+
+    shown = contextvars.copy_context().run(legend)
+    assert shown["direction"] == "horizontal"
+    assert shown.get("columns") == (2 if rows == 2 else None)
+    assert (
+        "columns" not in proof_figure(LABELS, S, STYLE)["layer"][0]["encoding"]["color"]["legend"]
+    )

@@ -97,6 +97,9 @@ def rejection_equation(labels: Sequence[str], step: OneTokenStep, notation: Nota
 BAR_BAND = 0.65
 PROOF_BAND = 0.7
 OUTLINE_BAND = 0.94
+# A legend entry's symbol and gaps (px), and the widest row of them a full-width chart on a
+# 1280 px projector holds (its plot is ~1,120 px wide).
+LEGEND_KEY, LEGEND_ROW = 40, 1_050
 
 
 def _x(labels: Sequence[str], style: ChartStyle) -> dict:
@@ -123,7 +126,10 @@ def _bars(
     """The chart's one legend (side by side on a projector: a legend row is a row less of plot),
     and a layer of dataset ``bars`` per field of ``ys`` (an entry past them has none): bars in
     ``roles[k]``'s look up to ``ys[k]``, on the bars before; tooltip: the word, then ``tips``."""
-    beside = {"direction": "horizontal"} if style.projector else {}
+    beside = {}
+    if style.projector:  # one row, or two where one runs past a 1280 px projector's chart
+        row = sum(fit.text_width(name, style.font_size) + LEGEND_KEY for name in names)
+        beside = {"direction": "horizontal"} | ({"columns": 2} if row > LEGEND_ROW else {})
     colour = vega.colour(names, roles, style, **beside, **legend)
     tooltip, mark = vega.tooltip(("word", say("exactness.word")), *tips), {"width": {"band": band}}
     layers = []
