@@ -6,7 +6,7 @@
 // Python sends the button's words in the page's language ("say"), and the language itself, which
 // the document declares (a screen reader reads each language with its own voice).
 // A part of a page rerun alone may not write to the sidebar: its link comes from a hidden
-// element in the part ("relay"), numbered ("run") so that an older link never wins.
+// element in the part ("relay"), numbered ("run") so that an older part's link never wins.
 
 function rewrite(link, params, follow) {
   const [base, query] = link.split("?");
@@ -67,9 +67,10 @@ export default function ({ data, parentElement }) {
   };
 }
 
-// A whole run's link or a part's, whichever Python wrote last.
+// A whole run's link always (after a replica died, a new session counts from 1 again); a part's
+// only if Python wrote it after the link on show.
 function adopt(view, data) {
-  if (view.data && data.run < view.data.run) return;
+  if (data.relay && data.run < view.data.run) return;
   view.data = data;
   view.copy.textContent = data.say.copy;
   document.documentElement.lang = data.lang;
