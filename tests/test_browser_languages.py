@@ -1,7 +1,7 @@
 """Every page in each of SpecViz's languages, in Chromium: what the browser draws holds no English
-sentence, the document declares its language (a screen reader picks its voice by it), a link
-without ``lang`` follows the browser's language, and the sidebar's choice travels in the link
-and from page to page."""
+sentence and fits its charts on a projector, the document declares its language (a screen reader
+picks its voice by it), a link without ``lang`` follows the browser's language, and the sidebar's
+choice travels in the link and from page to page."""
 
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ from streamlit_server import (
     rerun_waiter,
 )
 from test_languages import CODE, ENGLISH, KEPT, TRANSLATED
+from visits import CLIPPED_TEXTS
 
 from specviz.scenario import PROMPT
 from specviz.ui.page import PAGES
@@ -68,14 +69,18 @@ def english_in(texts: list[str]) -> list[str]:
 def test_every_page_is_drawn_in_the_language_of_its_link(
     page, streamlit_server, language, info
 ) -> None:
-    watcher = open_app(
-        page, f"{page_url(streamlit_server, REPO_ROOT / info.script)}?lang={language}"
-    )
+    """On a 1280 px projector, whose side columns are the narrowest a chart is drawn in: what it
+    draws is in the link's language, and no chart's text runs past its edge (a language's words
+    are longer or shorter than English's)."""
+    url = f"{page_url(streamlit_server, REPO_ROOT / info.script)}?lang={language}&projector=1"
+    watcher = open_app(page, url)
     page.wait_for_timeout(500)  # the views draw their text after the run
     assert_clean(page, watcher)
     declares(page, DOCUMENT_LANGUAGE[language])
     left = english_in(page.evaluate(DRAWN))
     assert not left, "\n".join(left[:20])
+    clipped = page.evaluate(CLIPPED_TEXTS)
+    assert not clipped, "; ".join(clipped)
 
 
 def test_a_link_without_a_language_opens_in_the_browsers(browser, streamlit_server) -> None:

@@ -1,7 +1,7 @@
 """Every page in the seats of a classroom, in Chromium: a projector (the control being taught and
-the chart it moves on one screen, at 1920×1080 and 1280×720), a phone (390 px: no chart title cut
-off), no page wider than its screen, and the keyboard (focus stays on a slider after a preset is
-loaded).
+the chart it moves on one screen, at 1920×1080 and 1280×720), a phone (390 px) and a 1280 px
+projector (no chart text cut off), no page wider than its screen, and the keyboard (focus stays on a
+slider after a preset is loaded).
 
 Pages and their taught control and chart come from the one menu (``specviz.ui.page.PAGES``): a new
 page is covered by declaring its ``fold``. The fold and the phone read the page's visit in that seat
@@ -73,10 +73,12 @@ def test_projector_sliders_are_big_and_their_values_clear_of_their_labels(
     assert vb["y"] >= lb["y"] + lb["height"] - 1, f"value {vb} runs into the label {lb}"
 
 
-@pytest.mark.parametrize(("info", "seat"), cases(PAGES, (PHONE,)))
-def test_phone_shows_every_chart_title_and_legend_whole(request, info, seat) -> None:
+@pytest.mark.parametrize(("info", "seat"), cases(PAGES, (PHONE,)) + cases(FOLDED, (PROJECTOR_720,)))
+def test_every_chart_text_shows_whole_on_a_phone_and_a_1280_projector(request, info, seat) -> None:
+    """A phone's one column, and a 1280 px projector's side column beside the taught control:
+    no title, legend or label of a chart runs past its edge."""
     shown = visit_of(request, REPO_ROOT / info.script, seat)
-    assert not shown.clipped, f"{info.label} at 390 px: " + "; ".join(shown.clipped)
+    assert not shown.clipped, f"{info.label} on the {seat.name}: " + "; ".join(shown.clipped)
     assert not shown.shown_exceptions
 
 

@@ -10,17 +10,17 @@ visit share a group (:func:`group`), so one worker makes it once.
 A visit, in order: load the page; let charts and embedded views settle; on the 1920 projector, the
 rendered size of every character (tests/test_browser_type.py) and the parts of its γ slider; record
 what it shows (exceptions, headings, menu, the fold's boxes on a projector, clipped chart texts and
-sideways overflow on a phone); a screenshot; the contrast check (and axe, on the laptop and the 1920
-projector); on the laptop, Tab round the page judging each focus ring (tests/test_browser_focus.py)
-and put the page back as it was, move the first slider (or radio group) from the keyboard, press →
-in the embedded views, and audit again. The 1280×720 projector is the 1920 visit's page made smaller
-(projector mode's styles are one set at both sizes; only the layout differs, and Streamlit, Plotly,
-Vega and the views all lay out again on a resize): its fold and width are measured there, without
-loading the page a second time — but for a page with an iframe (One draw's player), which gets a
-visit of its own: Streamlit sizes an iframe to its document's scroll height, which never drops below
-the iframe's own, so it can grow but never shrink (a window made smaller keeps a too tall player
-until the page is loaded again). Each seat's first screen is saved in tests/screenshots/ for a human
-to judge.
+sideways overflow on a phone and a 1280 px projector); a screenshot; the contrast check (and axe, on
+the laptop and the 1920 projector); on the laptop, Tab round the page judging each focus ring
+(tests/test_browser_focus.py) and put the page back as it was, move the first slider (or radio
+group) from the keyboard, press → in the embedded views, and audit again. The 1280×720 projector is
+the 1920 visit's page made smaller (projector mode's styles are one set at both sizes; only the
+layout differs, and Streamlit, Plotly, Vega and the views all lay out again on a resize): its fold,
+chart texts and width are measured there, without loading the page a second time — but for a page
+with an iframe (One draw's player), which gets a visit of its own: Streamlit sizes an iframe to its
+document's scroll height, which never drops below the iframe's own, so it can grow but never shrink
+(a window made smaller keeps a too tall player until the page is loaded again). Each seat's first
+screen is saved in tests/screenshots/ for a human to judge.
 
 What a probe finds that is not the page loading (the sizes, the Tab walk) is kept as the error it
 raised, so that it fails only the test that reads it.
@@ -204,8 +204,8 @@ def make_visit(browser: Any, base_url: str, script: Path, seat: Seat, shots: Pat
         fold = _FOLDS.get(str(script.relative_to(REPO_ROOT)))
         if seat.projector and fold:
             found.fold = {"control": box(page, fold[0]), "chart": box(page, fold[1])}
-        if seat is PHONE:
-            found.clipped = page.evaluate(_CLIPPED_TITLES)
+        if seat in (PHONE, PROJECTOR_720):
+            found.clipped = page.evaluate(CLIPPED_TEXTS)
         found.overflow = page.evaluate(_OVERFLOW)
         page.screenshot(path=str(shots / f"{name}.png"))
         if seat.audited:
@@ -258,11 +258,12 @@ def slider_parts(page: Any, key: str) -> dict[str, dict[str, float] | None]:
 
 
 def smaller(page: Any, watcher: Any, fold: tuple[str, str], shot: Path) -> Visit:
-    """The projector's page at 1280×720: its fold and width."""
+    """The projector's page at 1280×720: its fold, chart texts and width."""
     page.set_viewport_size({"width": PROJECTOR_720.width, "height": PROJECTOR_720.height})
     settle(page)
     found = shows(page, watcher)
     found.fold = {"control": box(page, fold[0]), "chart": box(page, fold[1])}
+    found.clipped = page.evaluate(CLIPPED_TEXTS)
     found.overflow = page.evaluate(_OVERFLOW)
     page.screenshot(path=str(shot.with_name(shot.name.replace("/", "-"))))
     return found
@@ -315,7 +316,7 @@ def move_first_control(page: Any) -> Moved | None:
 
 _OVERFLOW = "() => document.querySelector('[data-testid=stMain]').scrollWidth - innerWidth"
 
-_CLIPPED_TITLES = """() => {
+CLIPPED_TEXTS = """() => {
   const out = [];
   const charts = document.querySelectorAll(
     '[data-testid="stPlotlyChart"] .main-svg, [data-testid="stVegaLiteChart"] svg.marks');

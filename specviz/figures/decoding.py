@@ -14,7 +14,7 @@ import numpy as np
 
 from specviz import palette
 from specviz.decoding import LEVIATHAN_TABLE2, Decoding, Origin, WordsPerCall, ranges
-from specviz.figures import vega
+from specviz.figures import fit, vega
 from specviz.figures.html import palette_css
 from specviz.figures.numbers import (
     NUMBERS_JS,
@@ -152,8 +152,12 @@ def _against_gamma(
     of words per call, above the other)."""
     legend = field == "words"
     rows = [{"kind": "curve", "g": g, field: v, f"{field}_iid": iid} for g, v, iid in curve]
-    # One column on a screen: two do not fit a phone's 390 px.
-    key = _legends(list(_SERIES.values()), _ROLES, (2 if style.projector else 1) * legend)
+    names = list(_SERIES.values())
+    # One column on a screen (two do not fit a phone's 390 px); on a projector two where they fit
+    # right of the y axis (the legend's 22 px names, 30 px of symbol each).
+    two = fit.legend_width([names[:2], names[2:]], style.font_size - 2, 30) <= style.width - 90
+    columns = 2 if style.projector and two else 1
+    key = _legends(names, _ROLES, columns * legend)
     x = _q("g", say("decoding.gamma_axis"), axis={"tickMinStep": 1})
     y = _q(field, title, axis={"minExtent": 2 * style.font_size + 6})  # the two charts align
     line = {"type": "line", "point": True, "strokeWidth": style.line_width + 1}
@@ -180,14 +184,18 @@ def _against_gamma(
     ]
     name = (say("decoding.speed_title"), say("decoding.words_title"))
     data = {"rows": [*rows, {"kind": "point", **point}]}
-    height = style.height // 2 + (110 if legend else 40)
+    # A projector's legend in one column has two rows more than in two.
+    rows_more = 2 * (style.projector and columns == 1)
+    height = style.height // 2 + (round(110 + rows_more * vega.key_height(style)) if legend else 40)
     return _chart(style, name[legend], data, layers, height=height)
 
 
 def words_figure(
     curve: Sequence[WordsPerCall], run: Decoding, style: ChartStyle
 ) -> tuple[dict, str]:
-    """Words per call against γ: the exact prediction, the simple (i.i.d.) formula, this text."""
+    """Words per call against γ: the exact prediction, the simple (i.i.d.) formula, this text
+    (beside the page's controls)."""
+    style = style.side_column()
     mine = say("decoding.your_gamma", gamma=run.gamma)
     point = {"g": run.gamma, "words": run.words_per_call, "text": mine}
     label = _text(
@@ -213,7 +221,8 @@ def speed_figure(
     curve: Sequence[WordsPerCall], run: Decoding, cost: float, style: ChartStyle
 ) -> tuple[dict, str]:
     """The speed-up in the cost model against γ: predicted, simple formula, this text, the best
-    γ and the region below 1."""
+    γ and the region below 1 (beside the page's controls)."""
+    style = style.side_column()
     best, best_speed = best_gamma(curve, cost)
     # The band's name: bottom left if the curve ends in the band, where it never comes (a call
     # writes a word or more: the speed-up is at least 1 / (1 + γc) > 1/5 for γ < 4, c ≤ 1).

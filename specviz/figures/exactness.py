@@ -128,7 +128,7 @@ def _bars(
     ``roles[k]``'s look up to ``ys[k]``, on the bars before; tooltip: the word, then ``tips``."""
     beside = {}
     if style.projector:  # one row, or two where one runs past a 1280 px projector's chart
-        row = sum(fit.text_width(name, style.font_size) + LEGEND_KEY for name in names)
+        row = fit.legend_width([[name] for name in names], style.font_size, LEGEND_KEY)
         beside = {"direction": "horizontal"} | ({"columns": 2} if row > LEGEND_ROW else {})
     colour = vega.colour(names, roles, style, **beside, **legend)
     tooltip, mark = vega.tooltip(("word", say("exactness.word")), *tips), {"width": {"band": band}}

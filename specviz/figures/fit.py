@@ -101,6 +101,19 @@ def hyphenate(word: str) -> tuple[str, str] | None:
 
 #: Side margins (px) of every chart: room for the half of the last tick label past the axis.
 SIDE_MARGIN = 10
+#: Gap between the two bars of a word, as a share of one bar's step.
+PAIR_GAP = 0.08
+# Vega-Lite gives a word's pair of bars 0.8 of its slot (a nested offset's padding is 0.2): the
+# pair's centres are _PAIR_STEP of a slot apart, the next word's first bar the rest on, and the
+# last bar's centre _PAIR_EDGE of a slot short of the plot's end.
+_PAIR_STEP = 0.8 / (2 - PAIR_GAP)
+_PAIR_EDGE = 1 - _PAIR_STEP * (1 + (1 - PAIR_GAP) / 2)
+
+
+def legend_width(columns: Sequence[Sequence[str]], size: float, key: float) -> float:
+    """How wide a legend is drawn (px): its ``columns`` of names side by side, each as wide as its
+    widest name and ``key`` px of symbol and gaps."""
+    return sum(max(text_width(name, size) for name in column) + key for column in columns)
 
 
 def label_gap(size: float) -> float:
@@ -117,16 +130,22 @@ def slot_width(style: ChartStyle, count: int) -> float:
 
 
 def side_by_side(
-    texts: Sequence[str], size: float, slot: float, apart: Sequence[bool] | None = None
+    texts: Sequence[str],
+    size: float,
+    slot: float,
+    apart: Sequence[bool] | None = None,
+    pairs: bool = False,
 ) -> bool:
     """Whether labels centred ``slot`` px apart keep :func:`label_gap` between neighbours, the last
-    within the chart (0.6 slot past it); neighbours flagged ``apart`` cannot touch."""
-    if texts and text_width(texts[-1], size) / 2 > 0.6 * slot + SIDE_MARGIN:
+    within the chart (0.6 slot past it); neighbours flagged ``apart`` cannot touch. ``pairs``:
+    the labels of a word's two bars (:data:`PAIR_GAP`), ``slot`` a word's."""
+    steps, edge = ([_PAIR_STEP, 1 - _PAIR_STEP], _PAIR_EDGE) if pairs else ([1.0], 0.6)
+    if texts and text_width(texts[-1], size) / 2 > edge * slot + SIDE_MARGIN:
         return False
-    pairs = list(itertools.pairwise(text_width(t, size) for t in texts))
+    pairs_ = list(itertools.pairwise(text_width(t, size) for t in texts))
     return all(
-        far or (a + b) / 2 + label_gap(size) <= slot
-        for (a, b), far in zip(pairs, apart or [False] * len(pairs), strict=True)
+        far or (a + b) / 2 + label_gap(size) <= steps[k % len(steps)] * slot
+        for k, ((a, b), far) in enumerate(zip(pairs_, apart or [False] * len(pairs_), strict=True))
     )
 
 
@@ -151,24 +170,36 @@ def tick_words(labels: Sequence[str], style: ChartStyle) -> tuple[list[str], int
     return text, size
 
 
-def row_fits(text: Sequence[str], heights: Sequence[float], top: float, style: ChartStyle) -> bool:
-    """Whether a row of texts over the words, at ``heights`` on a y axis up to ``top``, can be read:
-    neighbours at about one height (on a plot half the chart's height) must not touch."""
+def row_fits(
+    text: Sequence[str],
+    heights: Sequence[float],
+    top: float,
+    style: ChartStyle,
+    pairs: bool = False,
+) -> bool:
+    """Whether a row of texts over the words (``pairs``: over each word's two bars), at ``heights``
+    on a y axis up to ``top``, can be read: neighbours at about one height (on a plot half the
+    chart's height) must not touch."""
     size = style.text_size
     px_per_unit = 0.5 * style.height / top if top > 0 else 0.0
     apart = [
         abs(h - k) * px_per_unit >= (max(a.count("\n"), b.count("\n")) + 1) * 1.3 * size
         for (a, h), (b, k) in itertools.pairwise(zip(text, heights, strict=True))
     ]
-    return side_by_side(text, size, slot_width(style, len(text)), apart)
+    slot = slot_width(style, len(text) // 2 if pairs else len(text))
+    return side_by_side(text, size, slot, apart, pairs)
 
 
 def fit_row(
-    forms: Sequence[Sequence[str]], heights: Sequence[float], top: float, style: ChartStyle
+    forms: Sequence[Sequence[str]],
+    heights: Sequence[float],
+    top: float,
+    style: ChartStyle,
+    pairs: bool = False,
 ) -> list[str]:
     """The most complete form of a row of labels that can be read (:func:`row_fits`), or no
     labels at all."""
     for text in forms:
-        if row_fits(text, heights, top, style):
+        if row_fits(text, heights, top, style, pairs):
             return list(text)
     return [""] * len(heights)

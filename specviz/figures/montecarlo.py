@@ -37,13 +37,21 @@ def pair_data(
     headroom: float = HEADROOM,
 ) -> dict[str, list[dict]]:
     """The datasets of two bars per word: ``bars``, a row per (word, bar) with its ``share``, its
-    ``exact`` value (a stroke over the bar), the printed share (``label``, "" where unreadable) and
-    its height ``label_y``, over bar or stroke; and ``yticks``, up to the rows' ``room``."""
+    ``exact`` value (a stroke over the bar), the printed share (``label``; where neighbours would
+    touch, the left bars' only; "" where unreadable) and its height ``label_y``, over bar or
+    stroke; and ``yticks``, up to the rows' ``room``."""
     shares = np.column_stack([left, right]).ravel()
     exacts = np.column_stack(exact).ravel() if exact is not None else shares
     heights = np.maximum(shares, exacts)
     room = float(heights.max()) * headroom  # a law's shares: never all 0
-    printed = fit_row([[percent(v) for v in shares]], heights, room, style)
+    every = [percent(v) for v in shares]
+    printed = fit_row(
+        [every, [t if k % 2 == 0 else "" for k, t in enumerate(every)]],
+        heights,
+        room,
+        style,
+        pairs=True,
+    )
     bars = [
         {"i": k // 2, "j": k % 2, "word": labels[k // 2], "kind": kinds[k % 2], "label": printed[k]}
         | {"share": float(s), "exact": float(e), "label_y": float(h), "room": room}
@@ -208,7 +216,7 @@ def monte_carlo_figures(
     """Every chart of the Monte Carlo page with its alt text: ``{"hist", "source", "tv"}``."""
     tv = monte_carlo_spec(runs, band, style), monte_carlo_chart_caption(runs, band, style.notation)
     return {
-        "hist": histogram_figure(labels, step, runs[0], style),
+        "hist": histogram_figure(labels, step, runs[0], style.side_column()),  # beside N
         "source": breakdown_figure(labels, step, runs[0], style),
         "tv": tv,
     }

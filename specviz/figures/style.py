@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from specviz.palette import Notation
 
@@ -10,10 +10,12 @@ from specviz.palette import Notation
 @dataclass(frozen=True)
 class ChartStyle:
     """Sizes and lettering of a chart: large type and thick lines for a ``projector``
-    (readable from the back of a lecture hall), the letters of ``notation``."""
+    (readable from the back of a lecture hall), the letters of ``notation``; ``beside`` a chart
+    in the column beside the control it answers (half a page), not across the page."""
 
     projector: bool = False
     notation: Notation = field(default_factory=Notation)
+    beside: bool = False
 
     @property
     def font_size(self) -> int:
@@ -33,8 +35,9 @@ class ChartStyle:
 
     @property
     def text_size(self) -> int:
-        """Size of the numbers printed on bars."""
-        return 24 if self.projector else 12
+        """Size of the numbers printed on bars: 22 px in a projector's side column, as its
+        legends and the page's type there."""
+        return (22 if self.beside else 24) if self.projector else 12
 
     @property
     def title_size(self) -> int:
@@ -55,8 +58,13 @@ class ChartStyle:
     @property
     def width(self) -> int:
         """The narrowest width (px) a chart is drawn at, which its text is laid out to fit: a
-        phone's screen less the page's margins, or a projector's chart column."""
-        return 800 if self.projector else 350
+        phone's screen less the page's margins (where columns stack), or a projector's chart
+        column (a side column of a 1280 px projector is 640 px)."""
+        return (640 if self.beside else 800) if self.projector else 350
+
+    def side_column(self) -> ChartStyle:
+        """This style for a chart drawn beside the control it answers."""
+        return replace(self, beside=True)
 
     def fill(self, template: str) -> str:
         """Put the target/draft letters into ``template`` (``{T}``, ``{D}``)."""

@@ -29,8 +29,6 @@ FONT = "Arial, 'Liberation Sans', Helvetica, sans-serif"
 DASH: dict[str, list[int]] = {"/": [6, 3], ".": [2, 2], "x": [8, 3, 2, 3]}
 #: A role drawn as a dashed ink line in a legend (an exact value's outline), not as a bar.
 LINE = "line"
-#: Gap between the two bars of a word, as a share of one bar's step.
-PAIR_GAP = 0.08
 #: How far an exact value's stroke reaches past its bar's sides, as a share of the word's band.
 STROKE_PAST = 0.015
 
@@ -383,17 +381,17 @@ def _by_entry(values: dict[str, object], otherwise: str) -> dict:
 
 def pair_offset(domain: Sequence[object], **channel: object) -> dict:
     """The ``xOffset`` channel (``channel``: its field or datum) of two bars to a word, with a
-    gap of :data:`PAIR_GAP` between them and none outside."""
-    scale = {"domain": list(domain), "paddingInner": PAIR_GAP, "paddingOuter": 0}
+    gap of :data:`specviz.figures.fit.PAIR_GAP` between them and none outside."""
+    scale = {"domain": list(domain), "paddingInner": fit.PAIR_GAP, "paddingOuter": 0}
     return {"type": "nominal", **channel, "scale": scale}
 
 
 def pair_span(k: int) -> tuple[float, float]:
     """Where bar ``k`` (0 left, 1 right) of a pair sits in its word's band, :data:`STROKE_PAST`
     past its sides but within the band."""
-    step = 1 / (2 - PAIR_GAP)
+    step = 1 / (2 - fit.PAIR_GAP)
     start = k * step
-    return max(0.0, start - STROKE_PAST), min(1.0, start + step * (1 - PAIR_GAP) + STROKE_PAST)
+    return max(0.0, start - STROKE_PAST), min(1.0, start + step * (1 - fit.PAIR_GAP) + STROKE_PAST)
 
 
 def strokes(
