@@ -7,6 +7,7 @@ what the core computed.
 
 from __future__ import annotations
 
+import contextvars
 import json
 
 import altair as alt
@@ -25,8 +26,10 @@ from helpers import (
 )
 from streamlit.testing.v1 import AppTest
 
+from specviz import text
 from specviz.decoding import LEVIATHAN_TABLE2, Origin, ranges
 from specviz.figures import decoding as fig
+from specviz.figures import fit, vega
 from specviz.figures.decoding import spelled
 from specviz.figures.numbers import pace, percent
 from specviz.figures.style import ChartStyle
@@ -613,3 +616,37 @@ def test_an_all_zero_playground_model_is_a_message_not_a_traceback(model: str, n
     at.selectbox(key="w.pair").set_value("ngram").run()  # another pair: the page is back
     assert_alive(at)
     assert not at.error and len(at.get("vega_lite_chart")) == 3
+
+
+@pytest.mark.parametrize(("language", "columns"), [("en", 1), ("es", 1), ("zh", 2)])
+def test_the_charts_beside_the_controls_fit_a_1280_projectors_side_column(
+    language: str, columns: int
+) -> None:
+    """The two charts sit beside γ and c, in a column of 640 px on a 1280 px projector: their
+    titles wrap to it, and the legend takes two columns only where both fit right of the y axis
+    (Chinese's short names; English's and Spanish's run past), its chart two legend rows taller
+    otherwise. A laptop's legend is one column, as a phone's."""
+
+    def drawn(style: ChartStyle) -> tuple[dict, dict]:
+        text.use(language)
+        curve, run = toy_curve("ngram", 1.0), toy_run("ngram", 1.0, 4, 60, 7)
+        return fig.words_figure(curve, run, style)[0], fig.speed_figure(curve, run, 0.1, style)[0]
+
+    projector = ChartStyle(projector=True)
+    words, speed = contextvars.copy_context().run(drawn, projector)
+    laptop = contextvars.copy_context().run(drawn, ChartStyle())[0]
+    side = projector.side_column()
+    for spec in (words, speed):
+        for line in spec["title"]:
+            assert fit.text_width(line, side.title_size) * 1.1 <= side.width - 2 * fit.SIDE_MARGIN
+
+    def legend(spec: dict) -> dict:
+        return next(
+            x["encoding"]["color"]["legend"]
+            for x in spec["layer"]
+            if "color" in x.get("encoding", ())
+        )
+
+    assert (legend(words)["columns"], legend(laptop)["columns"]) == (columns, 1)
+    more = 0 if columns == 2 else round(2 * vega.key_height(side))
+    assert words["height"] == side.height // 2 + 110 + more
