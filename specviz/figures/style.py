@@ -35,9 +35,8 @@ class ChartStyle:
 
     @property
     def text_size(self) -> int:
-        """Size of the numbers printed on bars: 22 px in a projector's side column, as its
-        legends and the page's type there."""
-        return (22 if self.beside else 24) if self.projector else 12
+        """Size of the numbers printed on bars."""
+        return 24 if self.projector else 12
 
     @property
     def title_size(self) -> int:
